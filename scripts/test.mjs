@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The repository's one test command (README quick start, .ci/run): installs the
+// toolchain if missing, builds, typechecks (README examples included) and runs
+// every package's tests, then prints "N passed, N failed, N skipped".
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { ensureDependencies, repoRoot, run } from "./lib/toolchain.mjs";
+import { summarize, testedPackages } from "./lib/summarize.mjs";
+
+ensureDependencies();
+// Stale reports from an earlier run must not be counted; turbo restores the
+// reports of cached tasks itself.
+for (const pkg of testedPackages(repoRoot)) rmSync(path.join(pkg.dir, "test-results.json"), { force: true });
+
+const turboArgs = ["exec", "turbo", "run", "build", "typecheck", "test", "--continue", "--output-logs=new-only"];
+const code = run("pnpm", [...turboArgs, ...process.argv.slice(2)]);
+const t = summarize(repoRoot);
+if (t.missing.length) process.stdout.write(`no test report from: ${t.missing.join(", ")}\n`);
+process.stdout.write(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped\n`);
+process.exit(code !== 0 || t.failed > 0 ? 1 : 0);
