@@ -1,0 +1,62 @@
+import { DEFAULT_SKILLS_CONTAINER_PATH, SKILL_FILE_NAME } from "../limits.js";
+import type { SecretRequirement } from "./frontmatter.js";
+
+/** Where a skill comes from: shipped read-only (`public`) or user-owned (`custom`). */
+export type SkillCategory = "public" | "custom";
+
+/** A loaded skill: its frontmatter plus where it lives and whether it is enabled. */
+export interface Skill {
+  /** Hyphen-case identifier from the frontmatter (1..64 chars). */
+  readonly name: string;
+  /** What the skill does and when to use it (1..1024 chars, no angle brackets). */
+  readonly description: string;
+  readonly license?: string;
+  /** Environment requirements (at most 500 chars). */
+  readonly compatibility?: string;
+  /**
+   * Tools the skill declares. `undefined` means nothing declared (all tools);
+   * `[]` explicitly allows no business tools.
+   */
+  readonly allowedTools?: readonly string[];
+  /** Free-form string map from the `metadata` key. */
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly version?: string;
+  readonly author?: string;
+  /** Secrets the skill asks for (`required-secrets`). */
+  readonly requiredSecrets: readonly SecretRequirement[];
+  /** Whether secrets may be injected when the model activates the skill itself. */
+  readonly secretsAutonomous: boolean;
+  /** Absolute host path of the directory holding SKILL.md. */
+  readonly skillDir: string;
+  /** Absolute host path of SKILL.md. */
+  readonly skillFile: string;
+  /** Directory relative to its category root, POSIX separators (`.` for the root itself). */
+  readonly relativePath: string;
+  readonly category: SkillCategory;
+  readonly enabled: boolean;
+}
+
+function trimTrailingSlash(p: string): string {
+  return p.length > 1 ? p.replace(/\/+$/, "") : p;
+}
+
+/**
+ * Container path of a skill's directory: `{base}/{category}/{relativePath}`.
+ * Built from the directory, not the name, so a skill named `vercel-deploy`
+ * stored in `vercel-deploy-claimable/` is found where it really is.
+ */
+export function skillContainerPath(
+  skill: Pick<Skill, "category" | "relativePath">,
+  base: string = DEFAULT_SKILLS_CONTAINER_PATH,
+): string {
+  const root = `${trimTrailingSlash(base)}/${skill.category}`;
+  return skill.relativePath === "." || skill.relativePath === "" ? root : `${root}/${skill.relativePath}`;
+}
+
+/** Container path of a skill's SKILL.md. */
+export function skillContainerFilePath(
+  skill: Pick<Skill, "category" | "relativePath">,
+  base: string = DEFAULT_SKILLS_CONTAINER_PATH,
+): string {
+  return `${skillContainerPath(skill, base)}/${SKILL_FILE_NAME}`;
+}
