@@ -1,0 +1,12 @@
+export { discoverSkills, DISCOVERY_CATEGORIES, type DiagnosticSeverity, type DiscoverOptions, type DiscoveryDiagnostic, type DiscoveryResult } from "./discover.js";
+export { findSkillFiles, type FindSkillFilesOptions, type SkillFileWalk, type WalkIssue } from "./find-skill-files.js";
+export {
+  EXTENSIONS_CONFIG_SCHEMA,
+  ExtensionsConfigStore,
+  isSkillEnabled,
+  parseExtensionsConfig,
+  type ExtensionsConfigSnapshot,
+  type ExtensionsConfigStoreOptions,
+} from "./extensions-config.js";
+export { SkillCatalog, type SkillCatalogOptions } from "./catalog.js";
+export type { SkillSource } from "./skill-source.js";
