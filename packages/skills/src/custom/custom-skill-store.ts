@@ -34,7 +34,7 @@ const READ_ONLY_ERRNOS: ReadonlySet<string> = new Set(["EACCES", "EPERM", "EROFS
  *
  * @example
  * ```ts
- * const store = new CustomSkillStore({ customRoot, publicRoot, staticScanner, moderation, onChange: (n) => catalog.invalidate(n) });
+ * const store = new CustomSkillStore({ customRoot, publicRoot, staticScanner, moderation, onChange: () => catalog.invalidate() });
  * await store.create("my-skill", skillMd, { author: "agent", threadId: "t1" });
  * await store.patch("my-skill", "old", "new", undefined, { author: "agent" });
  * await store.rollback("my-skill", -1, { author: "human" });
