@@ -1,0 +1,64 @@
+import type { Mount } from "../mount.js";
+import type { ExecuteResult } from "../sandbox.js";
+
+/** Resource limits applied to one command (and every process it starts). */
+export interface ResourceLimits {
+  /** CPU seconds (RLIMIT_CPU). */
+  readonly cpuSeconds?: number;
+  /** Data segment bytes (RLIMIT_DATA); RLIMIT_AS is avoided because it kills V8 below ~1 GiB. */
+  readonly memoryBytes?: number;
+  /** Largest file the command may write (RLIMIT_FSIZE). */
+  readonly fileSizeBytes?: number;
+  /** Most processes (RLIMIT_NPROC, enforced by running as a non-root uid). */
+  readonly processes?: number;
+  /** Most open files (RLIMIT_NOFILE). */
+  readonly openFiles?: number;
+  /** Size of the private /tmp tmpfs. */
+  readonly tmpBytes?: number;
+}
+
+/** Everything a runner needs to run one command. */
+export interface CommandSpec {
+  /** The command as the agent wrote it, with virtual paths. */
+  readonly command: string;
+  /** What the command may see. */
+  readonly mounts: readonly Mount[];
+  /** Virtual working directory. */
+  readonly cwd: string;
+  /** Environment passed in (already scrubbed of secrets and merged with per-call env). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Bytes kept per stream. */
+  readonly maxOutputBytes: number;
+  readonly limits: ResourceLimits;
+  /** Give the command network access (bubblewrap: share the host network namespace). */
+  readonly network: boolean;
+}
+
+/**
+ * Runs commands for a sandbox. `BubblewrapRunner` isolates them; `HostRunner`
+ * runs them on the host (only with `allowHostBash`), mapping virtual paths in
+ * the command to host paths and back in the output.
+ */
+export interface CommandRunner {
+  /** `bubblewrap`, `host`, or a plugin's name. */
+  readonly kind: string;
+  /** True when commands cannot see or touch anything but their mounts. */
+  readonly isolated: boolean;
+  /**
+   * Runs one command. Resolves for any exit status, a timeout (`timedOut`) or
+   * a resource limit; rejects with `SandboxError` (`ABORTED` when
+   * `spec.signal` fires, `INVALID_ARGUMENT`, `NOT_FOUND`, `PATH_NOT_ALLOWED`,
+   * `HOST_EXECUTION_DISABLED`, `UNAVAILABLE`...).
+   */
+  run(spec: CommandSpec): Promise<ExecuteResult>;
+  /**
+   * The environment a command of this runner starts from, before per-call
+   * variables are merged on top (`commandEnvironment()` does the merge). The
+   * host runner returns the scrubbed host environment; bubblewrap returns a
+   * minimal environment that matches the sandbox's own filesystem. Optional so
+   * that existing plugin runners stay valid; callers treat absence as `{}`.
+   */
+  baseEnvironment?(): Record<string, string>;
+}
