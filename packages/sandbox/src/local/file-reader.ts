@@ -1,0 +1,143 @@
+/**
+ * Reading files behind resolved virtual paths: UTF-8 text (whole, or a
+ * streamed line range) and raw bytes, each under a size cap.
+ */
+import type { FileHandle } from "node:fs/promises";
+import { SandboxError } from "../errors.js";
+import { MAX_READ_BYTES } from "../limits.js";
+import { toSandboxError } from "../paths/fs-errors.js";
+import type { ResolvedPath } from "../paths/mount-resolver.js";
+import { openRegularFileWithin } from "../paths/safe-open.js";
+import type { ReadFileOptions } from "../sandbox.js";
+import { isBinaryFile, readLines } from "../search/text-file.js";
+
+/** The TOO_LARGE message of `readBytes` (DeerFlow's download cap). */
+export const READ_BYTES_TOO_LARGE_MESSAGE = `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`;
+
+/**
+ * Checks a line range: both ends integers `>= 1`, start not after end.
+ *
+ * @param options - The range.
+ * @throws {@link SandboxError} `INVALID_ARGUMENT` naming the bad bound.
+ */
+export function validateLineRange(options: ReadFileOptions): void {
+  const { startLine, endLine } = options;
+  if (startLine !== undefined && !(Number.isInteger(startLine) && startLine >= 1)) {
+    throw new SandboxError("INVALID_ARGUMENT", `startLine must be an integer >= 1, got ${String(startLine)}`);
+  }
+  if (endLine !== undefined && !(Number.isInteger(endLine) && endLine >= 1)) {
+    throw new SandboxError("INVALID_ARGUMENT", `endLine must be an integer >= 1, got ${String(endLine)}`);
+  }
+  if (startLine !== undefined && endLine !== undefined && startLine > endLine) {
+    throw new SandboxError("INVALID_ARGUMENT", `startLine (${startLine}) must not be greater than endLine (${endLine})`);
+  }
+}
+
+/**
+ * Reads a text file. Without a range the content comes back verbatim (line
+ * endings included); with one, lines `startLine..endLine` are streamed (lines
+ * before the range are skipped undecoded, reading stops after it) and joined
+ * with `\n`, without a trailing newline.
+ *
+ * @param resolved - The file (resolved for reading).
+ * @param options - Optional 1-based inclusive range (already validated).
+ * @returns The text.
+ * @throws {@link SandboxError} `NOT_FOUND` (`File not found: <path>`), `IS_A_DIRECTORY`,
+ *   `INVALID_ARGUMENT` for binary files, `TOO_LARGE` past 100 MiB of text.
+ */
+export async function readTextFile(resolved: ResolvedPath, options: ReadFileOptions = {}): Promise<string> {
+  const handle = await openForRead(resolved);
+  try {
+    if (await isBinaryFile(handle)) throw binaryFileError(resolved.virtualPath);
+    if (options.startLine === undefined && options.endLine === undefined) {
+      if ((await handle.stat()).size > MAX_READ_BYTES) throw textTooLarge(resolved.virtualPath);
+      return (await handle.readFile()).toString("utf8");
+    }
+    const lines: string[] = [];
+    let total = 0;
+    const range = {
+      maxLineBytes: MAX_READ_BYTES,
+      ...(options.startLine === undefined ? {} : { startLine: options.startLine }),
+      ...(options.endLine === undefined ? {} : { endLine: options.endLine }),
+    };
+    for await (const line of readLines(handle, range)) {
+      if (line.text === undefined) throw textTooLarge(resolved.virtualPath);
+      total += line.text.length + 1;
+      if (total > MAX_READ_BYTES) throw textTooLarge(resolved.virtualPath);
+      lines.push(line.text);
+    }
+    return lines.join("\n");
+  } catch (err) {
+    throw toSandboxError(err, resolved.virtualPath, "file");
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads a file's bytes, refusing anything over 100 MiB (also when the file
+ * grows while being read).
+ *
+ * @param resolved - The file (resolved for reading).
+ * @returns The bytes.
+ * @throws {@link SandboxError} `TOO_LARGE` with DeerFlow's message, `NOT_FOUND`, `IS_A_DIRECTORY`.
+ */
+export async function readFileBytes(resolved: ResolvedPath): Promise<Uint8Array> {
+  const handle = await openForRead(resolved);
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_READ_BYTES) throw bytesTooLarge(resolved.virtualPath);
+    // One byte more than expected, so a file that grew past the cap since stat() is still refused.
+    // Buffer.alloc is never pooled: the returned view's `.buffer` holds nothing but this file.
+    const capacity = Math.min(size, MAX_READ_BYTES) + 1;
+    const buffer = Buffer.alloc(capacity);
+    let length = 0;
+    while (length < capacity) {
+      const { bytesRead } = await handle.read(buffer, length, capacity - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_READ_BYTES) throw bytesTooLarge(resolved.virtualPath);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+  } catch (err) {
+    throw toSandboxError(err, resolved.virtualPath, "file");
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+async function openForRead(resolved: ResolvedPath): Promise<FileHandle> {
+  try {
+    return await openRegularFileWithin(resolved.hostPath, "read", resolved.hostRoot);
+  } catch (err) {
+    throw toSandboxError(err, resolved.virtualPath, "file");
+  }
+}
+
+/**
+ * The error for reading a binary file as text (DeerFlow's `read_file` wording).
+ *
+ * @param virtualPath - The file.
+ * @returns An `INVALID_ARGUMENT` error.
+ */
+export function binaryFileError(virtualPath: string): SandboxError {
+  return new SandboxError(
+    "INVALID_ARGUMENT",
+    `cannot read '${virtualPath}' as text — it appears to be a binary file (e.g. .xlsx, .pdf, or an image). ` +
+      "read_file only supports UTF-8 text. Use bash with a suitable library instead (pandas/openpyxl for spreadsheets), " +
+      "or view_image for images.",
+    { path: virtualPath },
+  );
+}
+
+function textTooLarge(virtualPath: string): SandboxError {
+  return new SandboxError(
+    "TOO_LARGE",
+    `File exceeds maximum read size of ${MAX_READ_BYTES} bytes; read a line range instead: ${virtualPath}`,
+    { path: virtualPath },
+  );
+}
+
+function bytesTooLarge(virtualPath: string): SandboxError {
+  return new SandboxError("TOO_LARGE", READ_BYTES_TOO_LARGE_MESSAGE, { path: virtualPath });
+}

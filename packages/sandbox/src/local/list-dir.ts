@@ -1,0 +1,86 @@
+/**
+ * `listDir` over mounts: absolute virtual entries, directories suffixed `/`,
+ * ignored names and escaping symlinks left out, nested mounts overlaid (each
+ * listed once, their contents taken from the nested mount), sorted. A virtual
+ * directory that exists only as the parent of mounts (`/mnt/user-data` when
+ * only its children are mounted) lists those mounts, as DeerFlow does.
+ */
+import fs from "node:fs/promises";
+import { SandboxError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { notADirectoryError, notFoundError, toSandboxError } from "../paths/fs-errors.js";
+import type { MountResolver } from "../paths/mount-resolver.js";
+import { NOT_ALLOWED_MESSAGE, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "../paths/virtual-paths.js";
+import { classifySymlink, walkTree } from "../search/walk.js";
+
+/**
+ * Lists a virtual directory.
+ *
+ * @param resolver - The sandbox's mounts.
+ * @param virtualPath - Directory to list.
+ * @param maxDepth - Levels to descend (1 = direct children); a positive integer.
+ * @param logger - Receives unreadable directories at debug level.
+ * @returns Sorted virtual paths, directories ending in `/`.
+ * @throws {@link SandboxError} `NOT_FOUND` (`Directory not found: <path>`), `NOT_A_DIRECTORY`,
+ *   `PATH_ESCAPE`, `PATH_NOT_ALLOWED`, `INVALID_ARGUMENT` for a bad depth.
+ */
+export async function listVirtualDir(resolver: MountResolver, virtualPath: string, maxDepth: number, logger: Logger): Promise<string[]> {
+  if (!Number.isInteger(maxDepth) || maxDepth < 1) {
+    throw new SandboxError("INVALID_ARGUMENT", `maxDepth must be an integer >= 1, got ${String(maxDepth)}`);
+  }
+  const normalized = normalizeVirtualPath(virtualPath);
+  const nested = mountsBelow(resolver.mounts, normalized);
+  const mountPoints = new Set(nested.map((mount) => mount.virtualPath.replace(/\/+$/, "")));
+  const entries = new Set<string>();
+
+  const walk = async (hostDir: string, boundary: string, virtualDir: string, depth: number): Promise<void> => {
+    const omit = (rel: string): boolean => mountPoints.has(joinVirtual(virtualDir, rel));
+    for await (const entry of walkTree(hostDir, { maxDepth: depth, omit, logger })) {
+      const entryPath = joinVirtual(virtualDir, entry.relativePath);
+      const kind = entry.kind === "symlink" ? await classifySymlink(entry.hostPath, boundary) : entry.kind;
+      if (kind === undefined) continue;
+      entries.add(kind === "directory" ? `${entryPath}/` : entryPath);
+    }
+  };
+
+  const covering = matchMount(resolver.mounts, normalized);
+  if (covering === undefined && nested.length === 0) {
+    throw new SandboxError("PATH_NOT_ALLOWED", NOT_ALLOWED_MESSAGE, { path: normalized });
+  }
+  if (covering !== undefined) {
+    const resolved = await resolver.resolve(normalized);
+    await assertDirectory(resolved.hostPath, normalized);
+    await walk(resolved.hostPath, resolved.hostRoot, normalized, maxDepth);
+  }
+
+  let overlaid = false;
+  for (const mount of nested) {
+    const mountPath = mount.virtualPath.replace(/\/+$/, "");
+    let root: string;
+    try {
+      root = await resolver.realRoot(mount);
+      if (!(await fs.stat(root)).isDirectory()) continue;
+    } catch {
+      // A mount whose folder is missing is not shown (no phantom entries).
+      continue;
+    }
+    overlaid = true;
+    const segments = (normalized === "/" ? mountPath.slice(1) : mountPath.slice(normalized.length + 1)).split("/");
+    segments.forEach((_, index) => {
+      if (index < maxDepth) entries.add(`${joinVirtual(normalized, segments.slice(0, index + 1).join("/"))}/`);
+    });
+    if (segments.length < maxDepth) await walk(root, root, mountPath, maxDepth - segments.length);
+  }
+  if (covering === undefined && !overlaid) throw notFoundError(normalized, "directory");
+  return [...entries].sort();
+}
+
+async function assertDirectory(hostPath: string, virtualPath: string): Promise<void> {
+  let stats;
+  try {
+    stats = await fs.stat(hostPath);
+  } catch (err) {
+    throw toSandboxError(err, virtualPath, "directory");
+  }
+  if (!stats.isDirectory()) throw notADirectoryError(virtualPath);
+}

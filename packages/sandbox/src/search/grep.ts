@@ -1,0 +1,172 @@
+/**
+ * `grep` over a host file or directory tree with DeerFlow's rules: skip files
+ * over 1,000,000 bytes, binary files (NUL in the first 8 KiB), lines over 2000
+ * characters (a guard against pathological regexes on minified files),
+ * symlinks under a directory root, and ignored names; matched lines are cut to
+ * 200 characters (`197 + "..."`); case-insensitive by default. Files are read
+ * line by line, so memory stays bounded whatever their size.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "../logger.js";
+import { silentLogger } from "../logger.js";
+import { SandboxError } from "../errors.js";
+import {
+  DEFAULT_GREP_RESULTS,
+  GREP_MATCH_DISPLAY_CHARS,
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_LINE_CHARS,
+  MAX_GREP_RESULTS,
+} from "../limits.js";
+import { openRegularFileWithin } from "../paths/safe-open.js";
+import { compileGlob, type GlobMatcher } from "./glob-pattern.js";
+import { escapeRegExp } from "./ignore.js";
+import { collector, effectiveMaxResults, type CappedResult } from "./result-cap.js";
+import { isBinaryFile, readLines } from "./text-file.js";
+import { walkTree } from "./walk.js";
+
+/** Options of {@link grepFiles}. */
+export interface GrepFilesOptions {
+  /** Only search files whose relative path matches this glob; one without `/` matches file names at any depth. */
+  readonly glob?: string;
+  /** Treat the pattern as literal text. */
+  readonly literal?: boolean;
+  /** Default false. */
+  readonly caseSensitive?: boolean;
+  /** Default 100, capped at 500; `<= 0` means the default. */
+  readonly maxResults?: number;
+  /** Real host directory every opened file must stay inside. Default `root` (its directory for a file root). */
+  readonly boundary?: string;
+  /** Relative paths to leave out with their subtrees (nested mount points). */
+  readonly omit?: (relativePath: string) => boolean;
+  /** Prepended (with `/`) to relative paths before glob filtering and in results. */
+  readonly pathPrefix?: string;
+  readonly logger?: Logger;
+}
+
+/** One match found by {@link grepFiles}. */
+export interface HostGrepMatch {
+  /** POSIX path relative to the root; `""` when the root is the file itself. */
+  readonly relativePath: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** The line, cut to 200 characters. */
+  readonly text: string;
+}
+
+/**
+ * Searches file contents under `root` (or the single file `root`).
+ *
+ * @param root - Real host file or directory.
+ * @param pattern - A JavaScript regular expression (a leading `(?i)` is
+ *   accepted), or literal text with `literal`.
+ * @param options - Filters, case, cap, boundary.
+ * @returns Matches in path then line order, and whether more existed.
+ * @throws {@link SandboxError} `INVALID_ARGUMENT` (`Invalid regex pattern: <detail>`,
+ *   or a malformed `glob`).
+ * @example
+ * const { matches } = await grepFiles("/srv/ws", "TODO", { glob: "**" + "/*.ts" });
+ */
+export async function grepFiles(root: string, pattern: string, options: GrepFilesOptions = {}): Promise<CappedResult<HostGrepMatch>> {
+  const regex = compileSearchRegex(pattern, options.literal === true, options.caseSensitive === true);
+  const filter = options.glob === undefined ? undefined : compileGlob(options.glob, { matchBase: true });
+  const cap = effectiveMaxResults(options.maxResults, DEFAULT_GREP_RESULTS, MAX_GREP_RESULTS);
+  const results = collector<HostGrepMatch>(cap);
+  const logger = options.logger ?? silentLogger;
+  const prefix = options.pathPrefix ?? "";
+  const boundary = options.boundary ?? root;
+  const search = async (hostPath: string, relativePath: string, fileBoundary: string): Promise<boolean> =>
+    searchFile(hostPath, relativePath, fileBoundary, regex, (match) => results.push(match), logger);
+
+  if ((await fs.stat(root)).isFile()) {
+    // A single-file root: the glob filter sees its name, as DeerFlow's does.
+    if (matchesFilter(filter, path.basename(root))) await search(root, "", options.boundary ?? path.dirname(root));
+    return results.result();
+  }
+  const walkOptions = {
+    ...(options.omit === undefined ? {} : { omit: options.omit }),
+    logger,
+  };
+  for await (const entry of walkTree(root, walkOptions)) {
+    // Symlinks under a directory root are skipped outright, as DeerFlow does.
+    if (entry.kind !== "file") continue;
+    const relativePath = prefix === "" ? entry.relativePath : `${prefix}/${entry.relativePath}`;
+    if (!matchesFilter(filter, relativePath)) continue;
+    if (!(await search(entry.hostPath, relativePath, boundary))) break;
+  }
+  return results.result();
+}
+
+/**
+ * Compiles the grep pattern.
+ *
+ * @param pattern - Regex source or literal text.
+ * @param literal - Escape the pattern.
+ * @param caseSensitive - Otherwise the `i` flag is set (also by a leading `(?i)`).
+ * @returns The regex (no `g` flag, so `test` is stateless).
+ * @throws {@link SandboxError} `INVALID_ARGUMENT` with `Invalid regex pattern: <detail>`.
+ */
+export function compileSearchRegex(pattern: string, literal: boolean, caseSensitive: boolean): RegExp {
+  let source = literal ? escapeRegExp(pattern) : pattern;
+  let ignoreCase = !caseSensitive;
+  if (!literal && source.startsWith("(?i)")) {
+    source = source.slice(4);
+    ignoreCase = true;
+  }
+  try {
+    return new RegExp(source, ignoreCase ? "i" : "");
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new SandboxError("INVALID_ARGUMENT", `Invalid regex pattern: ${detail}`);
+  }
+}
+
+/**
+ * Cuts a matched line to 200 characters (197 + `...`), counting code points
+ * so a surrogate pair is never split.
+ *
+ * @param line - The matched line.
+ * @returns The display text.
+ */
+export function truncateMatchLine(line: string): string {
+  if (line.length <= GREP_MATCH_DISPLAY_CHARS) return line;
+  const codePoints = Array.from(line);
+  if (codePoints.length <= GREP_MATCH_DISPLAY_CHARS) return line;
+  return `${codePoints.slice(0, GREP_MATCH_DISPLAY_CHARS - 3).join("")}...`;
+}
+
+function matchesFilter(filter: GlobMatcher | undefined, relativePath: string): boolean {
+  return filter === undefined || filter(relativePath);
+}
+
+/** Searches one file; returns false once the collector is full. Unreadable files are skipped. */
+async function searchFile(
+  hostPath: string,
+  relativePath: string,
+  boundary: string,
+  regex: RegExp,
+  push: (match: HostGrepMatch) => boolean,
+  logger: Logger,
+): Promise<boolean> {
+  let handle;
+  try {
+    handle = await openRegularFileWithin(hostPath, "read", boundary);
+  } catch (err) {
+    logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep skipped a file it could not open");
+    return true;
+  }
+  try {
+    if ((await handle.stat()).size > GREP_MAX_FILE_BYTES || (await isBinaryFile(handle))) return true;
+    // 4 bytes per character at most: anything longer is over the character limit too.
+    for await (const line of readLines(handle, { maxLineBytes: GREP_MAX_LINE_CHARS * 4 })) {
+      if (line.text === undefined || line.text.length > GREP_MAX_LINE_CHARS) continue;
+      if (!regex.test(line.text)) continue;
+      if (!push({ relativePath, line: line.number, text: truncateMatchLine(line.text) })) return false;
+    }
+  } catch (err) {
+    logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep stopped reading a file");
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+  return true;
+}
