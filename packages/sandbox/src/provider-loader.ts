@@ -43,7 +43,7 @@ function isClass(fn: (...args: never[]) => unknown): boolean {
  *   or the export does not produce a {@link SandboxProvider}.
  * @example
  * ```ts
- * const provider = await loadSandboxProvider({ use: "@deerflow/sandbox:LocalSandboxProvider", options: { baseDir: ".deer-flow" } });
+ * const provider = await loadSandboxProvider({ use: "@deerflow/sandbox:createLocalSandboxProvider", options: { baseDir: ".deer-flow" } });
  * ```
  */
 export async function loadSandboxProvider(spec: ProviderSpec, baseUrl?: string | URL): Promise<SandboxProvider> {

@@ -107,6 +107,9 @@ export function buildBubblewrapInvocation(input: BubblewrapInvocationInput): Bub
   if (input.limits.tmpBytes !== undefined) inner.push("--size", String(input.limits.tmpBytes));
   inner.push("--tmpfs", "/tmp");
   mounts.forEach((m, i) => inner.push(m.readOnly ? "--ro-bind" : "--bind", sources[i] as string, m.virtualPath));
+  // bwrap's root is an unbounded tmpfs: make it read-only once every mount
+  // point exists, so only /tmp (size-capped) and the rw mounts take writes.
+  inner.push("--remount-ro", "/");
   // --as-pid-1: without it bubblewrap adds a reaper init that its monitor
   // process does not wait for; that init is orphaned at every exit and stays a
   // zombie of the sandbox uid wherever PID 1 does not reap (a Node server as

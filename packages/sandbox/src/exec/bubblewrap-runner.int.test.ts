@@ -92,6 +92,13 @@ describe.skipIf(!available)("BubblewrapRunner", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("cannot write outside /tmp and its writable mounts", async () => {
+    const r = await run("touch /filler 2>&1; mkdir /mnt/new 2>&1; touch /tmp/ok && echo tmp-ok; touch ok && echo ws-ok");
+    expect(r.stdout).toMatch(/touch: cannot touch '\/filler': Read-only file system/);
+    expect(r.stdout).toMatch(/mkdir: cannot create directory .\/mnt\/new.: Read-only file system/);
+    expect(r.stdout).toContain("tmp-ok\nws-ok\n");
+  });
+
   it("cannot see another thread's directory", async () => {
     const r = await run(`cat ${path.join(dirs.otherWorkspace, "secret.txt")}; ls ${root}`);
     expect(r.exitCode).not.toBe(0);

@@ -8,6 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { SandboxError } from "../errors.js";
 import type { CommandRunner, ResourceLimits } from "../exec/command-runner.js";
+import { createDefaultRunner } from "../exec/default-runner.js";
 import { DEFAULT_USER_ID, OUTPUTS_PATH, SKILLS_PATH, UPLOADS_PATH, USER_DATA_ROOT, WORKSPACE_PATH } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
@@ -216,4 +217,30 @@ export class LocalSandboxProvider implements SandboxProvider {
   private assertOpen(): void {
     if (this.closed) throw new SandboxError("UNAVAILABLE", "LocalSandboxProvider has been shut down");
   }
+}
+
+/** Options of {@link createLocalSandboxProvider}: a runner is optional. */
+export type CreateLocalSandboxProviderOptions = LocalSandboxProviderBaseOptions & {
+  readonly runner?: CommandRunner;
+  readonly runnerFactory?: RunnerFactory;
+  /** Without bubblewrap, run commands on the host (not a security boundary). Default false. */
+  readonly allowHostBash?: boolean;
+};
+
+/**
+ * Builds a {@link LocalSandboxProvider} from plain configuration: without a
+ * `runner` or `runnerFactory` it picks the default runner (bubblewrap when
+ * available, else the host with `allowHostBash`, else one that refuses).
+ * This is the export to name in `loadSandboxProvider({ use })`.
+ *
+ * @example
+ * ```ts
+ * const provider = await loadSandboxProvider({ use: "@deerflow/sandbox:createLocalSandboxProvider", options: { baseDir: ".deer-flow" } });
+ * ```
+ */
+export async function createLocalSandboxProvider(options: CreateLocalSandboxProviderOptions): Promise<LocalSandboxProvider> {
+  const { allowHostBash, runner, runnerFactory, ...base } = options;
+  if (runnerFactory !== undefined) return new LocalSandboxProvider({ ...base, runnerFactory });
+  const chosen = runner ?? (await createDefaultRunner({ allowHostBash: allowHostBash === true, ...(base.logger ? { logger: base.logger } : {}) }));
+  return new LocalSandboxProvider({ ...base, runner: chosen });
 }

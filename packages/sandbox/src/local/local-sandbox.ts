@@ -72,6 +72,8 @@ export interface LocalSandboxOptions {
  */
 export class LocalSandbox implements Sandbox {
   readonly id: string;
+  /** Whether commands are confined: true with bubblewrap, false on the host. */
+  readonly isolated: boolean;
   /** The mounts, as given. */
   readonly mounts: readonly Mount[];
   private readonly resolver: MountResolver;
@@ -89,6 +91,7 @@ export class LocalSandbox implements Sandbox {
    */
   constructor(options: LocalSandboxOptions) {
     validateMounts(options.mounts);
+    this.isolated = options.runner.isolated;
     this.id = options.id;
     this.mounts = [...options.mounts];
     this.resolver = new MountResolver(this.mounts);

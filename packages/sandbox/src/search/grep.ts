@@ -6,7 +6,7 @@
  * 200 characters (`197 + "..."`); case-insensitive by default. Files are read
  * line by line, so memory stays bounded whatever their size.
  */
-import fs from "node:fs/promises";
+import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
@@ -87,13 +87,31 @@ export async function grepFiles(root: string, pattern: string, options: GrepFile
     ...(options.omit === undefined ? {} : { omit: options.omit }),
     logger,
   };
+  // Files are searched a chunk at a time, concurrently (the cost per file is
+  // I/O latency, not CPU), and their matches are added in walk order, so the
+  // result is the same as a sequential search.
+  let chunk: { hostPath: string; relativePath: string }[] = [];
+  const flush = async (): Promise<boolean> => {
+    const perFile = await Promise.all(
+      chunk.map(async (file) => {
+        const found: HostGrepMatch[] = [];
+        await searchFile(file.hostPath, file.relativePath, boundary, regex, (m) => found.push(m) <= cap, logger);
+        return found;
+      }),
+    );
+    chunk = [];
+    for (const found of perFile) for (const match of found) if (!results.push(match)) return false;
+    return true;
+  };
   for await (const entry of walkTree(root, walkOptions)) {
     // Symlinks under a directory root are skipped outright, as DeerFlow does.
     if (entry.kind !== "file") continue;
     const relativePath = prefix === "" ? entry.relativePath : `${prefix}/${entry.relativePath}`;
     if (!matchesFilter(filter, relativePath)) continue;
-    if (!(await search(entry.hostPath, relativePath, boundary))) break;
+    chunk.push({ hostPath: entry.hostPath, relativePath });
+    if (chunk.length >= GREP_CHUNK_FILES && !(await flush())) return results.result();
   }
+  if (chunk.length > 0) await flush();
   return results.result();
 }
 
@@ -157,6 +175,8 @@ async function searchFile(
   }
   try {
     if ((await handle.stat()).size > GREP_MAX_FILE_BYTES || (await isBinaryFile(handle))) return true;
+    const fast = await searchWholeText(handle, regex, relativePath, push);
+    if (fast !== undefined) return fast;
     // 4 bytes per character at most: anything longer is over the character limit too.
     for await (const line of readLines(handle, { maxLineBytes: GREP_MAX_LINE_CHARS * 4 })) {
       if (line.text === undefined || line.text.length > GREP_MAX_LINE_CHARS) continue;
@@ -167,6 +187,58 @@ async function searchFile(
     logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep stopped reading a file");
   } finally {
     await handle.close().catch(() => undefined);
+  }
+  return true;
+}
+
+/** Files searched concurrently per chunk. */
+const GREP_CHUNK_FILES = 32;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const LOOKAROUND = /\(\?<?[=!]/;
+const multilineCache = new WeakMap<RegExp, RegExp | null>();
+
+/**
+ * Fast path for the common case: most files do not match, and one multiline
+ * test over the whole text rejects them without splitting lines. Only used
+ * when it cannot disagree with the line-by-line search: valid UTF-8, no `\r`
+ * (a line-end `$` would see it), and no lookaround in the pattern (it could
+ * look across a newline). Returns `undefined` to fall back to line reading.
+ */
+async function searchWholeText(
+  handle: FileHandle,
+  regex: RegExp,
+  relativePath: string,
+  push: (match: HostGrepMatch) => boolean,
+): Promise<boolean | undefined> {
+  let multiline = multilineCache.get(regex);
+  if (multiline === undefined) {
+    multiline = LOOKAROUND.test(regex.source) ? null : new RegExp(regex.source, `${regex.flags}m`);
+    multilineCache.set(regex, multiline);
+  }
+  if (multiline === null) return undefined;
+  const { size } = await handle.stat();
+  const buffer = Buffer.alloc(size);
+  let length = 0;
+  while (length < size) {
+    const { bytesRead } = await handle.read(buffer, length, size - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
+  }
+  let text: string;
+  try {
+    text = strictUtf8.decode(buffer.subarray(0, length));
+  } catch {
+    return undefined;
+  }
+  if (text.includes("\r")) return undefined;
+  if (!multiline.test(text)) return true;
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.length > GREP_MAX_LINE_CHARS || !regex.test(line)) continue;
+    if (!push({ relativePath, line: i + 1, text: truncateMatchLine(line) })) return false;
   }
   return true;
 }

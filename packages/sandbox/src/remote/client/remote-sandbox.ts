@@ -71,6 +71,13 @@ export class RemoteSandbox implements Sandbox {
   #closed = false;
 
   /** @param options - Id, URL, key, timeouts. */
+  /**
+   * Commands run on the sandbox service's machine, never on this one, so the
+   * tools' host-command validation does not apply (as DeerFlow does for its
+   * non-local providers).
+   */
+  readonly isolated = true;
+
   constructor(options: RemoteSandboxOptions) {
     this.id = options.id;
     this.url = options.url.replace(/\/+$/, "");
