@@ -1,0 +1,26 @@
+/**
+ * The conformance kit against `LocalSandbox` running commands on the host
+ * (`HostRunner`, what `allowHostBash: true` selects). Host execution is not
+ * isolated, so the isolation checks are skipped; everything else must hold.
+ */
+import fs from "node:fs/promises";
+import { afterAll } from "vitest";
+import { HostRunner, LocalSandboxProvider } from "../src/index.js";
+import { sandboxConformance } from "../src/testing/index.js";
+import { createProviderFolders, createTempRoot, SKILLS_FIXTURE, uniqueThreadId } from "./support/local-fixture.js";
+
+/** prlimit applies on the host too; above readBytes' 100 MiB cap so that check can still make its file. */
+const FILE_SIZE_LIMIT = 200 * 1024 * 1024;
+
+const root = await createTempRoot("sbx-kit-host");
+afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+sandboxConformance(
+  "LocalSandbox with HostRunner (allowHostBash)",
+  async () => {
+    const { baseDir, skillsDir } = await createProviderFolders(root);
+    const provider = new LocalSandboxProvider({ baseDir, skillsDir, runner: new HostRunner(), limits: { fileSizeBytes: FILE_SIZE_LIMIT } });
+    return { sandbox: await provider.acquire(uniqueThreadId()), cleanup: () => provider.shutdown() };
+  },
+  { isolated: false, skillsMounted: true, skillsFixture: SKILLS_FIXTURE, hostRoots: [root], resourceLimits: { fileSizeBytes: FILE_SIZE_LIMIT } },
+);
