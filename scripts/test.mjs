@@ -12,7 +12,9 @@ ensureDependencies();
 // reports of cached tasks itself.
 for (const pkg of testedPackages(repoRoot)) rmSync(path.join(pkg.dir, "test-results.json"), { force: true });
 
-const turboArgs = ["exec", "turbo", "run", "build", "typecheck", "test", "--continue", "--output-logs=new-only"];
+// One package at a time: the sandbox suites measure timeouts and process
+// limits of real processes and must not compete with another suite for CPU.
+const turboArgs = ["exec", "turbo", "run", "build", "typecheck", "test", "--continue", "--concurrency=1", "--output-logs=new-only"];
 const code = run("pnpm", [...turboArgs, ...process.argv.slice(2)]);
 const t = summarize(repoRoot);
 if (t.missing.length) process.stdout.write(`no test report from: ${t.missing.join(", ")}\n`);
