@@ -4,6 +4,7 @@
  * (`str_replace`, `write_file`) on one file never lose an update.
  */
 import { posix } from "node:path";
+import { KeyedSerialQueue } from "../internal/serial-queue.js";
 
 /**
  * A set of FIFO mutexes addressed by string keys. Callers of {@link KeyedLock.run}
@@ -12,7 +13,8 @@ import { posix } from "node:path";
  * so the map does not grow with the number of files ever touched.
  *
  * It is in-process only: two server processes sharing one sandbox are not
- * serialised (DeerFlow's lock has the same scope).
+ * serialised (DeerFlow's lock has the same scope). The mechanism is the
+ * package's {@link KeyedSerialQueue}; this name is the tools' public API.
  *
  * @example
  * ```ts
@@ -20,39 +22,7 @@ import { posix } from "node:path";
  * await lock.run("a", async () => { const s = await read(); await write(s + "x"); });
  * ```
  */
-export class KeyedLock {
-  readonly #tails = new Map<string, Promise<void>>();
-
-  /**
-   * Runs `fn` once every earlier holder of `key` has finished.
-   *
-   * @param key - What to serialise on.
-   * @param fn - The critical section.
-   * @returns What `fn` returns (its rejection is passed through, and releases the key).
-   */
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    // The chain only ever resolves (never rejects), so a failed holder cannot wedge the key.
-    const tail = previous.then(() => held);
-    this.#tails.set(key, tail);
-    await previous;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    }
-  }
-
-  /** Number of keys currently held or waited for (for tests and diagnostics). */
-  get size(): number {
-    return this.#tails.size;
-  }
-}
+export class KeyedLock extends KeyedSerialQueue {}
 
 /** The lock shared by every tool set in this process, so two agents on one sandbox share it too. */
 export const sharedFileLock: KeyedLock = new KeyedLock();

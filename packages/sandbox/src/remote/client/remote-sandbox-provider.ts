@@ -6,7 +6,7 @@
 import { SandboxError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { SandboxProvider } from "../../provider.js";
-import { KeyedSerialQueue } from "../serial-queue.js";
+import { KeyedSerialQueue } from "../../internal/serial-queue.js";
 import type { Clock } from "./clock.js";
 import { waitUntilReady } from "./readiness.js";
 import { createPoolEntry, type PoolEntry } from "./pool-entry.js";

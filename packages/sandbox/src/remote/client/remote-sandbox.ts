@@ -4,7 +4,7 @@
 import { SandboxError } from "../../errors.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, MAX_READ_BYTES } from "../../limits.js";
 import type { ExecuteOptions, ExecuteResult, GlobOptions, GrepMatch, GrepOptions, ReadFileOptions, Sandbox, SearchResult, WriteFileOptions } from "../../sandbox.js";
-import { SerialQueue } from "../serial-queue.js";
+import { SerialQueue } from "../../internal/serial-queue.js";
 import { callJson, envelopeData, exchange, readCapped, type HttpCall } from "./http.js";
 import { parseExecuteResult, parseGrepMatches, parseListing, parseStrings, truncatedFlag } from "./wire-parsing.js";
 

@@ -5,7 +5,7 @@
 import type { Logger } from "../../logger.js";
 import type { SandboxProvider } from "../../provider.js";
 import type { Sandbox } from "../../sandbox.js";
-import { KeyedSerialQueue } from "../serial-queue.js";
+import { KeyedSerialQueue } from "../../internal/serial-queue.js";
 import { ServiceError } from "../wire/errors.js";
 
 /** One hosted sandbox. */

@@ -1,7 +1,8 @@
 /**
  * First-in, first-out execution of async tasks: one runs at a time, in call
- * order. Used for per-sandbox request serialisation (the client) and
- * per-key critical sections (acquire/release/destroy of one sandbox).
+ * order. Used for per-sandbox request serialisation (the remote client),
+ * per-key critical sections (acquire/release/destroy of one sandbox) and the
+ * tools' per-file write lock.
  */
 import { SandboxError } from "../errors.js";
 
