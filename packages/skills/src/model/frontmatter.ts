@@ -7,17 +7,25 @@ export interface SecretRequirement {
 
 /** SKILL.md frontmatter after validation and normalisation (camelCase). */
 export interface SkillFrontmatter {
+  /** Hyphen-case identifier (1..64 chars). */
   readonly name: string;
+  /** What the skill does and when to use it (1..1024 chars, no angle brackets). */
   readonly description: string;
   readonly license?: string;
+  /** Environment requirements (at most 500 chars). */
   readonly compatibility?: string;
-  /** `undefined`: nothing declared; `[]`: explicitly no business tools. */
+  /**
+   * Tools the skill declares. `undefined` means nothing declared (all tools);
+   * `[]` explicitly allows no business tools.
+   */
   readonly allowedTools?: readonly string[];
+  /** Free-form string map from the `metadata` key. */
   readonly metadata: Readonly<Record<string, string>>;
   readonly version?: string;
   readonly author?: string;
+  /** Secrets the skill asks for (`required-secrets`). */
   readonly requiredSecrets: readonly SecretRequirement[];
-  /** Whether secrets may be injected when the model loads the skill by itself (default true). */
+  /** Whether secrets may be injected when the model activates the skill itself (default true). */
   readonly secretsAutonomous: boolean;
 }
 

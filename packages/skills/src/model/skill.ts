@@ -1,31 +1,11 @@
 import { DEFAULT_SKILLS_CONTAINER_PATH, SKILL_FILE_NAME } from "../limits.js";
-import type { SecretRequirement } from "./frontmatter.js";
+import type { SkillFrontmatter } from "./frontmatter.js";
 
 /** Where a skill comes from: shipped read-only (`public`) or user-owned (`custom`). */
 export type SkillCategory = "public" | "custom";
 
 /** A loaded skill: its frontmatter plus where it lives and whether it is enabled. */
-export interface Skill {
-  /** Hyphen-case identifier from the frontmatter (1..64 chars). */
-  readonly name: string;
-  /** What the skill does and when to use it (1..1024 chars, no angle brackets). */
-  readonly description: string;
-  readonly license?: string;
-  /** Environment requirements (at most 500 chars). */
-  readonly compatibility?: string;
-  /**
-   * Tools the skill declares. `undefined` means nothing declared (all tools);
-   * `[]` explicitly allows no business tools.
-   */
-  readonly allowedTools?: readonly string[];
-  /** Free-form string map from the `metadata` key. */
-  readonly metadata: Readonly<Record<string, string>>;
-  readonly version?: string;
-  readonly author?: string;
-  /** Secrets the skill asks for (`required-secrets`). */
-  readonly requiredSecrets: readonly SecretRequirement[];
-  /** Whether secrets may be injected when the model activates the skill itself. */
-  readonly secretsAutonomous: boolean;
+export interface Skill extends SkillFrontmatter {
   /** Absolute host path of the directory holding SKILL.md. */
   readonly skillDir: string;
   /** Absolute host path of SKILL.md. */

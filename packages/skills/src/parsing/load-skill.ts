@@ -44,16 +44,7 @@ export async function loadSkillFile(file: string, options: LoadSkillOptions): Pr
   const fm = analysis.frontmatter;
   const relative = path.relative(options.categoryRoot, skillDir).split(path.sep).join("/");
   const skill: Skill = {
-    name: fm.name,
-    description: fm.description,
-    ...(fm.license !== undefined ? { license: fm.license } : {}),
-    ...(fm.compatibility !== undefined ? { compatibility: fm.compatibility } : {}),
-    ...(fm.allowedTools !== undefined ? { allowedTools: fm.allowedTools } : {}),
-    metadata: fm.metadata,
-    ...(fm.version !== undefined ? { version: fm.version } : {}),
-    ...(fm.author !== undefined ? { author: fm.author } : {}),
-    requiredSecrets: fm.requiredSecrets,
-    secretsAutonomous: fm.secretsAutonomous,
+    ...fm,
     skillDir,
     skillFile: file,
     relativePath: relative === "" ? "." : relative,
