@@ -12,6 +12,7 @@ import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import { SandboxError } from "../errors.js";
 import {
+  BINARY_PROBE_BYTES,
   DEFAULT_GREP_RESULTS,
   GREP_MATCH_DISPLAY_CHARS,
   GREP_MAX_FILE_BYTES,
@@ -174,9 +175,11 @@ async function searchFile(
     return true;
   }
   try {
-    if ((await handle.stat()).size > GREP_MAX_FILE_BYTES || (await isBinaryFile(handle))) return true;
-    const fast = await searchWholeText(handle, regex, relativePath, push);
+    const { size } = await handle.stat();
+    if (size > GREP_MAX_FILE_BYTES) return true;
+    const fast = await searchWholeText(handle, size, regex, relativePath, push);
     if (fast !== undefined) return fast;
+    if (await isBinaryFile(handle)) return true;
     // 4 bytes per character at most: anything longer is over the character limit too.
     for await (const line of readLines(handle, { maxLineBytes: GREP_MAX_LINE_CHARS * 4 })) {
       if (line.text === undefined || line.text.length > GREP_MAX_LINE_CHARS) continue;
@@ -203,10 +206,12 @@ const multilineCache = new WeakMap<RegExp, RegExp | null>();
  * test over the whole text rejects them without splitting lines. Only used
  * when it cannot disagree with the line-by-line search: valid UTF-8, no `\r`
  * (a line-end `$` would see it), and no lookaround in the pattern (it could
- * look across a newline). Returns `undefined` to fall back to line reading.
+ * look across a newline). The file is read once (binary probe included).
+ * Returns `undefined` to fall back to line reading.
  */
 async function searchWholeText(
   handle: FileHandle,
+  size: number,
   regex: RegExp,
   relativePath: string,
   push: (match: HostGrepMatch) => boolean,
@@ -217,7 +222,6 @@ async function searchWholeText(
     multilineCache.set(regex, multiline);
   }
   if (multiline === null) return undefined;
-  const { size } = await handle.stat();
   const buffer = Buffer.alloc(size);
   let length = 0;
   while (length < size) {
@@ -225,6 +229,8 @@ async function searchWholeText(
     if (bytesRead === 0) break;
     length += bytesRead;
   }
+  // The same binary probe as isBinaryFile, on the bytes already read.
+  if (buffer.subarray(0, Math.min(length, BINARY_PROBE_BYTES)).includes(0)) return true;
   let text: string;
   try {
     text = strictUtf8.decode(buffer.subarray(0, length));
