@@ -1,0 +1,82 @@
+/**
+ * Typed errors for `@deerflow/runtime`.
+ *
+ * Every error thrown by this package is a {@link RuntimeError} with a stable
+ * {@link RuntimeErrorCode}; HTTP layers map codes to statuses, never message text.
+ * The brand is a registry symbol shared by all `@deerflow/*` packages, so
+ * {@link isDeerflowError} works across package copies where `instanceof` does not.
+ *
+ * @example
+ * ```ts
+ * try { await manager.create({ threadId, assistantId: "agent", multitaskStrategy: "reject" }); }
+ * catch (err) {
+ *   if (RuntimeError.isInstance(err) && err.code === "THREAD_BUSY") reply.code(409);
+ * }
+ * ```
+ */
+
+const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
+const RUNTIME_ERROR = Symbol.for("@deerflow/runtime/error");
+
+/**
+ * Stable error codes of this package.
+ *
+ * - `RUN_NOT_FOUND` / `THREAD_NOT_FOUND` / `ASSISTANT_NOT_FOUND`: no such record or graph (HTTP 404).
+ * - `THREAD_EXISTS`: creating a thread whose id is taken (409).
+ * - `THREAD_BUSY`: the thread has an active run and the strategy is `reject`, or the
+ *   operation needs an idle thread (409).
+ * - `NOT_CANCELLABLE`: the run already finished with another status (409).
+ * - `INVALID_ARGUMENT`: a caller-supplied value is malformed, e.g. an unknown stream
+ *   mode or a bad event id (400/422).
+ * - `CONFIG_INVALID`: a component was constructed with bad options.
+ * - `STORE_UNAVAILABLE` / `BRIDGE_UNAVAILABLE`: the backing service failed after retries (503).
+ * - `OWNERSHIP_LOST`: this instance lost the lease of a run it was executing.
+ * - `SHUTTING_DOWN`: the manager no longer admits runs (503).
+ * - `CLOSED`: the component was closed.
+ */
+export type RuntimeErrorCode =
+  | "RUN_NOT_FOUND"
+  | "THREAD_NOT_FOUND"
+  | "ASSISTANT_NOT_FOUND"
+  | "THREAD_EXISTS"
+  | "THREAD_BUSY"
+  | "NOT_CANCELLABLE"
+  | "INVALID_ARGUMENT"
+  | "CONFIG_INVALID"
+  | "STORE_UNAVAILABLE"
+  | "BRIDGE_UNAVAILABLE"
+  | "OWNERSHIP_LOST"
+  | "SHUTTING_DOWN"
+  | "CLOSED";
+
+/** True for any error created by a `@deerflow/*` package. */
+export function isDeerflowError(value: unknown): value is Error & { code: string } {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
+}
+
+/** Base class of every error thrown by `@deerflow/runtime`. */
+export class RuntimeError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: RuntimeErrorCode;
+  /** Structured detail for callers and HTTP layers. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  /**
+   * @param code - stable code callers switch on
+   * @param message - human-readable message naming the offending value
+   * @param options - optional `cause` and structured `details`
+   */
+  constructor(code: RuntimeErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "RuntimeError";
+    this.code = code;
+    this.details = options?.details;
+    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
+    Object.defineProperty(this, RUNTIME_ERROR, { value: true });
+  }
+
+  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
+  static isInstance(value: unknown): value is RuntimeError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[RUNTIME_ERROR] === true;
+  }
+}
