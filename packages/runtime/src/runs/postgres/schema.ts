@@ -1,0 +1,120 @@
+/**
+ * Schema of `PostgresRunStore` and its migrations. Migrations are append-only:
+ * a released one is never edited, a change is a new version.
+ */
+import type { PoolClient } from "pg";
+import { RuntimeError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+
+/** Schema used when none is configured. */
+export const DEFAULT_SCHEMA = "deerflow";
+
+/** Lowercase unquoted identifiers only, so the schema is typed the same in psql and here. */
+const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Checks a schema name and returns it double-quoted for SQL.
+ *
+ * @throws RuntimeError `CONFIG_INVALID` unless the name is a lowercase identifier
+ *   (`[a-z_][a-z0-9_]*`, at most 63 characters).
+ */
+export function quoteSchema(schema: unknown): string {
+  if (typeof schema !== "string" || !SAFE_IDENTIFIER.test(schema)) {
+    throw new RuntimeError("CONFIG_INVALID", `PostgresRunStore schema must match ${SAFE_IDENTIFIER.source}, got ${JSON.stringify(schema) ?? String(schema)}`, {
+      details: { schema },
+    });
+  }
+  return `"${schema}"`;
+}
+
+interface Migration {
+  version: number;
+  name: string;
+  /** Statements, given the quoted schema. */
+  sql: (s: string) => string[];
+}
+
+const ACTIVE = "('pending', 'running')";
+
+/** Every migration in version order. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "threads and runs",
+    sql: (s) => [
+      `CREATE TABLE ${s}.threads (
+        thread_id text PRIMARY KEY,
+        status text NOT NULL CHECK (status IN ('idle', 'busy', 'interrupted', 'error')),
+        metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`,
+      `CREATE INDEX threads_metadata_idx ON ${s}.threads USING gin (metadata jsonb_path_ops)`,
+      `CREATE INDEX threads_created_at_idx ON ${s}.threads (created_at)`,
+      `CREATE TABLE ${s}.runs (
+        run_id text PRIMARY KEY,
+        thread_id text NOT NULL REFERENCES ${s}.threads (thread_id) ON DELETE CASCADE,
+        seq bigserial NOT NULL UNIQUE,
+        assistant_id text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'running', 'success', 'error', 'timeout', 'interrupted')),
+        multitask_strategy text NOT NULL CHECK (multitask_strategy IN ('reject', 'interrupt', 'rollback', 'enqueue')),
+        on_disconnect text NOT NULL CHECK (on_disconnect IN ('cancel', 'continue')),
+        metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+        kwargs jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        started_at timestamptz,
+        ended_at timestamptz,
+        error text,
+        stop_reason text,
+        owner_id text,
+        cancel_action text CHECK (cancel_action IN ('interrupt', 'rollback'))
+      )`,
+      `CREATE INDEX runs_thread_seq_idx ON ${s}.runs (thread_id, seq)`,
+      `CREATE INDEX runs_active_idx ON ${s}.runs (seq) WHERE status IN ${ACTIVE}`,
+      `CREATE INDEX runs_ended_at_idx ON ${s}.runs (ended_at) WHERE ended_at IS NOT NULL`,
+      // Safety net under the thread-row locking: a bug can never run two runs of one thread at once.
+      `CREATE UNIQUE INDEX runs_one_running_per_thread ON ${s}.runs (thread_id) WHERE status = 'running'`,
+    ],
+  },
+];
+
+/** Newest schema version this code knows. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** First key of the advisory lock that serialises `setup()`; the second is the schema's hash. */
+const SETUP_LOCK_KEY = 0x64666c77; // "dflw"
+
+/**
+ * Creates the schema and applies missing migrations inside the caller's
+ * transaction, after taking a transaction-level advisory lock per schema so
+ * that concurrent `setup()` calls (several instances starting at once) apply
+ * each migration exactly once.
+ *
+ * @returns The versions applied by this call.
+ */
+export async function migrate(client: Pick<PoolClient, "query">, schema: string, logger: Logger): Promise<number[]> {
+  const s = quoteSchema(schema);
+  await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK_KEY, schema]);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_migrations`);
+  const current = rows[0]?.version ?? 0;
+  if (current > SCHEMA_VERSION) {
+    logger.warn({ schema, current, known: SCHEMA_VERSION }, "run store schema is newer than this code; leaving it unchanged");
+    return [];
+  }
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    for (const statement of migration.sql(s)) await client.query(statement);
+    await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    applied.push(migration.version);
+  }
+  if (applied.length > 0) logger.info({ schema, applied }, "run store schema migrated");
+  return applied;
+}
