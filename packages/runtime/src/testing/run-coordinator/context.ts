@@ -1,0 +1,154 @@
+/**
+ * Plumbing of the run-coordinator conformance kit: the factory contract, the
+ * per-test coordinator groups (always closed and cleaned up, even when the
+ * test fails), and waiting helpers that poll instead of asserting on time.
+ */
+import { randomUUID } from "node:crypto";
+import { it, type TestContext } from "vitest";
+import type { RunCoordinator } from "../../coordination/run-coordinator.js";
+
+/** What the factory given to `runCoordinatorConformance` returns. */
+export interface RunCoordinatorGroup {
+  /** `count` coordinators acting as distinct instances of one deployment (distinct `instanceId`s, shared state). */
+  readonly coordinators: RunCoordinator[];
+  /** Called after the test, once every coordinator was closed (drop keys, connections...). */
+  readonly cleanup?: () => Promise<void>;
+  /**
+   * Deletes the lease of `runId` behind its owner's back, as an operator or a
+   * failed-over store would. Enables the lease-loss checks (skipped without it):
+   * the owner must notice at its next renewal and report it through `onLeaseLost`.
+   */
+  readonly breakLease?: (runId: string) => Promise<void>;
+}
+
+/**
+ * Creates `count` coordinators of one deployment, all with the given lease
+ * duration (renewal interval at the implementation's default, or at most a
+ * third of the lease). Called once per test.
+ */
+export type MakeRunCoordinators = (count: number, options: { leaseMs: number }) => Promise<RunCoordinatorGroup>;
+
+/** Options of `runCoordinatorConformance`. */
+export interface RunCoordinatorConformanceOptions {
+  /**
+   * Lease duration the coordinators are created with; the checks wait several
+   * lease periods, so short is fast. Default 1500 ms.
+   */
+  leaseMs?: number;
+  /** Multiplies every timeout (slow CI machines). Default 1. */
+  timeoutScale?: number;
+}
+
+/** Kit options after defaults. */
+export interface ResolvedOptions {
+  readonly leaseMs: number;
+  readonly timeoutScale: number;
+}
+
+/** Resolves and checks the kit options. @throws TypeError when an option is invalid. */
+export function resolveOptions(options: RunCoordinatorConformanceOptions | undefined): ResolvedOptions {
+  const leaseMs = options?.leaseMs ?? 1_500;
+  const timeoutScale = options?.timeoutScale ?? 1;
+  if (!Number.isInteger(leaseMs) || leaseMs <= 0) throw new TypeError(`runCoordinatorConformance: leaseMs must be a positive integer, got ${String(leaseMs)}`);
+  if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) {
+    throw new TypeError(`runCoordinatorConformance: timeoutScale must be a positive number, got ${String(timeoutScale)}`);
+  }
+  return { leaseMs, timeoutScale };
+}
+
+/** What a test body receives. */
+export interface Scope {
+  /** Creates `count` coordinators of one deployment; closed and cleaned up after the test. */
+  coordinators(count: number): Promise<RunCoordinator[]>;
+  /** The group's `breakLease`; skips the test when the factory did not provide one. */
+  breakLease(runId: string): Promise<void>;
+  /** A run id unique to this kit run. */
+  runId(label?: string): string;
+  /** The lease duration the coordinators were created with. */
+  readonly leaseMs: number;
+  /** Polls `check` until it returns true; fails with `what` after `timeoutMs` (default 4 leases). */
+  eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
+  /** Lets `periods` lease periods pass (so several renewals happen) before checking that nothing changed. */
+  leasePeriods(periods: number): Promise<void>;
+}
+
+/** Test body. */
+export type ScopedTest = (scope: Scope) => Promise<void>;
+
+/** Everything a check file registers its tests with. */
+export interface Kit {
+  readonly options: ResolvedOptions;
+  /** Registers a test; `leasePeriods` is roughly how many lease periods it waits (for its timeout). */
+  test(name: string, body: ScopedTest, leasePeriods?: number): void;
+}
+
+/** Builds the {@link Kit} for one conformance run. */
+export function createKit(makeCoordinators: MakeRunCoordinators, options: ResolvedOptions): Kit {
+  const kitId = randomUUID().slice(0, 8);
+  let counter = 0;
+  return {
+    options,
+    test(name, body, leasePeriods = 4) {
+      const timeout = (30_000 + leasePeriods * 2 * options.leaseMs) * options.timeoutScale;
+      it(name, async (context) => {
+        const groups: RunCoordinatorGroup[] = [];
+        const scope = makeScope(context, options, () => `${kitId}-${++counter}`, async (count) => {
+          const group = await makeCoordinators(count, { leaseMs: options.leaseMs });
+          groups.push(group);
+          if (group.coordinators.length !== count) {
+            throw new Error(`the factory returned ${group.coordinators.length} coordinators, ${count} were asked for`);
+          }
+          return group;
+        });
+        try {
+          await body(scope);
+        } finally {
+          for (const group of groups) {
+            await Promise.allSettled(group.coordinators.map((c) => c.close()));
+            await group.cleanup?.();
+          }
+        }
+      }, timeout);
+    },
+  };
+}
+
+function makeScope(context: TestContext, options: ResolvedOptions, nextId: () => string, make: (count: number) => Promise<RunCoordinatorGroup>): Scope {
+  let breaker: RunCoordinatorGroup["breakLease"];
+  return {
+    leaseMs: options.leaseMs,
+    async coordinators(count) {
+      const group = await make(count);
+      breaker ??= group.breakLease;
+      return group.coordinators;
+    },
+    async breakLease(runId) {
+      if (breaker === undefined) {
+        context.skip("the factory provides no breakLease hook");
+        return;
+      }
+      await breaker(runId);
+    },
+    runId: (label = "run") => `${label}-${nextId()}`,
+    async eventually(what, check, timeoutMs = 4 * options.leaseMs + 5_000) {
+      const deadline = Date.now() + timeoutMs * options.timeoutScale;
+      for (;;) {
+        if (await check()) return;
+        if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+        await sleep(20);
+      }
+    },
+    leasePeriods: (periods) => sleep(periods * options.leaseMs),
+  };
+}
+
+/** Resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Records the calls of a handler. */
+export function recorder<Args extends unknown[]>(): { calls: Args[]; handler: (...args: Args) => void } {
+  const calls: Args[] = [];
+  return { calls, handler: (...args: Args) => void calls.push(args) };
+}
