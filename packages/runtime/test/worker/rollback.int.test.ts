@@ -1,0 +1,29 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { createCheckpointer, type CheckpointerHandle } from "../../src/checkpointers/create-checkpointer.js";
+import { requirePostgres, uniqueName } from "../support/services.js";
+import { describeRollback } from "./support/rollback-suite.js";
+
+const url = await requirePostgres();
+const schema = uniqueName("rt_rollback");
+let handle: CheckpointerHandle | undefined;
+
+beforeAll(async () => {
+  if (!url) return;
+  handle = await createCheckpointer({ type: "postgres", connectionString: url, schema });
+});
+
+afterAll(async () => {
+  await handle?.close();
+  if (!url) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+describeRollback("PostgresSaver", (): BaseCheckpointSaver => handle!.checkpointer, { skip: !url });
