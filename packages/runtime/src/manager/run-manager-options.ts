@@ -1,0 +1,84 @@
+/**
+ * Options and inputs of the {@link RunManager}.
+ */
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
+import type { RunCoordinator } from "../coordination/run-coordinator.js";
+import type { Logger } from "../logger.js";
+import type { RunStore } from "../runs/run-store.js";
+import type { CancelAction, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig } from "../runs/types.js";
+import type { StreamBridge } from "../stream/stream-bridge.js";
+import type { GraphFactory } from "../worker/types.js";
+
+/** Options of the {@link RunManager}. Everything but `graphs` has an in-process default. */
+export interface RunManagerOptions {
+  /**
+   * Graphs by assistant id: a map, or a resolver returning undefined for unknown
+   * ids (`ASSISTANT_NOT_FOUND`).
+   */
+  graphs: Readonly<Record<string, GraphFactory>> | ((assistantId: string) => GraphFactory | undefined);
+  /** Durable runs and threads. Default: a new `MemoryRunStore`. */
+  store?: RunStore;
+  /** Event transport. Default: a new `MemoryStreamBridge`. */
+  bridge?: StreamBridge;
+  /** Ownership leases and cancel delivery. Default: a new `LocalRunCoordinator`. */
+  coordinator?: RunCoordinator;
+  /** Checkpointer handed to graph factories and used for rollback. */
+  checkpointer?: BaseCheckpointSaver;
+  /** Long-term store handed to graph factories. */
+  graphStore?: BaseStore;
+  logger?: Logger;
+  /** How long finished runs are kept before they are deleted. Default 24 h; `Infinity` keeps them. */
+  retentionMs?: number;
+  /** How long a run's stream stays replayable after its end. Default 60 000 ms. */
+  streamRetentionMs?: number;
+  /** Interval of the orphan-recovery and retention sweeps. Default 10 000 ms. */
+  sweepIntervalMs?: number;
+  /** Longest pause between checks while a run waits for its turn on a busy thread. Default 500 ms. */
+  maxStartPollMs?: number;
+  /** Timeout applied to runs that do not set one. Default: none. */
+  defaultTimeoutMs?: number;
+}
+
+/** Input of {@link RunManager.create}. Field semantics follow the LangGraph Platform's `RunCreate`. */
+export interface CreateRunInput {
+  threadId: string;
+  assistantId: string;
+  input?: unknown;
+  command?: RunCommand;
+  config?: RunConfig;
+  context?: Record<string, unknown>;
+  /** A mode or list of modes; default `["values"]`. Unknown modes fail with `INVALID_ARGUMENT`. */
+  streamMode?: unknown;
+  streamSubgraphs?: boolean;
+  interruptBefore?: "*" | string[];
+  interruptAfter?: "*" | string[];
+  checkpointId?: string;
+  metadata?: Record<string, unknown>;
+  /** Default `reject`. */
+  multitaskStrategy?: MultitaskStrategy;
+  /** Default `continue`. The HTTP layer acts on it when a streaming client disconnects. */
+  onDisconnect?: DisconnectMode;
+  /** Default `create`: a missing thread is created (with `threadMetadata`). */
+  ifNotExists?: "create" | "reject";
+  threadMetadata?: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/** Options of {@link RunManager.cancel}. */
+export interface CancelRunOptions {
+  /** Default `interrupt`. */
+  action?: CancelAction;
+  /** Resolve only when the run has reached a terminal status. */
+  wait?: boolean;
+  /** Bounds the wait. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What {@link RunManager.cancel} did.
+ *
+ * - `cancelled`: this instance stopped the run (or it was already cancelled).
+ * - `requested`: the request was delivered to the instance executing the run.
+ * - `recovered`: the run's instance was gone; the run was ended with status `error`.
+ */
+export type CancelOutcome = "cancelled" | "requested" | "recovered";

@@ -1,0 +1,7 @@
+/**
+ * `@deerflow/runtime/postgres`: the PostgreSQL run store. Requires `pg` (an
+ * optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export { PostgresRunStore, type PostgresRunStoreConnection, type PostgresRunStoreOptions } from "./runs/postgres/postgres-run-store.js";

@@ -1,0 +1,9 @@
+/**
+ * `@deerflow/runtime/redis`: the Redis Streams bridge and the Redis run
+ * coordinator, for deployments of many instances. Requires `ioredis` (an
+ * optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export { RedisStreamBridge, type RedisStreamBridgeCommonOptions, type RedisStreamBridgeOptions } from "./stream/redis-stream-bridge.js";
+export { RedisRunCoordinator, type RedisRunCoordinatorBaseOptions, type RedisRunCoordinatorOptions } from "./coordination/redis-run-coordinator.js";

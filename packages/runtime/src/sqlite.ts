@@ -1,0 +1,7 @@
+/**
+ * `@deerflow/runtime/sqlite`: the SQLite (file-backed) run store for a single
+ * instance. Requires `better-sqlite3` (an optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export {};
