@@ -4,4 +4,4 @@
  *
  * @packageDocumentation
  */
-export {};
+export { SqliteRunStore, type SqliteRunStoreConnection, type SqliteRunStoreOptions } from "./runs/sqlite/sqlite-run-store.js";

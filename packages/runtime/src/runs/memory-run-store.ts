@@ -24,7 +24,10 @@ import {
   checkThreadStatus,
   runIdTaken,
   SUPERSEDED_RUN_ERROR,
+  threadAlreadyActive,
+  threadHasActiveRuns,
   threadNotFound,
+  runStillActive,
   threadStatusAfterRun,
   toJsonObject,
 } from "./store-input.js";
@@ -141,7 +144,7 @@ export class MemoryRunStore implements RunStore {
     const active = this.activeRuns(threadId);
     if (active.length > 0) {
       const activeRunIds = active.map((r) => r.record.runId);
-      throw new RuntimeError("THREAD_BUSY", `Thread ${threadId} has active runs (${activeRunIds.join(", ")}); cancel them first`, { details: { threadId, activeRunIds } });
+      throw threadHasActiveRuns(threadId, activeRunIds);
     }
     for (const runId of this.threadRuns.get(threadId) ?? []) this.runs.delete(runId);
     this.threadRuns.delete(threadId);
@@ -161,9 +164,7 @@ export class MemoryRunStore implements RunStore {
     const active = existing ? this.activeRuns(run.threadId) : [];
     if (run.multitaskStrategy === "reject" && active.length > 0) {
       const activeRunIds = active.map((r) => r.record.runId);
-      throw new RuntimeError("THREAD_BUSY", `Thread ${run.threadId} already has an active run (${activeRunIds.join(", ")})`, {
-        details: { threadId: run.threadId, activeRunIds },
-      });
+      throw threadAlreadyActive(run.threadId, activeRunIds);
     }
     if (this.runs.has(run.runId)) throw runIdTaken(run.runId);
 
@@ -312,7 +313,7 @@ export class MemoryRunStore implements RunStore {
     if (!stored) return false;
     const { record } = stored;
     if (isActive(record.status)) {
-      throw new RuntimeError("THREAD_BUSY", `Run ${runId} is still ${record.status}; cancel it before deleting it`, { details: { runId, threadId: record.threadId, status: record.status } });
+      throw runStillActive(runId, record.threadId, record.status);
     }
     this.removeRun(record);
     return true;

@@ -2,7 +2,8 @@
  * The durable home of runs and thread metadata. Implementations must make every
  * method atomic with respect to concurrent callers — on one instance or many —
  * because the run manager relies on them for admission and start ordering.
- * `MemoryRunStore` and `PostgresRunStore` implement it; `runStoreConformance`
+ * `MemoryRunStore`, `SqliteRunStore` (one instance, a file) and `PostgresRunStore`
+ * (many instances) implement it; `runStoreConformance`
  * (from `@deerflow/runtime/testing`) checks a plugin implementation.
  */
 import type {

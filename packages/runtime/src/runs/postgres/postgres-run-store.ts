@@ -31,13 +31,16 @@ import {
   checkThreadStatus,
   runIdTaken,
   SUPERSEDED_RUN_ERROR,
+  threadAlreadyActive,
+  threadHasActiveRuns,
   threadNotFound,
+  runStillActive,
   toJsonObject,
 } from "../store-input.js";
 import { checkThreadFilter, checkThreadSearch, type CheckedThreadSearch, type ThreadSortField } from "../thread-search.js";
 import type { CancelAction, RunRecord, ThreadRecord, ThreadStatus } from "../types.js";
 import { isConflict, isConnectionError, isUniqueViolation, toStoreError } from "./pg-errors.js";
-import { bySeq, toRunRecord, toThreadRecord, type RunRow, type ThreadRow } from "./rows.js";
+import { bySeq, toRunRecord, toThreadRecord, type RunRow, type ThreadRow } from "../sql-rows.js";
 import { DEFAULT_SCHEMA, migrate, quoteSchema } from "./schema.js";
 
 /** Where the store gets its connections. */
@@ -219,7 +222,7 @@ export class PostgresRunStore implements RunStore {
       if (!(await this.lockThread(c, threadId))) return false;
       const activeRunIds = await this.activeRunIds(c, threadId);
       if (activeRunIds.length > 0) {
-        throw new RuntimeError("THREAD_BUSY", `Thread ${threadId} has active runs (${activeRunIds.join(", ")}); cancel them first`, { details: { threadId, activeRunIds } });
+        throw threadHasActiveRuns(threadId, activeRunIds);
       }
       await c.query(`DELETE FROM ${this.threads} WHERE thread_id = $1`, [threadId]);
       return true;
@@ -246,9 +249,7 @@ export class PostgresRunStore implements RunStore {
       if (run.multitaskStrategy === "reject") {
         const activeRunIds = await this.activeRunIds(c, run.threadId);
         if (activeRunIds.length > 0) {
-          throw new RuntimeError("THREAD_BUSY", `Thread ${run.threadId} already has an active run (${activeRunIds.join(", ")})`, {
-            details: { threadId: run.threadId, activeRunIds },
-          });
+          throw threadAlreadyActive(run.threadId, activeRunIds);
         }
       } else if (run.multitaskStrategy === "interrupt" || run.multitaskStrategy === "rollback") {
         // SET expressions see the old row: pending runs end now, running ones get the first cancel request.
@@ -412,7 +413,7 @@ export class PostgresRunStore implements RunStore {
       const row = await one<{ status: string; thread_id: string }>(c, `SELECT status, thread_id FROM ${this.runs} WHERE run_id = $1 FOR UPDATE`, [runId]);
       if (!row) return false;
       if (row.status === "pending" || row.status === "running") {
-        throw new RuntimeError("THREAD_BUSY", `Run ${runId} is still ${row.status}; cancel it before deleting it`, { details: { runId, threadId: row.thread_id, status: row.status } });
+        throw runStillActive(runId, row.thread_id, row.status);
       }
       await c.query(`DELETE FROM ${this.runs} WHERE run_id = $1`, [runId]);
       return true;

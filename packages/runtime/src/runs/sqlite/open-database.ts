@@ -1,0 +1,86 @@
+/**
+ * Opening the database of `SqliteRunStore`: checks the options, creates the
+ * parent directory, opens the file and sets the connection up for a durable,
+ * shareable file (WAL, busy timeout, foreign keys, full fsync).
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { RuntimeError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import { toStoreError } from "./sqlite-errors.js";
+
+/** An open connection and who owns it. */
+export interface OpenedDatabase {
+  readonly db: Database.Database;
+  /** True when the store opened it (and so closes it). */
+  readonly owned: boolean;
+  /** Absolute file path, `:memory:`, or the caller's `database.name`. */
+  readonly path: string;
+}
+
+/** The SQLite name of a private in-memory database. */
+export const MEMORY_PATH = ":memory:";
+
+function configInvalid(message: string): RuntimeError {
+  return new RuntimeError("CONFIG_INVALID", message);
+}
+
+/**
+ * Opens (or adopts) the store's connection.
+ *
+ * @throws RuntimeError `CONFIG_INVALID` for malformed options; `STORE_UNAVAILABLE`
+ *   naming the path when the directory cannot be created or the file cannot be
+ *   opened as a SQLite database (unreadable, a directory, corrupt, not SQLite).
+ */
+export function openDatabase(options: { path?: unknown; database?: unknown }, busyTimeoutMs: number, logger: Logger): OpenedDatabase {
+  const hasPath = options.path !== undefined;
+  if (hasPath === (options.database !== undefined)) throw configInvalid("SqliteRunStore needs exactly one of `path` and `database`");
+  if (!hasPath) return adopt(options.database);
+
+  const given = options.path;
+  if (typeof given !== "string" || given.length === 0 || given.includes("\u0000")) {
+    throw configInvalid(`SqliteRunStore path must be a non-empty file path or ":memory:", got ${JSON.stringify(given) ?? String(given)}`);
+  }
+  const path = given === MEMORY_PATH ? MEMORY_PATH : resolve(given);
+  if (path !== MEMORY_PATH) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (cause) {
+      throw new RuntimeError("STORE_UNAVAILABLE", `Cannot create the directory ${dirname(path)} of run store file ${path}: ${(cause as Error).message}`, {
+        cause,
+        details: { operation: "open", path },
+      });
+    }
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+  } catch (err) {
+    throw toStoreError(err, "open", path, busyTimeoutMs);
+  }
+  try {
+    // busy_timeout first: switching to WAL may have to wait for another process's lock.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    const mode = db.pragma("journal_mode = WAL", { simple: true });
+    if (path !== MEMORY_PATH && mode !== "wal") logger.warn({ path, journalMode: mode }, "SQLite refused WAL mode for the run store; using its current journal mode");
+    // FULL: a committed transaction survives a power loss, not only a crash of this process.
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+  } catch (err) {
+    db.close();
+    throw toStoreError(err, "open", path, busyTimeoutMs);
+  }
+  return { db, owned: true, path };
+}
+
+/** Accepts a caller's connection as it is configured (journal mode, timeouts and pragmas stay theirs). */
+function adopt(database: unknown): OpenedDatabase {
+  const db = database as Partial<Database.Database> | null;
+  if (typeof db !== "object" || db === null || typeof db.prepare !== "function" || typeof db.transaction !== "function") {
+    throw configInvalid("SqliteRunStore database must be a better-sqlite3 Database");
+  }
+  if (db.open !== true) throw configInvalid(`SqliteRunStore database ${String(db.name)} is not open`);
+  if (db.readonly === true) throw configInvalid(`SqliteRunStore database ${String(db.name)} is read-only`);
+  return { db: db as Database.Database, owned: false, path: String(db.name) };
+}
