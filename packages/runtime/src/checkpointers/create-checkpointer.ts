@@ -133,8 +133,14 @@ interface SqliteSaverModule {
   SqliteSaver: { fromConnString(pathOrConn: string): BaseCheckpointSaver & { db: { close(): void } } };
 }
 
+interface PgPoolClient {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  release(): void;
+}
+
 interface PgPool {
   on(event: "error", listener: (err: Error) => void): unknown;
+  connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
 }
 
@@ -195,12 +201,32 @@ export async function createCheckpointer(config: CheckpointerConfig, options: Cr
       pool.on("error", (err) => logger.warn({ err: err.message }, "idle PostgreSQL checkpointer connection failed"));
       const saver = new mod.PostgresSaver(pool, undefined, valid.schema === undefined ? {} : { schema: valid.schema });
       try {
-        await saver.setup();
+        await setupExclusively(pool, valid.schema ?? "public", () => saver.setup());
       } catch (cause) {
         await pool.end().catch(() => {});
         throw new RuntimeError("STORE_UNAVAILABLE", `Cannot set up the PostgreSQL checkpointer: ${(cause as Error).message}`, { cause });
       }
       return { checkpointer: withRunMetadata(saver), close: once(() => pool.end()) };
     }
+  }
+}
+
+/**
+ * Runs the saver's migrations under a session advisory lock: instances starting
+ * together on a fresh schema would otherwise race on its migration table
+ * ("duplicate key" errors).
+ */
+async function setupExclusively(pool: PgPool, schema: string, setup: () => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  const lockKey = `deerflow:checkpointer-setup:${schema}`;
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [lockKey]);
+    try {
+      await setup();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey]).catch(() => {});
+    }
+  } finally {
+    client.release();
   }
 }

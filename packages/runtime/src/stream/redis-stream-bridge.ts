@@ -20,6 +20,16 @@
  * stream's top is newer (another writer), it continues after that top. An end
  * marker published without state uses `*`.
  *
+ * **Group commit.** Publishes of a run that queue up behind an append in
+ * flight are sent together in one script call (one round trip, all-or-nothing
+ * per call, or resumed exactly after the last entry that landed when a lost
+ * reply is retried), up to `batch.maxEvents` events / `batch.maxBytes` bytes;
+ * each caller still gets its own id, in order. A caller that keeps several
+ * publishes of a run in flight (the worker does) gets the throughput of
+ * pipelining; one that awaits each publish sees no extra delay. When a batch
+ * fails, the batches already queued behind it fail too, unsent, so a run's
+ * stream never has a hole. See `redis-publisher.ts`.
+ *
  * Subscribers read with the atomic snapshot script (earliest/latest ids and
  * new entries after their cursor in one step, so a gap is detected exactly) and
  * wait with `XREAD BLOCK` on a dedicated `duplicate()` connection, created on
@@ -66,7 +76,8 @@ import { END, gapItem, HEARTBEAT } from "./items.js";
 import { linkSignals } from "./linked-signal.js";
 import { decodeEntry, encodeData, type RedisEntry } from "./redis-entries.js";
 import { isTransientRedisError } from "./redis-errors.js";
-import { APPEND, runScript, SNAPSHOT } from "./redis-scripts.js";
+import { RedisPublisher } from "./redis-publisher.js";
+import { runScript, SNAPSHOT } from "./redis-scripts.js";
 import type { StreamBridge, StreamItem, SubscribeOptions } from "./stream-bridge.js";
 import { checkEventName, checkRunId, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption, subscribeHeartbeat } from "./validate.js";
 
@@ -87,6 +98,14 @@ export interface RedisStreamBridgeCommonOptions {
    * subscriber counts consecutive failures only.
    */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Group commit: publishes of one run that queue up while an append of the
+   * run is in flight are sent in one script call of at most `maxEvents`
+   * events (default 256) and `maxBytes` bytes of event names and JSON data
+   * (default 1 MiB; a larger single event is sent alone). `maxEvents: 1`
+   * sends one call per event.
+   */
+  batch?: { maxEvents?: number; maxBytes?: number };
   /** Receives retry warnings and connection errors; silent by default. */
   logger?: Logger;
 }
@@ -112,23 +131,6 @@ const OWNED_CLIENT_OPTIONS = {
 } satisfies Partial<RedisOptions>;
 /** How long `close` waits for in-flight publishes. */
 const CLOSE_DRAIN_MS = 2_000;
-/** Bound on re-picking an id when another writer keeps moving the stream's top. */
-const MAX_REBASES = 16;
-
-/** Publisher state of one run. */
-interface RunWriter {
-  /** `ms` part of the last id written. */
-  ms: number;
-  /** Seq of the next event. */
-  seq: number;
-  /** False until this bridge wrote to the run (ids are then provisional). */
-  known: boolean;
-  ended: boolean;
-  /** Tail of the run's publish chain. */
-  tail: Promise<void>;
-  /** Operations queued or running on the chain. */
-  pending: number;
-}
 
 /** What the snapshot script returned. */
 interface Snapshot {
@@ -166,7 +168,7 @@ export class RedisStreamBridge implements StreamBridge {
   private readonly heartbeatMs: number;
   private readonly retry: BackoffOptions;
   private readonly logger: Logger;
-  private readonly writers = new Map<string, RunWriter>();
+  private readonly publisher: RedisPublisher;
   private readonly dedicated = new Set<Redis>();
   private readonly cleanupTimers = new Set<NodeJS.Timeout>();
   private readonly closing = new AbortController();
@@ -194,6 +196,8 @@ export class RedisStreamBridge implements StreamBridge {
       maxDelayMs: integerOption("retry.maxDelayMs", options.retry?.maxDelayMs, 2_000, 0),
     };
     this.logger = options.logger ?? silentLogger;
+    const maxBatchEvents = integerOption("batch.maxEvents", options.batch?.maxEvents, 256, 1);
+    const maxBatchBytes = integerOption("batch.maxBytes", options.batch?.maxBytes, 1_048_576, 1);
     // Every live subscription and pending retry listens for close.
     setMaxListeners(0, this.closing.signal);
     if (options.redis !== undefined) {
@@ -205,6 +209,16 @@ export class RedisStreamBridge implements StreamBridge {
       this.redis.on("error", (error: Error) => this.logger.debug({ err: error.message }, "stream bridge: Redis connection error"));
       this.ownsClient = true;
     }
+    this.publisher = new RedisPublisher({
+      redis: this.redis,
+      key: (runId) => this.key(runId),
+      maxEvents: this.maxEvents,
+      ttlSeconds: this.ttlSeconds,
+      maxBatchEvents,
+      maxBatchBytes,
+      call: (what, operation) => this.call(what, operation),
+      logger: this.logger,
+    });
   }
 
   /** {@inheritDoc StreamBridge.publish} */
@@ -212,26 +226,14 @@ export class RedisStreamBridge implements StreamBridge {
     this.checkOpen();
     checkRunId(runId);
     checkEventName(runId, event);
-    const payload = encodeData(runId, event, data);
-    return this.enqueue(runId, (writer) => this.appendEvent(runId, writer, event, payload));
+    return this.publisher.publish(runId, event, encodeData(runId, event, data));
   }
 
   /** {@inheritDoc StreamBridge.publishEnd} */
   async publishEnd(runId: string): Promise<void> {
     this.checkOpen();
     checkRunId(runId);
-    await this.enqueue(runId, async (writer) => {
-      const ms = Math.max(Date.now(), writer.ms);
-      // Without state the next seq is unknown; `*` is always after the top.
-      const id = writer.known ? `${ms}-${writer.seq}` : "*";
-      const reply = await this.call(`publishEnd of run "${runId}"`, () => runScript(this.redis, APPEND, this.key(runId), ["end", id, this.maxEvents + 1, this.ttlSeconds]));
-      const [status] = appendReply(reply);
-      if (status === "added" && writer.known) {
-        writer.ms = ms;
-        writer.seq += 1;
-      }
-      writer.ended = true;
-    });
+    await this.publisher.publishEnd(runId);
   }
 
   /**
@@ -289,8 +291,7 @@ export class RedisStreamBridge implements StreamBridge {
     this.closing.abort();
     for (const timer of this.cleanupTimers) clearTimeout(timer);
     this.cleanupTimers.clear();
-    const drained = Promise.allSettled([...this.writers.values()].map((writer) => writer.tail));
-    await Promise.race([drained, sleep(CLOSE_DRAIN_MS)]);
+    await Promise.race([this.publisher.drained(), sleep(CLOSE_DRAIN_MS)]);
     for (const connection of this.dedicated) connection.disconnect();
     this.dedicated.clear();
     if (!this.ownsClient) return;
@@ -306,60 +307,9 @@ export class RedisStreamBridge implements StreamBridge {
     if (this.closing.signal.aborted) throw new RuntimeError("CLOSED", "RedisStreamBridge is closed");
   }
 
-  /** Runs `task` after every earlier operation of the run (the run's publish chain). */
-  private enqueue<T>(runId: string, task: (writer: RunWriter) => Promise<T>): Promise<T> {
-    let writer = this.writers.get(runId);
-    if (writer === undefined) {
-      writer = { ms: 0, seq: 0, known: false, ended: false, tail: Promise.resolve(), pending: 0 };
-      this.writers.set(runId, writer);
-    }
-    const current = writer;
-    current.pending += 1;
-    const result = current.tail.then(() => task(current));
-    current.tail = result.then(
-      () => this.settle(runId, current),
-      () => this.settle(runId, current),
-    );
-    return result;
-  }
-
-  /** Forgets a run's publisher state once it ended and nothing is queued. */
-  private settle(runId: string, writer: RunWriter): void {
-    writer.pending -= 1;
-    if (writer.pending === 0 && writer.ended && this.writers.get(runId) === writer) this.writers.delete(runId);
-  }
-
-  private async appendEvent(runId: string, writer: RunWriter, event: string, payload: string): Promise<string> {
-    for (let rebase = 0; ; rebase++) {
-      // Chosen once per attempt series: every retry and every ioredis resend carries the same id.
-      const ms = Math.max(Date.now(), writer.ms);
-      const id = `${ms}-${writer.seq}`;
-      const reply = await this.call(`publish of "${event}" to run "${runId}"`, () =>
-        runScript(this.redis, APPEND, this.key(runId), ["event", id, this.maxEvents, this.ttlSeconds, event, payload]),
-      );
-      const [status, value] = appendReply(reply);
-      if (status !== "conflict") {
-        writer.ms = ms;
-        writer.seq += 1;
-        writer.known = true;
-        return id;
-      }
-      const top = parseEventId(value);
-      if (top === null || rebase >= MAX_REBASES || top.ms > BigInt(Number.MAX_SAFE_INTEGER) || top.seq >= BigInt(Number.MAX_SAFE_INTEGER)) {
-        throw new RuntimeError("BRIDGE_UNAVAILABLE", `publish to run "${runId}": cannot append after the stream's top entry ${JSON.stringify(value)} (another writer?)`, {
-          details: { runId, top: value },
-        });
-      }
-      this.logger.debug({ runId, id, top: value }, "stream bridge: stream top is newer than the next id; continuing after it");
-      writer.ms = Math.max(ms, Number(top.ms));
-      writer.seq = Math.max(writer.seq, Number(top.seq) + 1);
-    }
-  }
-
   private async delete(runId: string): Promise<void> {
     await this.call(`cleanup of run "${runId}"`, () => this.redis.del(this.key(runId)));
-    const writer = this.writers.get(runId);
-    if (writer !== undefined && writer.pending === 0) this.writers.delete(runId);
+    this.publisher.forget(runId);
   }
 
   /** One Redis operation with retries; failures become `BRIDGE_UNAVAILABLE` (or `CLOSED`). */
@@ -560,14 +510,6 @@ function xreadEntries(reply: unknown): unknown[] | null {
   const first = streams[0];
   if (!Array.isArray(first) || !Array.isArray(first[1])) return null;
   return first[1] as unknown[];
-}
-
-/** `[status, id]` of the append script. */
-function appendReply(reply: unknown): ["added" | "exists" | "conflict", string] {
-  if (Array.isArray(reply) && (reply[0] === "added" || reply[0] === "exists" || reply[0] === "conflict") && typeof reply[1] === "string") {
-    return [reply[0], reply[1]];
-  }
-  throw new RuntimeError("BRIDGE_UNAVAILABLE", `unexpected reply of the append script: ${JSON.stringify(reply)?.slice(0, 200)}`);
 }
 
 function decodeSnapshot(reply: unknown, count: number): Snapshot {

@@ -71,8 +71,10 @@ export interface StreamBridge {
   readonly supportsCrossProcess: boolean;
 
   /**
-   * Appends an event to the run's stream and returns its id. Publishes of one
-   * run must be awaited in order by the caller; the bridge keeps their order.
+   * Appends an event to the run's stream and returns its id. A caller may issue
+   * further publishes of the run before earlier ones settle (the worker keeps
+   * many in flight); the bridge must append them in call order and resolve
+   * each with its own id.
    */
   publish(runId: string, event: string, data: unknown): Promise<string>;
 

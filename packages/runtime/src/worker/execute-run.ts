@@ -6,6 +6,12 @@
  * Events, in order: `metadata` `{run_id, thread_id, attempt}` first, then one
  * event per graph stream chunk in the requested modes (see `stream-modes.ts`),
  * then `error` `{error, name, message}` when the run failed or timed out.
+ *
+ * The graph's events are published without waiting for each one: up to
+ * `maxInFlightPublishes` stay in flight (the bridge keeps their order and a
+ * Redis bridge sends what queued up in one round trip), so the graph does not
+ * stall on the network per event. Every one of them has settled before the
+ * run's outcome is decided; the first that fails stops the graph.
  */
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 import { Command, Send } from "@langchain/langgraph";
@@ -40,6 +46,11 @@ export interface ExecuteRunInput {
    * once; this bounds graphs that ignore their signal. Default 5000 ms.
    */
   abortGraceMs?: number;
+  /**
+   * Publishes of graph events kept in flight before the graph waits for the
+   * oldest one; 1 awaits each publish. Default 256.
+   */
+  maxInFlightPublishes?: number;
 }
 
 /** How a run ended, for the caller to record. */
@@ -58,6 +69,7 @@ export interface RunOutcome {
 }
 
 const DEFAULT_ABORT_GRACE_MS = 5000;
+const DEFAULT_MAX_IN_FLIGHT_PUBLISHES = 256;
 
 /** Thrown internally when the bridge refuses an event; the run cannot report progress any more. */
 class PublishFailure extends Error {
@@ -68,6 +80,55 @@ class PublishFailure extends Error {
 }
 
 const ABORTED = Symbol("aborted");
+
+/**
+ * The graph events of one run in flight to the bridge, oldest first. The
+ * bridge keeps their order; the window only bounds how far the graph runs
+ * ahead and remembers the first failure.
+ */
+class PublishWindow {
+  /** The first publish that failed, in publish order. */
+  failure: PublishFailure | undefined;
+  private readonly inFlight: Promise<void>[] = [];
+
+  constructor(
+    private readonly bridge: StreamBridge,
+    private readonly runId: string,
+    private readonly limit: number,
+    private readonly onFailure: (failure: PublishFailure) => void,
+  ) {}
+
+  /**
+   * Starts publishing an event; waits only while `limit` publishes are
+   * outstanding. Throws the first {@link PublishFailure} once it is known.
+   */
+  async publish(event: string, data: unknown): Promise<void> {
+    if (this.failure) throw this.failure;
+    let sent: Promise<unknown>;
+    try {
+      sent = this.bridge.publish(this.runId, event, data);
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    // Attached now: a publish refused at once is recorded before this method's caller resumes,
+    // so no later event is published after it.
+    this.inFlight.push(sent.then(noop, (err: unknown) => this.fail(new PublishFailure(event, err))));
+    if (this.inFlight.length >= this.limit) await this.inFlight.shift();
+    if (this.failure) throw this.failure;
+  }
+
+  /** Waits for every outstanding publish; returns the first failure, if any. */
+  async settle(): Promise<PublishFailure | undefined> {
+    while (this.inFlight.length > 0) await this.inFlight.shift();
+    return this.failure;
+  }
+
+  private fail(failure: PublishFailure): void {
+    if (this.failure) return;
+    this.failure = failure;
+    this.onFailure(failure);
+  }
+}
 
 function noop(): void {}
 
@@ -233,6 +294,14 @@ class RunExecution {
     return timer;
   }
 
+  private maxInFlightPublishes(): number {
+    const limit = this.input.maxInFlightPublishes;
+    if (limit === undefined) return DEFAULT_MAX_IN_FLIGHT_PUBLISHES;
+    if (Number.isInteger(limit) && limit >= 1) return limit;
+    this.logger.warn({ ...this.log, maxInFlightPublishes: limit }, "maxInFlightPublishes must be an integer ≥ 1; using the default");
+    return DEFAULT_MAX_IN_FLIGHT_PUBLISHES;
+  }
+
   private async publish(event: string, data: unknown): Promise<void> {
     try {
       await this.input.bridge.publish(this.run.runId, event, data);
@@ -307,6 +376,8 @@ class RunExecution {
     const translator = new StreamTranslator(modes);
     const subgraphs = this.run.kwargs.streamSubgraphs === true;
     const options = graphStreamOptionsOf(this.run, graphStreamModesFor(modes), this.signal);
+    // A failed publish stops the graph at once, whatever it is waiting for.
+    const window = new PublishWindow(this.input.bridge, this.run.runId, this.maxInFlightPublishes(), (publishFailure) => this.internal.abort(publishFailure));
     let failure: unknown;
     try {
       if (this.signal.aborted) throw ABORTED;
@@ -324,12 +395,16 @@ class RunExecution {
           this.logger.debug({ ...this.log }, "ignored a graph stream item of unexpected shape");
           continue;
         }
-        for (const { event, data } of translator.translate(item)) await this.publish(event, data);
+        for (const { event, data } of translator.translate(item)) await window.publish(event, data);
       }
       this.pendingNext = undefined;
     } catch (err) {
       failure = err;
     }
+    // The outcome (and so any error event, and the caller's end marker) comes after every event;
+    // a failed publish decides it as an awaited one would have.
+    const publishFailure = await window.settle();
+    if (publishFailure !== undefined) failure = publishFailure;
     if (failure === undefined && !this.signal.aborted) {
       return { status: "success", error: null, threadStatus: translator.sawInterrupt ? "interrupted" : "idle", rolledBack: false };
     }

@@ -8,6 +8,7 @@ import { requirePostgres, uniqueName } from "../support/services.js";
 
 const url = await requirePostgres();
 const schema = uniqueName("rt_ckpt");
+const raceSchema = uniqueName("rt_ckpt_race");
 
 function echoGraph(checkpointer: BaseCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)
@@ -22,6 +23,7 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
     await client.connect();
     try {
       await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS "${raceSchema}" CASCADE`);
     } finally {
       await client.end();
     }
@@ -55,6 +57,21 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
       expect(await second.checkpointer.getTuple({ configurable: { thread_id: "t1" } })).toBeUndefined();
     } finally {
       await second.close();
+    }
+  });
+
+  it("several instances starting together on a fresh schema all set it up (migrations run once, no duplicate-key race)", async () => {
+    const handles = await Promise.all(
+      Array.from({ length: 5 }, () => createCheckpointer({ type: "postgres", connectionString: url!, schema: raceSchema })),
+    );
+    try {
+      for (const [i, handle] of handles.entries()) {
+        await echoGraph(handle.checkpointer).invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: `race-${i}` } });
+      }
+      const state = await echoGraph(handles[0]!.checkpointer).getState({ configurable: { thread_id: "race-4" } });
+      expect(state.values.messages).toHaveLength(2);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
     }
   });
 });

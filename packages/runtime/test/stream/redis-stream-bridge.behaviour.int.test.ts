@@ -303,7 +303,7 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
 
   it("forgets a run's publisher state once it ended", async () => {
     const b = bridge();
-    const writers = (b as unknown as { writers: Map<string, unknown> }).writers;
+    const writers = (b as unknown as { publisher: { writers: Map<string, unknown> } }).publisher.writers;
     const runId = uniqueName("state");
     await b.publish(runId, "custom", 0);
     expect(writers.has(runId)).toBe(true);

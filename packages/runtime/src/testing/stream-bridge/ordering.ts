@@ -18,6 +18,19 @@ export function orderingTests(kit: Kit): void {
     }
   });
 
+  kit.test("publishes issued without awaiting the previous ones keep call order, each with its own id", async () => {
+    const bridge = kit.bridge();
+    const runId = kit.runId("inflight");
+    const n = count();
+    const ids = await Promise.all(Array.from({ length: n }, (_, i) => bridge.publish(runId, "custom", { i })));
+    for (let i = 1; i < ids.length; i++) {
+      if (!idAfter(ids[i] as string, ids[i - 1] as string)) throw new Error(`id of publish ${i} is not after the id of publish ${i - 1}`);
+    }
+    await bridge.publishEnd(runId);
+    const items = await new Reader(kit, runId).rest();
+    expect(plain(items)).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+  });
+
   kit.test("live subscribers and a later replay see the same events, ids, data and order, then the end", async () => {
     const bridge = kit.bridge();
     const runId = kit.runId("same");
