@@ -1,0 +1,66 @@
+/**
+ * Options of {@link createGateway}.
+ */
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyServerOptions } from "fastify";
+import type { AuthOptions } from "./auth/api-keys.js";
+import type { ThreadAuthorizer } from "./auth/thread-access.js";
+import type { UploadLimits } from "./files/receive-uploads.js";
+import type { ThreadFiles } from "./files/thread-files.js";
+import type { HealthCheck } from "./health/health-routes.js";
+import type { OpenApiOptions } from "./openapi/openapi.js";
+import type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
+
+/** CORS settings (applied by `@fastify/cors`). */
+export interface CorsOptions {
+  /**
+   * Allowed origins, e.g. `["https://console.example.com"]`, or `"*"` for any
+   * (with `credentials`, `"*"` reflects the caller's origin, as browsers refuse `*` with credentials).
+   */
+  readonly origins: readonly string[] | "*";
+  /** Send `Access-Control-Allow-Credentials: true`. Default false. */
+  readonly credentials?: boolean;
+  /** Extra response headers to expose (`Content-Location`, `Location`, `Content-Disposition`, `Retry-After`, `X-Pagination-Total` always are). */
+  readonly exposedHeaders?: readonly string[];
+  /** Preflight cache lifetime in seconds. Default 600. */
+  readonly maxAgeSeconds?: number;
+}
+
+/** The skills routes' settings (thread files and thread authorization come from the gateway options). */
+export type GatewaySkillsOptions = Omit<SkillsRoutesOptions, "files" | "authorizeThread">;
+
+/** Options of `createGateway`. */
+export interface GatewayOptions {
+  /**
+   * Logging: a pino-compatible logger instance (for example the server's own pino logger),
+   * or Fastify's logger configuration (`true`, `{ level: "info" }`). Default: no logging.
+   */
+  readonly logger?: FastifyBaseLogger | FastifyServerOptions["logger"];
+  /** Largest JSON body in bytes (uploads have their own limits). Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** CORS for browser clients; without it no CORS headers are sent. */
+  readonly cors?: CorsOptions;
+  /** API-key authentication; without it every caller is admin user `default`. */
+  readonly auth?: AuthOptions;
+  /** Component checks of `GET /health` (503 naming the failed ones). */
+  readonly healthChecks?: Readonly<Record<string, HealthCheck>>;
+  /** Time limit of each health check in milliseconds. Default 5000. */
+  readonly healthCheckTimeoutMs?: number;
+  /** `info` of the OpenAPI document at `GET /openapi.json`. */
+  readonly openapi?: OpenApiOptions;
+  /** Mounts the skills routes under `/api/skills`. */
+  readonly skills?: GatewaySkillsOptions;
+  /** Mounts the thread files routes (`/api/threads/:thread_id/{uploads,artifacts,files}`) and enables `POST /api/skills/install`. */
+  readonly threadFiles?: ThreadFiles;
+  /** Limits of `POST /api/threads/:thread_id/uploads`. */
+  readonly uploads?: UploadLimits;
+  /** Per-thread authorization for every route taking a thread id. */
+  readonly authorizeThread?: ThreadAuthorizer;
+  /**
+   * More route plugins, registered under the `/api` prefix after the built-in
+   * ones (the LangGraph-compatible assistants/threads/runs routes plug in here).
+   * Wrap a plugin that needs options: `async (app) => app.register(runsRoutes, { manager })`.
+   */
+  readonly routes?: readonly FastifyPluginAsync[];
+  /** Fastify's `trustProxy` (for `request.ip` behind a load balancer). Default false. */
+  readonly trustProxy?: FastifyServerOptions["trustProxy"];
+}

@@ -1,0 +1,132 @@
+/**
+ * Assembly of the gateway's Fastify instance.
+ */
+import cors from "@fastify/cors";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { installAuth } from "./auth/auth-hook.js";
+import { GatewayError } from "./errors.js";
+import { filesRoutes } from "./files/files-routes.js";
+import type { CorsOptions, GatewayOptions } from "./gateway-options.js";
+import { registerHealthRoutes } from "./health/health-routes.js";
+import { installErrorHandlers } from "./http/error-handler.js";
+import { installJsonParser } from "./http/json-parser.js";
+import { registerOpenApi } from "./openapi/openapi.js";
+import { skillsRoutes } from "./skills/skills-routes.js";
+
+/** Default largest JSON body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Prefix of every API route. */
+export const API_PREFIX = "/api";
+
+/** Response headers browsers may read (the LangGraph SDK needs `Content-Location` to learn run ids). */
+export const EXPOSED_HEADERS: readonly string[] = ["Content-Location", "Location", "Content-Disposition", "Retry-After", "X-Pagination-Total"];
+
+function isLoggerInstance(value: unknown): value is FastifyBaseLogger {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    ["info", "warn", "error", "debug", "child"].every((m) => typeof (value as Record<string, unknown>)[m] === "function")
+  );
+}
+
+function loggerOptions(logger: GatewayOptions["logger"]): Pick<FastifyServerOptions, "logger" | "loggerInstance"> {
+  if (logger === undefined) return { logger: false };
+  if (isLoggerInstance(logger)) return { loggerInstance: logger };
+  return { logger };
+}
+
+function corsPluginOptions(options: CorsOptions): Record<string, unknown> {
+  const credentials = options.credentials === true;
+  const origin = options.origins === "*" ? (credentials ? true : "*") : [...options.origins];
+  return {
+    origin,
+    credentials,
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    // null: the request's Access-Control-Request-Headers are reflected (Last-Event-ID, Authorization, X-Api-Key...).
+    allowedHeaders: null,
+    exposedHeaders: [...new Set([...EXPOSED_HEADERS, ...(options.exposedHeaders ?? [])])],
+    maxAge: options.maxAgeSeconds ?? 600,
+    strictPreflight: false,
+  };
+}
+
+function checkOptions(options: GatewayOptions): void {
+  const limit = options.bodyLimit;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) {
+    throw new GatewayError("CONFIG_INVALID", `bodyLimit must be a positive integer, got ${String(limit)}`);
+  }
+  if (options.cors !== undefined && options.cors.origins !== "*" && !Array.isArray(options.cors.origins)) {
+    throw new GatewayError("CONFIG_INVALID", 'cors.origins must be "*" or a list of origins');
+  }
+}
+
+/**
+ * Builds the gateway: a Fastify 5 instance with
+ *
+ * - CORS (when configured; preflights are answered before authentication),
+ * - API-key authentication (when configured; `/health`, `/ok` and preflights stay open),
+ * - `GET /health`, `GET /ok`, `GET /openapi.json`,
+ * - the skills routes (`options.skills`), the thread files routes
+ *   (`options.threadFiles`) and `options.routes`, all under `/api`,
+ * - one error format: `{"detail": ...}` (see the README's error table).
+ *
+ * The instance is not listening: call `app.listen({ port, host })`, or
+ * `app.inject(...)` in tests, and `app.close()` to stop.
+ *
+ * @param options - see {@link GatewayOptions}.
+ * @returns the Fastify instance.
+ * @throws GatewayError `CONFIG_INVALID` for bad options (API keys, body limit, CORS).
+ * @example
+ * ```ts
+ * const app = await createGateway({
+ *   auth: { apiKeys: [{ key: process.env.ADMIN_KEY ?? "", admin: true }] },
+ *   cors: { origins: ["http://localhost:5173"] },
+ *   skills: { backend: createSharedSkillsBackend({ catalog }) },
+ *   threadFiles: new LocalThreadFiles({ root: ".deer-flow" }),
+ * });
+ * await app.listen({ port: 8001, host: "127.0.0.1" });
+ * ```
+ */
+export async function createGateway(options: GatewayOptions = {}): Promise<FastifyInstance> {
+  checkOptions(options);
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    ...loggerOptions(options.logger),
+    bodyLimit,
+    trustProxy: options.trustProxy ?? false,
+    // Types are coerced like FastAPI's lax mode ("true" → true); unknown members are rejected, not stripped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true, allErrors: false } },
+  });
+
+  installJsonParser(app, bodyLimit);
+  installErrorHandlers(app);
+  await registerOpenApi(app, options.openapi ?? {}, options.auth !== undefined);
+  // Its onRequest hook must precede authentication so preflights (which carry no key) are answered.
+  if (options.cors !== undefined) await app.register(cors, corsPluginOptions(options.cors));
+  installAuth(app, options.auth);
+  registerHealthRoutes(app, {
+    ...(options.healthChecks === undefined ? {} : { checks: options.healthChecks }),
+    ...(options.healthCheckTimeoutMs === undefined ? {} : { timeoutMs: options.healthCheckTimeoutMs }),
+  });
+
+  const authorizeThread = options.authorizeThread === undefined ? {} : { authorizeThread: options.authorizeThread };
+  if (options.skills !== undefined) {
+    await app.register(skillsRoutes, {
+      prefix: API_PREFIX,
+      ...options.skills,
+      ...(options.threadFiles === undefined ? {} : { files: options.threadFiles }),
+      ...authorizeThread,
+    });
+  }
+  if (options.threadFiles !== undefined) {
+    await app.register(filesRoutes, {
+      prefix: API_PREFIX,
+      files: options.threadFiles,
+      ...(options.uploads === undefined ? {} : { uploads: options.uploads }),
+      ...authorizeThread,
+    });
+  }
+  for (const routes of options.routes ?? []) await app.register(routes, { prefix: API_PREFIX });
+  return app;
+}

@@ -1,0 +1,84 @@
+/**
+ * `GET /health` (component checks) and `GET /ok` (the LangGraph Platform's
+ * liveness route). Both are open when authentication is on.
+ */
+import type { FastifyInstance } from "fastify";
+
+/** A component check: resolves when healthy, rejects (or times out) when not. */
+export type HealthCheck = () => Promise<void>;
+
+/** Options of {@link registerHealthRoutes}. */
+export interface HealthOptions {
+  /** Named checks run concurrently on every `GET /health`. */
+  readonly checks?: Readonly<Record<string, HealthCheck>>;
+  /** A check that has not settled after this many milliseconds fails. Default 5000. */
+  readonly timeoutMs?: number;
+}
+
+/** Default time limit of one health check. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 5000;
+
+const healthResponse = {
+  type: "object",
+  required: ["status"],
+  properties: {
+    status: { type: "string", enum: ["ok", "unavailable"] },
+    checks: { type: "object", additionalProperties: { type: "string", enum: ["ok", "failed"] } },
+  },
+} as const;
+
+async function runCheck(check: HealthCheck, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`health check timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+  });
+  try {
+    await Promise.race([Promise.resolve().then(check), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Registers the probes on the root instance.
+ *
+ * `GET /health` answers 200 `{"status":"ok"}` (plus `"checks": {name: "ok"}` when checks are
+ * configured) or 503 `{"status":"unavailable","checks":{...,"db":"failed"}}`. Failure reasons
+ * are logged, never sent: the route is public.
+ *
+ * @param app - the root instance.
+ * @param options - the component checks.
+ */
+export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions = {}): void {
+  const checks = Object.entries(options.checks ?? {});
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+
+  app.get(
+    "/health",
+    { schema: { summary: "Health check with component checks", tags: ["health"], security: [], response: { 200: healthResponse, 503: healthResponse } } },
+    async (request, reply) => {
+      if (checks.length === 0) return { status: "ok" };
+      const results = await Promise.allSettled(checks.map(([, check]) => runCheck(check, timeoutMs)));
+      const report: Record<string, "ok" | "failed"> = {};
+      let healthy = true;
+      results.forEach((r, i) => {
+        const name = checks[i]?.[0] ?? String(i);
+        if (r.status === "fulfilled") {
+          report[name] = "ok";
+          return;
+        }
+        healthy = false;
+        report[name] = "failed";
+        request.log.warn({ check: name, err: r.reason }, "health check failed");
+      });
+      return reply.code(healthy ? 200 : 503).send({ status: healthy ? "ok" : "unavailable", checks: report });
+    },
+  );
+
+  app.get(
+    "/ok",
+    { schema: { summary: "Liveness probe (LangGraph Platform)", tags: ["health"], security: [], response: { 200: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } } } } },
+    async () => ({ ok: true }),
+  );
+}

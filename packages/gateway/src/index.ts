@@ -1,0 +1,84 @@
+/**
+ * `@deerflow/gateway`: the HTTP layer of DeerFlow in TypeScript, on Fastify 5.
+ *
+ * - {@link createGateway}: the app with CORS, API-key auth, health probes, the
+ *   OpenAPI document, one `{"detail": ...}` error format, and route plugins under `/api`.
+ * - {@link skillsRoutes}: DeerFlow's skills API over `@deerflow/skills`
+ *   ({@link createSharedSkillsBackend}), plus `.skill` upload.
+ * - {@link filesRoutes}: thread uploads, listings and artifacts over a
+ *   {@link ThreadFiles} store ({@link LocalThreadFiles} shares `@deerflow/sandbox`'s layout).
+ *
+ * @packageDocumentation
+ */
+
+// App
+export { API_PREFIX, DEFAULT_BODY_LIMIT, EXPOSED_HEADERS, createGateway } from "./gateway.js";
+export type { CorsOptions, GatewayOptions, GatewaySkillsOptions } from "./gateway-options.js";
+
+// Errors
+export { GatewayError, isDeerflowError, type GatewayErrorCode } from "./errors.js";
+export { ERROR_STATUS_BY_CODE, statusForCode } from "./http/status-table.js";
+export { toErrorResponse, type ErrorResponse } from "./http/error-response.js";
+export { toValidationIssues, type AjvLikeError, type ValidationIssue } from "./http/validation-detail.js";
+export { guarded } from "./http/guarded.js";
+
+// Auth
+export { ANONYMOUS_ADMIN, DEFAULT_USER_ID, type Principal } from "./auth/principal.js";
+export { ApiKeyRing, USER_ID_PATTERN, presentedKey, type ApiKeyEntry, type AuthOptions } from "./auth/api-keys.js";
+export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
+export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
+export type { ThreadAuthorizer } from "./auth/thread-access.js";
+
+// Health and OpenAPI
+export { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthOptions } from "./health/health-routes.js";
+export { ERROR_BODY_DOC, type OpenApiOptions } from "./openapi/openapi.js";
+export { THREAD_ID_PATTERN, successMessageSchema, threadIdSchema, threadParamsSchema } from "./schemas.js";
+
+// Skills
+export { RELOAD_RESPONSE, skillsRoutes } from "./skills/skills-routes.js";
+export type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
+export type { CustomSkillEditor, SkillCatalogView, SkillsBackend, UserSkills } from "./skills/skills-backend.js";
+export { createSharedSkillsBackend, type SharedSkillsBackendOptions } from "./skills/shared-skills-backend.js";
+export { cleanSkillName, toSkillResponse, toWireHistoryRecord, type SkillResponse } from "./skills/skill-wire.js";
+export { skillErrorDetail, type SecurityBlockDetail } from "./skills/skill-error-detail.js";
+
+// Thread files
+export { filesRoutes, type FilesRoutesOptions } from "./files/files-routes.js";
+export type { OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./files/thread-files.js";
+export { LocalThreadFiles, type LocalThreadFilesOptions } from "./files/local-thread-files.js";
+export { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "./files/receive-uploads.js";
+export {
+  OUTSIDE_USER_DATA_MESSAGE,
+  TRAVERSAL_MESSAGE,
+  USER_DATA_AREAS,
+  USER_DATA_ROOT,
+  parseUserDataPath,
+  virtualPathOf,
+  type UserDataArea,
+  type UserDataPath,
+} from "./files/virtual-path.js";
+export { MAX_FILENAME_BYTES, existingFilename, uploadFilename } from "./files/safe-filename.js";
+export { contentDisposition, contentTypeFor, isActiveContent } from "./files/content-type.js";
+
+// LangGraph-Platform-compatible API
+export { DEFAULT_HEARTBEAT_MS, langgraphRoutes, type LangGraphRoutesOptions } from "./langgraph/langgraph-routes.js";
+export {
+  AssistantRegistry,
+  type AssistantConfig,
+  type AssistantDefinition,
+  type AssistantSearchQuery,
+  type RegisteredAssistant,
+} from "./langgraph/assistant-registry.js";
+export {
+  emptyThreadState,
+  toWireThreadState,
+  type CheckpointSelector,
+  type StateConfig,
+  type StateSnapshotLike,
+  type ThreadStateGraph,
+  type WireThreadState,
+  type WireThreadTask,
+} from "./langgraph/state-graph.js";
+export { SSE_END, SSE_HEADERS, SSE_HEARTBEAT, gapFrame, sseFrame } from "./langgraph/sse.js";
+export { DEFAULT_MULTITASK_STRATEGY, DEFAULT_ON_DISCONNECT, toCreateRunInput, type RunCreateBody } from "./langgraph/run-input.js";
+export { toWireAssistant, toWireRun, toWireThread } from "./langgraph/wire.js";

@@ -1,0 +1,77 @@
+/**
+ * What the LangGraph route modules share: the runtime, the assistants, thread
+ * state access, live responses, and the lookups every route starts with.
+ */
+import { RuntimeError, type RunManager, type RunRecord, type ThreadRecord } from "@deerflow/runtime";
+import type { FastifyRequest } from "fastify";
+import type { ThreadAuthorizer } from "../auth/thread-access.js";
+import type { AssistantRegistry, RegisteredAssistant } from "./assistant-registry.js";
+import type { LiveResponses } from "./live-response.js";
+import type { ThreadStateAccess } from "./state-graph.js";
+
+/** Shared by the route modules of one `langgraphRoutes` plugin. */
+export interface LangGraphContext {
+  readonly manager: RunManager;
+  readonly assistants: AssistantRegistry;
+  readonly state: ThreadStateAccess;
+  readonly live: LiveResponses;
+  readonly heartbeatMs: number;
+  /** The plugin's URL prefix (`/api` in the gateway), for `Content-Location`. */
+  readonly prefix: string;
+  readonly authorizeThread: ThreadAuthorizer | undefined;
+}
+
+/** Runs work the response does not wait for (stateless cleanups); a failure is logged with `label`. */
+export function inBackground(request: FastifyRequest, label: string, task: () => Promise<unknown>): void {
+  void task().catch((err: unknown) => request.log.error({ err }, label));
+}
+
+/** `Thread <id> not found`. */
+export function threadNotFound(threadId: string): RuntimeError {
+  return new RuntimeError("THREAD_NOT_FOUND", `Thread ${threadId} not found`, { details: { threadId } });
+}
+
+/** `Run <id> not found`. */
+export function runNotFound(runId: string): RuntimeError {
+  return new RuntimeError("RUN_NOT_FOUND", `Run ${runId} not found`, { details: { runId } });
+}
+
+/**
+ * The assistant named by an assistant id or graph id.
+ *
+ * @throws RuntimeError `ASSISTANT_NOT_FOUND` (404).
+ */
+export function assistantOrThrow(ctx: LangGraphContext, id: string): RegisteredAssistant {
+  const assistant = ctx.assistants.get(id);
+  if (assistant === undefined) throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${id}"`, { details: { assistantId: id } });
+  return assistant;
+}
+
+/** Runs the thread authorizer, when configured. */
+export async function authorize(ctx: LangGraphContext, request: FastifyRequest, threadId: string): Promise<void> {
+  await ctx.authorizeThread?.(request.principal, threadId);
+}
+
+/**
+ * The thread, after authorization.
+ *
+ * @throws RuntimeError `THREAD_NOT_FOUND` (404).
+ */
+export async function threadOrThrow(ctx: LangGraphContext, request: FastifyRequest, threadId: string): Promise<ThreadRecord> {
+  await authorize(ctx, request, threadId);
+  const thread = await ctx.manager.store.getThread(threadId);
+  if (thread === null) throw threadNotFound(threadId);
+  return thread;
+}
+
+/**
+ * A run of the thread (a run of another thread is reported missing).
+ *
+ * @throws RuntimeError `RUN_NOT_FOUND` (404).
+ */
+export async function runOrThrow(ctx: LangGraphContext, request: FastifyRequest, threadId: string, runId: string): Promise<RunRecord> {
+  await authorize(ctx, request, threadId);
+  const run = await ctx.manager.get(runId);
+  if (run === null || run.threadId !== threadId) throw runNotFound(runId);
+  return run;
+}

@@ -1,0 +1,100 @@
+/**
+ * `RunCreate` (the LangGraph API's run body, already validated by its schema)
+ * to the runtime's `CreateRunInput`, with the assistant's defaults merged in.
+ */
+import type { CreateRunInput, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig, StreamMode } from "@deerflow/runtime";
+import type { AssistantConfig, RegisteredAssistant } from "./assistant-registry.js";
+
+type Nullable<T> = T | null | undefined;
+
+/** The run body, as the schema lets it through (`stream_mode` and node lists are arrays after coercion). */
+export interface RunCreateBody {
+  assistant_id: string;
+  input?: unknown;
+  command?: Nullable<{ resume?: unknown; update?: unknown; goto?: Nullable<unknown[]> }>;
+  config?: Nullable<{ tags?: Nullable<string[]>; recursion_limit?: Nullable<number>; configurable?: Nullable<Record<string, unknown>>; metadata?: Nullable<Record<string, unknown>> }>;
+  context?: Nullable<Record<string, unknown>>;
+  metadata?: Nullable<Record<string, unknown>>;
+  stream_mode?: Nullable<string[]>;
+  stream_subgraphs?: Nullable<boolean>;
+  stream_resumable?: Nullable<boolean>;
+  on_disconnect?: Nullable<DisconnectMode>;
+  multitask_strategy?: Nullable<MultitaskStrategy>;
+  if_not_exists?: Nullable<"create" | "reject">;
+  interrupt_before?: Nullable<string[]>;
+  interrupt_after?: Nullable<string[]>;
+  checkpoint_id?: Nullable<string>;
+  checkpoint?: Nullable<{ checkpoint_id?: Nullable<string>; checkpoint_ns?: Nullable<string>; checkpoint_map?: Nullable<Record<string, unknown>> }>;
+  on_completion?: Nullable<"delete" | "keep">;
+}
+
+/** Default of `on_disconnect`: the LangGraph JS server's (the run goes on). */
+export const DEFAULT_ON_DISCONNECT: DisconnectMode = "continue";
+
+/** Default of `multitask_strategy`: the LangGraph JS server's and DeerFlow's. */
+export const DEFAULT_MULTITASK_STRATEGY: MultitaskStrategy = "reject";
+
+function nodes(list: Nullable<string[]>): "*" | string[] | undefined {
+  if (list === null || list === undefined) return undefined;
+  return list.includes("*") ? "*" : list;
+}
+
+function mergeConfig(base: AssistantConfig | undefined, run: RunCreateBody["config"]): RunConfig | undefined {
+  const configurable = { ...base?.configurable, ...run?.configurable };
+  const metadata = { ...base?.metadata, ...run?.metadata };
+  const tags = run?.tags ?? base?.tags;
+  const recursionLimit = run?.recursion_limit ?? base?.recursion_limit;
+  const config: RunConfig = {};
+  if (Object.keys(configurable).length > 0) config.configurable = configurable;
+  if (Object.keys(metadata).length > 0) config.metadata = metadata;
+  if (tags !== undefined) config.tags = [...tags];
+  if (recursionLimit !== undefined) config.recursionLimit = recursionLimit;
+  return Object.keys(config).length > 0 ? config : undefined;
+}
+
+function command(body: RunCreateBody["command"]): RunCommand | undefined {
+  if (body === null || body === undefined) return undefined;
+  const out: RunCommand = {};
+  if (body.resume !== undefined) out.resume = body.resume;
+  if (body.update !== undefined && body.update !== null) out.update = body.update as RunCommand["update"] & object;
+  if (body.goto !== undefined && body.goto !== null) out.goto = body.goto as string[];
+  return out;
+}
+
+/** The checkpoint a run starts from, if the body names one. */
+export function checkpointIdOf(body: RunCreateBody): string | undefined {
+  return body.checkpoint?.checkpoint_id ?? body.checkpoint_id ?? undefined;
+}
+
+/**
+ * Builds the runtime's input for a run of `assistant` on `threadId`.
+ *
+ * @param ifNotExists - `create` for stateless runs; else the body's (default `reject`).
+ */
+export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssistant, threadId: string, ifNotExists: "create" | "reject"): CreateRunInput {
+  const input: CreateRunInput = {
+    threadId,
+    assistantId: assistant.assistantId,
+    metadata: { ...body.metadata },
+    multitaskStrategy: body.multitask_strategy ?? DEFAULT_MULTITASK_STRATEGY,
+    onDisconnect: body.on_disconnect ?? DEFAULT_ON_DISCONNECT,
+    ifNotExists,
+    threadMetadata: { graph_id: assistant.graphId, assistant_id: assistant.assistantId },
+  };
+  if (body.input !== undefined) input.input = body.input;
+  const cmd = command(body.command);
+  if (cmd !== undefined) input.command = cmd;
+  const config = mergeConfig(assistant.config, body.config);
+  if (config !== undefined) input.config = config;
+  const context = { ...assistant.context, ...body.context };
+  if (Object.keys(context).length > 0) input.context = context;
+  if (body.stream_mode !== null && body.stream_mode !== undefined) input.streamMode = body.stream_mode as StreamMode[];
+  if (typeof body.stream_subgraphs === "boolean") input.streamSubgraphs = body.stream_subgraphs;
+  const before = nodes(body.interrupt_before);
+  if (before !== undefined) input.interruptBefore = before;
+  const after = nodes(body.interrupt_after);
+  if (after !== undefined) input.interruptAfter = after;
+  const checkpointId = checkpointIdOf(body);
+  if (checkpointId !== undefined) input.checkpointId = checkpointId;
+  return input;
+}

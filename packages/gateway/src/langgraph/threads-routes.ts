@@ -1,0 +1,167 @@
+/**
+ * `/threads` and `/threads/:thread_id`: thread records (run store) with their
+ * values and interrupts (checkpointer).
+ */
+import { randomUUID } from "node:crypto";
+import type { ThreadRecord, ThreadSearchQuery, ThreadStatus } from "@deerflow/runtime";
+import type { FastifyInstance } from "fastify";
+import { threadParamsSchema } from "../schemas.js";
+import { authorize, threadNotFound, threadOrThrow, type LangGraphContext } from "./context.js";
+import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSchema, threadSearchSchema } from "./schemas.js";
+import { emptyThreadState } from "./state-graph.js";
+import { selectFields, toWireThread } from "./wire.js";
+
+type ThreadParams = { thread_id: string };
+
+interface CreateBody {
+  thread_id?: string | null;
+  metadata?: Record<string, unknown> | null;
+  if_exists?: "raise" | "do_nothing" | null;
+}
+
+interface SearchBody {
+  metadata?: Record<string, unknown> | null;
+  ids?: string[] | null;
+  status?: ThreadStatus | null;
+  limit?: number;
+  offset?: number;
+  sort_by?: "thread_id" | "status" | "created_at" | "updated_at" | null;
+  sort_order?: "asc" | "desc" | null;
+  select?: string[] | null;
+}
+
+const SORT_FIELDS = { thread_id: "threadId", status: "status", created_at: "createdAt", updated_at: "updatedAt" } as const;
+
+function filterOf(body: SearchBody | null | undefined): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
+  return {
+    ...(body?.metadata == null ? {} : { metadata: body.metadata }),
+    ...(body?.ids == null ? {} : { ids: body.ids }),
+    ...(body?.status == null ? {} : { status: body.status }),
+  };
+}
+
+/** Registers the thread CRUD routes. */
+export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext): void {
+  const tags = ["threads"];
+  const store = ctx.manager.store;
+
+  /** The wire thread: the record plus the state its assistant's graph reads. */
+  async function wireThread(thread: ThreadRecord): Promise<Record<string, unknown>> {
+    const state = (await ctx.state.state(thread.threadId, thread.metadata)) ?? emptyThreadState();
+    return toWireThread(thread, state);
+  }
+
+  app.post<{ Body: CreateBody | null }>(
+    "/threads",
+    {
+      schema: {
+        summary: "Create a thread",
+        description: "thread_id defaults to a new UUID. An existing id answers 409 unless if_exists is do_nothing (then the existing thread).",
+        tags,
+        body: threadCreateSchema,
+        response: { 200: threadSchema },
+        "x-errors": [409],
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const threadId = body.thread_id ?? randomUUID();
+      await authorize(ctx, request, threadId);
+      const thread = await store.createThread({ threadId, metadata: body.metadata ?? {}, ifExists: body.if_exists ?? "raise" });
+      return wireThread(thread);
+    },
+  );
+
+  app.post<{ Body: SearchBody | null }>(
+    "/threads/search",
+    {
+      schema: {
+        summary: "Search threads",
+        description: "By metadata (JSON containment), ids and status; newest first unless sort_by/sort_order. X-Pagination-Total gives the match count.",
+        tags,
+        body: threadSearchSchema,
+        response: { 200: { type: "array", items: threadSchema } },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const filter = filterOf(body);
+      const limit = body?.limit ?? 10;
+      const offset = body?.offset ?? 0;
+      const [threads, total] = await Promise.all([
+        store.searchThreads({
+          ...filter,
+          limit,
+          offset,
+          ...(body?.sort_by == null ? {} : { sortBy: SORT_FIELDS[body.sort_by] }),
+          ...(body?.sort_order == null ? {} : { sortOrder: body.sort_order }),
+        }),
+        store.countThreads(filter),
+      ]);
+      reply.header("x-pagination-total", String(total));
+      if (offset + limit < total) reply.header("x-pagination-next", String(offset + limit));
+      const visible: ThreadRecord[] = [];
+      for (const thread of threads) {
+        try {
+          await authorize(ctx, request, thread.threadId);
+          visible.push(thread);
+        } catch {
+          // another user's thread: not listed
+        }
+      }
+      return Promise.all(visible.map(async (t) => selectFields(await wireThread(t), body?.select)));
+    },
+  );
+
+  app.post<{ Body: SearchBody | null }>(
+    "/threads/count",
+    { schema: { summary: "Count threads", tags, body: threadCountSchema, response: { 200: { type: "integer" } } } },
+    async (request) => store.countThreads(filterOf(request.body)),
+  );
+
+  app.get<{ Params: ThreadParams }>(
+    "/threads/:thread_id",
+    {
+      schema: {
+        summary: "Get a thread",
+        description: "Status from the run store; values and interrupts from the head checkpoint.",
+        tags,
+        params: threadParamsSchema,
+        querystring: { type: "object", properties: { include: { description: "Ignored." } } },
+        response: { 200: threadSchema },
+        "x-errors": [404],
+      },
+    },
+    async (request) => wireThread(await threadOrThrow(ctx, request, request.params.thread_id)),
+  );
+
+  app.patch<{ Params: ThreadParams; Body: { metadata?: Record<string, unknown> | null } | null }>(
+    "/threads/:thread_id",
+    { schema: { summary: "Merge metadata into a thread", tags, params: threadParamsSchema, body: threadPatchSchema, response: { 200: threadSchema }, "x-errors": [404] } },
+    async (request) => {
+      await threadOrThrow(ctx, request, request.params.thread_id);
+      const thread = await store.updateThread(request.params.thread_id, { metadata: request.body?.metadata ?? {} });
+      return wireThread(thread);
+    },
+  );
+
+  app.delete<{ Params: ThreadParams }>(
+    "/threads/:thread_id",
+    {
+      schema: {
+        summary: "Delete a thread",
+        description: "Cancels its active runs (interrupt, waiting for them), then deletes it, its runs and its checkpoints. 204.",
+        tags,
+        params: threadParamsSchema,
+        response: { 204: { description: "Deleted." } },
+        "x-errors": [404],
+      },
+    },
+    async (request, reply) => {
+      const threadId = request.params.thread_id;
+      await threadOrThrow(ctx, request, threadId);
+      if (!(await ctx.manager.deleteThread(threadId))) throw threadNotFound(threadId);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Runtime records (camelCase) to the LangGraph API's JSON shapes (snake_case).
+ */
+import type { RunKwargs, RunRecord, ThreadRecord } from "@deerflow/runtime";
+import type { RegisteredAssistant } from "./assistant-registry.js";
+import type { WireThreadState } from "./state-graph.js";
+
+/** Every assistant is at version 1: the registry is fixed at startup. */
+export const ASSISTANT_VERSION = 1;
+
+/** The LangGraph `Assistant` JSON. */
+export function toWireAssistant(assistant: RegisteredAssistant): Record<string, unknown> {
+  return {
+    assistant_id: assistant.assistantId,
+    graph_id: assistant.graphId,
+    name: assistant.name ?? assistant.graphId,
+    description: assistant.description ?? null,
+    config: assistant.config ?? {},
+    context: assistant.context ?? {},
+    metadata: assistant.metadata ?? {},
+    version: ASSISTANT_VERSION,
+    created_at: assistant.createdAt,
+    updated_at: assistant.createdAt,
+  };
+}
+
+function defined(entries: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
+}
+
+/** A run's kwargs with LangGraph's names. */
+export function toWireKwargs(kwargs: RunKwargs, onDisconnect: string): Record<string, unknown> {
+  const config = kwargs.config;
+  return defined({
+    input: kwargs.input,
+    command: kwargs.command,
+    config:
+      config === undefined
+        ? undefined
+        : defined({ configurable: config.configurable, tags: config.tags, metadata: config.metadata, recursion_limit: config.recursionLimit }),
+    context: kwargs.context,
+    stream_mode: kwargs.streamMode,
+    stream_subgraphs: kwargs.streamSubgraphs,
+    interrupt_before: kwargs.interruptBefore,
+    interrupt_after: kwargs.interruptAfter,
+    checkpoint_id: kwargs.checkpointId,
+    on_disconnect: onDisconnect,
+  });
+}
+
+/** The LangGraph `Run` JSON. */
+export function toWireRun(run: RunRecord): Record<string, unknown> {
+  return {
+    run_id: run.runId,
+    thread_id: run.threadId,
+    assistant_id: run.assistantId,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+    status: run.status,
+    metadata: run.metadata,
+    kwargs: toWireKwargs(run.kwargs, run.onDisconnect),
+    multitask_strategy: run.multitaskStrategy,
+    ...(run.error === null ? {} : { error: run.error }),
+  };
+}
+
+/** Pending interrupts grouped by task id, as `Thread.interrupts`. */
+export function interruptsByTask(state: WireThreadState): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const task of state.tasks) if (task.interrupts.length > 0) out[task.id] = task.interrupts;
+  return out;
+}
+
+/** The LangGraph `Thread` JSON: the record's status and metadata, the state's values and interrupts. */
+export function toWireThread(thread: ThreadRecord, state: WireThreadState): Record<string, unknown> {
+  return {
+    thread_id: thread.threadId,
+    created_at: thread.createdAt,
+    updated_at: thread.updatedAt,
+    state_updated_at: state.created_at ?? thread.updatedAt,
+    metadata: thread.metadata,
+    status: thread.status,
+    config: {},
+    values: state.values,
+    interrupts: interruptsByTask(state),
+  };
+}
+
+/** Keeps only the `select`ed top-level fields (all when `select` is empty or absent). */
+export function selectFields(value: Record<string, unknown>, select: readonly string[] | null | undefined): Record<string, unknown> {
+  if (select === null || select === undefined || select.length === 0) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => select.includes(key)));
+}
