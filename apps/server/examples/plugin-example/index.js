@@ -1,0 +1,101 @@
+// Example plugins for the DeerFlow server, in plain ESM JavaScript (no build step).
+// Select them in config.yaml with `use: "<module>:<export>"`; see README.md.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage } from "@langchain/core/messages";
+
+/**
+ * @typedef {{ ruleId: string, severity: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW", file: string | null, line: number | null,
+ *   message: string, remediation: string, evidence: string | null }} Finding
+ * @typedef {{ findings: Finding[], blocked: boolean, scannerErrors: string[] }} ScanReport
+ */
+
+/**
+ * A skill security scanner (the `SkillScanner` interface of @deerflow/skills):
+ * blocks any skill whose text files contain one of the configured keywords.
+ * Used for `skill_manage` writes (and installs) when listed in `skills.scanners`.
+ */
+export class KeywordBlockScanner {
+  /** @param {{ keywords?: string[] }} [options] */
+  constructor(options = {}) {
+    /** Scanner id shown in reports. */
+    this.id = "keyword-block";
+    /** @type {string[]} */
+    this.keywords = options.keywords ?? ["FORBIDDEN-EXAMPLE"];
+  }
+
+  /**
+   * @param {string} dir - the skill folder to scan
+   * @returns {Promise<ScanReport>}
+   */
+  async scanDirectory(dir) {
+    /** @type {Finding[]} */
+    const findings = [];
+    for (const file of await listFiles(dir)) {
+      const text = await readFile(path.join(dir, file), "utf8").catch(() => "");
+      text.split("\n").forEach((line, i) => {
+        for (const keyword of this.keywords) {
+          if (!line.includes(keyword)) continue;
+          findings.push({
+            ruleId: "example-keyword",
+            severity: "CRITICAL",
+            file,
+            line: i + 1,
+            message: `Banned keyword "${keyword}"`,
+            remediation: "Remove the keyword.",
+            evidence: keyword,
+          });
+        }
+      });
+    }
+    return { findings, blocked: findings.length > 0, scannerErrors: [] };
+  }
+}
+
+/** @param {string} dir @param {string} [prefix] @returns {Promise<string[]>} relative paths of regular files */
+async function listFiles(dir, prefix = "") {
+  const out = [];
+  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** A chat model that echoes the last user message: enough to prove a model plugin is in use. */
+class EchoChatModel extends BaseChatModel {
+  /** @param {{ prefix?: string }} fields */
+  constructor(fields = {}) {
+    super({});
+    this.prefix = fields.prefix ?? "Echo";
+  }
+
+  _llmType() {
+    return "example-echo";
+  }
+
+  /** This model never calls tools, so binding them changes nothing. */
+  bindTools() {
+    return this;
+  }
+
+  /** @param {import("@langchain/core/messages").BaseMessage[]} messages */
+  async _generate(messages) {
+    const human = [...messages].reverse().find((m) => m.getType() === "human");
+    const text = `${this.prefix}: ${typeof human?.content === "string" ? human.content : ""}`;
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
+/**
+ * Chat model factory for `models[].use`. The server calls it with the entry's
+ * fields (`model`, `apiKey`, `temperature`...) and its `options` spread on top.
+ *
+ * @param {{ prefix?: string }} input
+ * @returns {EchoChatModel}
+ */
+export function createEchoChatModel(input = {}) {
+  return new EchoChatModel({ ...(input.prefix === undefined ? {} : { prefix: input.prefix }) });
+}

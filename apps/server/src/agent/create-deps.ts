@@ -1,0 +1,199 @@
+/**
+ * `createLeadAgentDeps`: everything the lead-agent factory needs, built from a
+ * loaded `config.yaml` — the model registry (all models created up front, so a
+ * bad entry fails at startup), the sandbox provider (`local` or a `use:`
+ * plugin), the skills catalog with its scanners and `skill_manage` store, and
+ * the subagent registry.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import {
+  LocalSandboxProvider,
+  createDefaultRunner,
+  isSandboxProvider,
+  type CommandRunner,
+  type SandboxProvider,
+  type SandboxToolsOptions,
+} from "@deerflow/sandbox";
+import { CustomSkillStore, SkillCatalog, StaticSkillScanner, type SkillScanner } from "@deerflow/skills";
+import { SubagentRegistry } from "@deerflow/subagents";
+import type { LoadedConfig } from "../config/load-config.js";
+import { ServerConfigError } from "../config/errors.js";
+import type { ServerConfig } from "../config/types.js";
+import { silentLogger, type Logger } from "../logger.js";
+import { ModelRegistry } from "../models/model-registry.js";
+import { loadPlugin } from "../plugins/load-plugin.js";
+import { combineScanners, isSkillScanner } from "./composite-scanner.js";
+import type { LeadAgentDeps, LeadAgentSkills } from "./lead-agent-factory.js";
+
+/** Options of {@link createLeadAgentDeps}. */
+export interface CreateLeadAgentDepsOptions {
+  readonly logger?: Logger;
+  /** Environment for model API keys. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Working directory for plugin lookup. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Command runner of the local sandbox. Default: bubblewrap when usable, else host with `allow_host_bash`, else refusing. */
+  readonly runner?: CommandRunner;
+}
+
+/** What {@link createLeadAgentDeps} built; `close()` shuts the sandbox provider and the catalog watcher down. */
+export interface LeadAgentResources {
+  readonly deps: LeadAgentDeps;
+  readonly models: ModelRegistry;
+  readonly sandboxProvider: SandboxProvider;
+  /** `undefined` when skills are disabled or the default skills folder does not exist. */
+  readonly catalog: SkillCatalog | undefined;
+  /** Whether sandbox commands run isolated (bubblewrap or a remote plugin). */
+  readonly isolated: boolean;
+  close(): Promise<void>;
+}
+
+function configInvalid(loaded: LoadedConfig, keyPath: string, message: string): ServerConfigError {
+  const label = loaded.file === undefined ? "config" : path.basename(loaded.file);
+  return new ServerConfigError("CONFIG_INVALID", `${label}: ${keyPath}: ${message}`, { problems: [{ path: keyPath, message }] });
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function createScanners(config: ServerConfig, lookup: { cwd: string; configDir: string }): Promise<SkillScanner | null> {
+  const scanners: SkillScanner[] = [];
+  for (const s of config.skills.scanners) {
+    if (s.kind === "static") scanners.push(new StaticSkillScanner());
+    else {
+      scanners.push(
+        await loadPlugin(s.use, { ...lookup, purpose: "skill scanner", shape: "an object with id and scanDirectory(dir)", check: isSkillScanner }),
+      );
+    }
+  }
+  return scanners.length === 0 ? null : combineScanners(scanners);
+}
+
+/**
+ * Builds the lead agent's dependencies from configuration.
+ *
+ * @param loaded - result of `loadConfig`
+ * @param options - logger, environment, working directory, runner override
+ * @returns the deps and the resources behind them
+ * @throws ServerConfigError `CONFIG_INVALID` when `skills.path` names a missing folder;
+ *   ModelError / PluginLoadError / SandboxError for models and plugins that cannot be created
+ * @example
+ * ```ts
+ * const loaded = await loadConfig();
+ * const { deps, close } = await createLeadAgentDeps(loaded, { logger });
+ * const factory = createLeadAgentFactory(deps);
+ * ```
+ */
+export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateLeadAgentDepsOptions = {}): Promise<LeadAgentResources> {
+  const { config } = loaded;
+  const logger = options.logger ?? silentLogger;
+  const lookup = { cwd: path.resolve(options.cwd ?? process.cwd()), configDir: loaded.baseDir };
+
+  const models = new ModelRegistry({ models: config.models, defaultModel: config.defaultModel, ...lookup, env: options.env ?? process.env, logger });
+  for (const name of models.names()) await models.get(name);
+
+  // Skills
+  let skills: LeadAgentSkills | undefined;
+  let catalog: SkillCatalog | undefined;
+  const sk = config.skills;
+  if (sk.enabled) {
+    if (!isDirectory(sk.path)) {
+      if (sk.pathConfigured) throw configInvalid(loaded, "skills.path", `folder not found: ${sk.path}`);
+      logger.info({ path: sk.path }, "no skills folder; the agent runs without skills");
+    } else {
+      catalog = new SkillCatalog({ root: sk.path, extensionsConfigPath: config.extensionsConfigPath, containerBase: sk.containerPath, logger });
+      const scanner = await createScanners(config, lookup);
+      const skillCatalog = catalog;
+      const skillManage = sk.skillManage.enabled
+        ? new CustomSkillStore({
+            customRoot: path.join(sk.path, "custom"),
+            publicRoot: path.join(sk.path, "public"),
+            staticScanner: scanner,
+            logger,
+            onChange: () => skillCatalog.invalidate(),
+          })
+        : undefined;
+      skills = { source: catalog, containerBase: sk.containerPath, promptMode: sk.promptMode, ...(skillManage === undefined ? {} : { skillManage }) };
+    }
+  }
+
+  // Sandbox
+  const sb = config.sandbox;
+  let sandboxProvider: SandboxProvider;
+  let isolated: boolean;
+  const toolOptions: { -readonly [K in keyof Omit<SandboxToolsOptions, "sandbox" | "getSandbox">]: Omit<SandboxToolsOptions, "sandbox" | "getSandbox">[K] } = {
+    bashTimeoutMs: sb.commandTimeoutMs,
+    logger,
+  };
+  if (sb.use.kind === "local") {
+    const runner = options.runner ?? (await createDefaultRunner({ allowHostBash: sb.allowHostBash, logger }));
+    isolated = runner.isolated;
+    sandboxProvider = new LocalSandboxProvider({
+      baseDir: config.storage.dataDir,
+      runner,
+      ...(catalog !== undefined && existsSync(sk.path) ? { skillsDir: sk.path } : {}),
+      mounts: sb.mounts.map((m) => ({ virtualPath: m.containerPath, hostPath: m.hostPath, readOnly: m.readOnly })),
+      limits: sb.limits,
+      network: sb.network,
+      defaultTimeoutMs: sb.commandTimeoutMs,
+      logger,
+    });
+  } else {
+    sandboxProvider = await loadPlugin(sb.use.use, {
+      ...lookup,
+      options: { ...sb.options, logger },
+      purpose: "sandbox provider",
+      shape: "a SandboxProvider (acquire, get, release, shutdown)",
+      check: isSandboxProvider,
+    });
+    isolated = true;
+    // The tools cannot see a plugin's mounts: refuse writes into the read-only ones up front.
+    toolOptions.readOnlyPaths = [sk.containerPath, ...sb.mounts.filter((m) => m.readOnly).map((m) => m.containerPath)];
+  }
+
+  // Subagents: the bash subagent only where commands really run (isolated, or host bash allowed).
+  const sa = config.subagents;
+  const subagents = sa.enabled
+    ? {
+        registry: new SubagentRegistry({
+          config: {
+            timeoutMs: sa.timeoutMs,
+            ...(sa.maxTurns === undefined ? {} : { maxTurns: sa.maxTurns }),
+            perAgent: sa.agents,
+            customAgents: Object.fromEntries(Object.entries(sa.customAgents).map(([name, c]) => [name, { ...c }])),
+          },
+          hostShellAllowed: isolated || sb.allowHostBash,
+        }),
+        maxConcurrent: sa.maxConcurrent,
+        maxTotal: sa.maxTotalPerRun,
+      }
+    : undefined;
+
+  const deps: LeadAgentDeps = {
+    models,
+    sandboxProvider,
+    sandboxTools: toolOptions,
+    ...(skills === undefined ? {} : { skills }),
+    ...(subagents === undefined ? {} : { subagents }),
+    agentName: config.agent.name,
+    loopThreshold: config.agent.loopThreshold,
+    logger,
+  };
+  return {
+    deps,
+    models,
+    sandboxProvider,
+    catalog,
+    isolated,
+    async close() {
+      catalog?.close();
+      await sandboxProvider.shutdown();
+    },
+  };
+}

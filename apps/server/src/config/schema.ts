@@ -1,0 +1,169 @@
+/**
+ * JSON Schema (draft 07, validated with ajv) of `config.yaml`. Keys are
+ * snake_case as written in YAML. Every object refuses unknown keys, except the
+ * `options` objects, which are handed as they are to a `use:` plugin.
+ * Defaults are not in the schema: they depend on the environment and the
+ * config file's folder, so `resolveConfig` fills them in.
+ */
+
+type Schema = Record<string, unknown>;
+
+const str = (extra: Schema = {}): Schema => ({ type: "string", ...extra });
+const nonEmpty = (extra: Schema = {}): Schema => str({ minLength: 1, ...extra });
+const int = (minimum: number, extra: Schema = {}): Schema => ({ type: "integer", minimum, ...extra });
+const num = (extra: Schema = {}): Schema => ({ type: "number", ...extra });
+const bool = (): Schema => ({ type: "boolean" });
+const list = (items: Schema, extra: Schema = {}): Schema => ({ type: "array", items, ...extra });
+const obj = (properties: Record<string, Schema>, required: readonly string[] = []): Schema => ({
+  type: "object",
+  properties,
+  additionalProperties: false,
+  ...(required.length > 0 ? { required: [...required] } : {}),
+});
+const map = (values: Schema): Schema => ({ type: "object", additionalProperties: values });
+/** Free-form options for a `use:` plugin. */
+const pluginOptions = (): Schema => ({ type: "object" });
+/** `"<module specifier>:<export name>"` or a built-in keyword; checked in detail by the resolver. */
+const use = (): Schema => nonEmpty();
+
+const model = obj(
+  {
+    name: nonEmpty(),
+    display_name: str(),
+    description: str(),
+    use: use(),
+    model: nonEmpty(),
+    base_url: nonEmpty(),
+    api_key: str(),
+    temperature: num({ minimum: 0, maximum: 2 }),
+    max_tokens: int(1),
+    timeout_seconds: num({ exclusiveMinimum: 0 }),
+    max_retries: int(0),
+    supports_vision: bool(),
+    supports_thinking: bool(),
+    options: pluginOptions(),
+  },
+  ["name"],
+);
+
+const server = obj({
+  host: nonEmpty(),
+  port: int(0, { maximum: 65535 }),
+  cors_origins: list(nonEmpty()),
+  api_keys: list(nonEmpty()),
+  body_limit: { type: ["integer", "string"] },
+});
+
+const sandbox = obj({
+  use: use(),
+  allow_host_bash: bool(),
+  network: bool(),
+  command_timeout_seconds: num({ exclusiveMinimum: 0 }),
+  mounts: list(obj({ host_path: nonEmpty(), container_path: nonEmpty({ pattern: "^/" }), read_only: bool() }, ["host_path", "container_path"])),
+  limits: obj({
+    cpu_seconds: int(0),
+    memory_bytes: int(0),
+    file_size_bytes: int(0),
+    processes: int(0),
+    open_files: int(0),
+    tmp_bytes: int(0),
+  }),
+  options: pluginOptions(),
+});
+
+const skills = obj({
+  enabled: bool(),
+  path: nonEmpty(),
+  container_path: nonEmpty({ pattern: "^/" }),
+  prompt_mode: { enum: ["full", "deferred", "auto"] },
+  scanners: list(nonEmpty()),
+  skill_manage: obj({ enabled: bool() }),
+});
+
+const subagentOverride = obj({ timeout_seconds: int(1), max_turns: int(1), model: nonEmpty() });
+const customSubagent = obj(
+  {
+    description: nonEmpty(),
+    system_prompt: nonEmpty(),
+    tools: list(nonEmpty()),
+    disallowed_tools: list(nonEmpty()),
+    model: nonEmpty(),
+    max_turns: int(1),
+    timeout_seconds: int(1),
+  },
+  ["description", "system_prompt"],
+);
+
+const subagents = obj({
+  enabled: bool(),
+  max_concurrent: int(1, { maximum: 4 }),
+  max_total_per_run: int(1, { maximum: 50 }),
+  timeout_seconds: int(1),
+  max_turns: int(1),
+  agents: map(subagentOverride),
+  custom_agents: map(customSubagent),
+});
+
+const runtime = obj({
+  stream_bridge: obj({
+    use: use(),
+    type: { enum: ["memory", "redis"] },
+    redis_url: nonEmpty(),
+    max_events_per_run: int(1),
+    options: pluginOptions(),
+  }),
+  run_store: obj({
+    use: use(),
+    type: { enum: ["memory", "file", "postgres"] },
+    path: nonEmpty(),
+    database_url: nonEmpty(),
+    options: pluginOptions(),
+  }),
+  checkpointer: obj({
+    use: use(),
+    type: { enum: ["memory", "file", "postgres"] },
+    path: nonEmpty(),
+    database_url: nonEmpty(),
+    schema: nonEmpty({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,62}$" }),
+    options: pluginOptions(),
+  }),
+  retention: obj({ finished_runs_seconds: int(0), stream_replay_seconds: int(0) }),
+});
+
+/** The JSON Schema of `config.yaml`. */
+export const CONFIG_SCHEMA: Schema = obj({
+  server,
+  models: list(model),
+  default_model: nonEmpty(),
+  sandbox,
+  skills,
+  subagents,
+  runtime,
+  storage: obj({ data_dir: nonEmpty() }),
+  agent: obj({ name: nonEmpty(), loop_threshold: int(2) }),
+  extensions_config: nonEmpty(),
+});
+
+/**
+ * The JSON types a schema allows at a key path (for turning `port: ${PORT}`
+ * into a number). Unknown paths give an empty set.
+ *
+ * @param schema - a schema built like {@link CONFIG_SCHEMA}
+ * @param path - keys and indexes
+ * @returns the allowed `type` values
+ */
+export function schemaTypesAt(schema: Schema, path: readonly (string | number)[]): Set<string> {
+  let node: Schema | undefined = schema;
+  for (const segment of path) {
+    if (node === undefined) return new Set();
+    if (typeof segment === "number") {
+      node = node["items"] as Schema | undefined;
+      continue;
+    }
+    const props = node["properties"] as Record<string, Schema> | undefined;
+    const additional = node["additionalProperties"];
+    node = props?.[segment] ?? (typeof additional === "object" && additional !== null ? (additional as Schema) : undefined);
+  }
+  const type = node?.["type"];
+  return new Set(typeof type === "string" ? [type] : Array.isArray(type) ? (type as string[]) : []);
+}

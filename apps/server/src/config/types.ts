@@ -1,0 +1,177 @@
+/**
+ * The typed, defaults-filled configuration (camelCase), as returned by
+ * `loadConfig`. Paths are absolute (resolved against the config file's folder,
+ * or the working directory when there is no file).
+ */
+import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
+
+/** `server:` — the HTTP listener. */
+export interface ServerSettings {
+  readonly host: string;
+  readonly port: number;
+  /** Allowed CORS origins; empty disables CORS. `*` allows any. */
+  readonly corsOrigins: readonly string[];
+  /** Accepted `X-Api-Key` values; empty means no authentication. */
+  readonly apiKeys: readonly string[];
+  /** Largest request body in bytes. */
+  readonly bodyLimit: number;
+}
+
+/** Which implementation a model entry uses. */
+export type ModelUse =
+  /** `ChatOpenAI` against any OpenAI-compatible endpoint (the default). */
+  | { readonly kind: "openai" }
+  /** The offline demo model. */
+  | { readonly kind: "demo" }
+  /** A plugin export, `"<module>:<export>"`. */
+  | { readonly kind: "plugin"; readonly use: string };
+
+/** One entry of `models:`. */
+export interface ModelConfig {
+  readonly name: string;
+  readonly displayName?: string;
+  readonly description?: string;
+  readonly use: ModelUse;
+  /** Provider model id (required for `openai`). */
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly timeoutMs?: number;
+  readonly maxRetries?: number;
+  readonly supportsVision: boolean;
+  readonly supportsThinking: boolean;
+  /** Extra fields for the provider or plugin, as written. */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** One extra sandbox mount. */
+export interface SandboxMountConfig {
+  readonly hostPath: string;
+  readonly containerPath: string;
+  readonly readOnly: boolean;
+}
+
+/** Per-command resource limits of the local sandbox. */
+export interface SandboxLimitsConfig {
+  readonly cpuSeconds?: number;
+  readonly memoryBytes?: number;
+  readonly fileSizeBytes?: number;
+  readonly processes?: number;
+  readonly openFiles?: number;
+  readonly tmpBytes?: number;
+}
+
+/** `sandbox:` */
+export interface SandboxSettings {
+  /** `local` (the built-in `LocalSandboxProvider`) or a plugin. */
+  readonly use: { readonly kind: "local" } | { readonly kind: "plugin"; readonly use: string };
+  readonly allowHostBash: boolean;
+  readonly network: boolean;
+  readonly commandTimeoutMs: number;
+  readonly mounts: readonly SandboxMountConfig[];
+  readonly limits: SandboxLimitsConfig;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** A skill scanner: the built-in static SkillScan or a plugin. */
+export type ScannerUse = { readonly kind: "static" } | { readonly kind: "plugin"; readonly use: string };
+
+/** `skills:` */
+export interface SkillsSettings {
+  readonly enabled: boolean;
+  /** Skills root holding `public/` and `custom/`. */
+  readonly path: string;
+  /** True when `path` was written in the config (a missing folder is then an error, not "no skills"). */
+  readonly pathConfigured: boolean;
+  readonly containerPath: string;
+  readonly promptMode: "full" | "deferred" | "auto";
+  readonly scanners: readonly ScannerUse[];
+  readonly skillManage: { readonly enabled: boolean };
+}
+
+/** Per-subagent override (the shape `@deerflow/subagents` validates). */
+export type SubagentOverrideSettings = SubagentOverride;
+
+/** A custom subagent (the shape `@deerflow/subagents` validates). */
+export type CustomSubagentSettings = CustomSubagentInput;
+
+/** `subagents:` */
+export interface SubagentsSettings {
+  readonly enabled: boolean;
+  /** `task` calls per model response (1–4). */
+  readonly maxConcurrent: number;
+  /** `task` calls per run (1–50). */
+  readonly maxTotalPerRun: number;
+  /** Wall clock of a built-in subagent task. */
+  readonly timeoutMs: number;
+  readonly maxTurns?: number;
+  readonly agents: Readonly<Record<string, SubagentOverrideSettings>>;
+  readonly customAgents: Readonly<Record<string, CustomSubagentSettings>>;
+}
+
+/** A runtime component chosen by a plugin. */
+export interface PluginChoice {
+  readonly type: "plugin";
+  readonly use: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** `runtime.stream_bridge` */
+export type StreamBridgeSettings =
+  | { readonly type: "memory"; readonly maxEventsPerRun?: number }
+  | { readonly type: "redis"; readonly redisUrl: string; readonly maxEventsPerRun?: number }
+  | PluginChoice;
+
+/** `runtime.run_store` */
+export type RunStoreSettings =
+  | { readonly type: "memory" }
+  | { readonly type: "file"; readonly path: string }
+  | { readonly type: "postgres"; readonly databaseUrl: string }
+  | PluginChoice;
+
+/** `runtime.checkpointer` */
+export type CheckpointerSettings =
+  | { readonly type: "memory" }
+  | { readonly type: "file"; readonly path: string }
+  | { readonly type: "postgres"; readonly databaseUrl: string; readonly schema?: string }
+  | PluginChoice;
+
+/** `runtime:` */
+export interface RuntimeSettings {
+  readonly streamBridge: StreamBridgeSettings;
+  readonly runStore: RunStoreSettings;
+  readonly checkpointer: CheckpointerSettings;
+  readonly retention: {
+    /** How long finished runs are kept. */
+    readonly finishedRunsMs: number;
+    /** How long a finished run's stream stays replayable. */
+    readonly streamReplayMs: number;
+  };
+}
+
+/** `agent:` — the lead agent. */
+export interface AgentSettings {
+  /** Name used in the system prompt. */
+  readonly name: string;
+  /** Identical tool calls (same name and arguments) in one turn before the loop is stopped. */
+  readonly loopThreshold: number;
+}
+
+/** The whole configuration. */
+export interface ServerConfig {
+  readonly server: ServerSettings;
+  /** At least one model. */
+  readonly models: readonly ModelConfig[];
+  /** Name of one of {@link ServerConfig.models}. */
+  readonly defaultModel: string;
+  readonly sandbox: SandboxSettings;
+  readonly skills: SkillsSettings;
+  readonly subagents: SubagentsSettings;
+  readonly runtime: RuntimeSettings;
+  readonly storage: { readonly dataDir: string };
+  readonly agent: AgentSettings;
+  /** Where `extensions_config.json` lives (it may not exist). */
+  readonly extensionsConfigPath: string;
+}
