@@ -1,0 +1,226 @@
+/**
+ * `createServer`: the composition root. From a loaded `config.yaml` it builds
+ * the logger, the runtime components (run store, stream bridge, coordinator,
+ * checkpointer), the lead agent (models, sandbox, skills, subagents), the
+ * assistants, the `RunManager` and the gateway with its skills, thread-files
+ * and LangGraph-compatible routes — and the graceful shutdown that takes them
+ * down in order.
+ */
+import { AssistantRegistry, LocalThreadFiles, createGateway, createSharedSkillsBackend, langgraphRoutes, type GatewayOptions } from "@deerflow/gateway";
+import { RunManager } from "@deerflow/runtime";
+import type { CommandRunner } from "@deerflow/sandbox";
+import type { FastifyInstance } from "fastify";
+import { createLeadAgentDeps } from "../agent/create-deps.js";
+import { createLeadAgentFactory } from "../agent/lead-agent-factory.js";
+import { describeConfig } from "../config/describe.js";
+import type { LoadedConfig } from "../config/load-config.js";
+import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
+import { leadAgentGraphFactory } from "./lead-agent-graph.js";
+import { createServerLogger, type ServerLogger } from "./logger.js";
+import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
+
+/** Assistant id (and graph id) of the lead agent, as in DeerFlow (`client.runs.stream(threadId, "lead_agent")`). */
+export const LEAD_AGENT_ASSISTANT_ID = "lead_agent";
+
+/** Options of {@link createServer}. */
+export interface CreateServerOptions {
+  /** The server's pino logger. Default: {@link createServerLogger} at the deployment's `LOG_LEVEL`. */
+  readonly logger?: ServerLogger;
+  /** Environment for `REDIS_URL`, model keys and the deployment settings. Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Working directory for plugin lookup. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /** Overrides of the deployment settings read from `env` (tests, embedding). */
+  readonly deployment?: Partial<DeploymentSettings>;
+  /** Command runner of the local sandbox. Default: bubblewrap when usable, else host commands with `sandbox.allow_host_bash`. */
+  readonly runner?: CommandRunner;
+}
+
+/** Options of {@link DeerFlowServer.close}. */
+export interface CloseServerOptions {
+  /** Let running runs finish for up to the shutdown timeout before interrupting them. Default true. */
+  readonly drain?: boolean;
+  /** Override of the deployment's shutdown timeout. */
+  readonly timeoutMs?: number;
+}
+
+/** A created server (not yet listening). */
+export interface DeerFlowServer {
+  /** The Fastify app: `app.inject(...)` in tests, or {@link DeerFlowServer.listen}. */
+  readonly app: FastifyInstance;
+  readonly manager: RunManager;
+  readonly logger: ServerLogger;
+  readonly loaded: LoadedConfig;
+  readonly deployment: DeploymentSettings;
+  /** The runtime components behind the manager. */
+  readonly components: Pick<RuntimeComponents, "store" | "bridge" | "coordinator" | "checkpointer">;
+  /**
+   * Starts listening (default: `server.host` / `server.port` of the config; port 0 picks a free one).
+   * @returns the URL, e.g. `http://127.0.0.1:2024`
+   */
+  listen(options?: { port?: number; host?: string }): Promise<string>;
+  /**
+   * Graceful shutdown: stops accepting requests, drains local runs for up to the shutdown
+   * timeout, interrupts the rest, then closes the bridge, stores, checkpointer and sandbox.
+   * Idempotent; never throws (failures are logged).
+   */
+  close(options?: CloseServerOptions): Promise<void>;
+}
+
+/** How long in-flight requests (SSE of runs executed elsewhere) may take once everything else has stopped. */
+const REQUEST_GRACE_MS = 2_000;
+
+/**
+ * Creates the DeerFlow server from a loaded configuration.
+ *
+ * @param loaded - result of `loadConfig`
+ * @param options - logger, environment, deployment overrides, sandbox runner
+ * @returns the app (not listening), the run manager and `close()`
+ * @throws ServerStartError `SERVER_ENV_INVALID` / `SERVER_COMPONENT_FAILED`; ModelError, PluginLoadError,
+ *   ServerConfigError from the agent's dependencies. Nothing opened is leaked on failure.
+ * @example
+ * ```ts
+ * const server = await createServer(await loadConfig());
+ * const url = await server.listen();
+ * process.once("SIGTERM", () => void server.close());
+ * ```
+ */
+export async function createServer(loaded: LoadedConfig, options: CreateServerOptions = {}): Promise<DeerFlowServer> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const deployment: DeploymentSettings = { ...readDeploymentSettings(env), ...options.deployment };
+  const logger = options.logger ?? createServerLogger({ level: deployment.logLevel });
+  const { config } = loaded;
+
+  for (const line of describeConfig(loaded)) logger.info({ event: "config" }, line);
+  logger.info(
+    { event: "config", shutdownTimeoutMs: deployment.shutdownTimeoutMs, leaseMs: deployment.leaseMs, redisKeyPrefix: deployment.redisKeyPrefix, postgresSchema: deployment.postgresSchema },
+    `deployment: shutdown drains runs for ${deployment.shutdownTimeoutMs / 1000} s, run leases ${deployment.leaseMs / 1000} s`,
+  );
+
+  const components = await createRuntimeComponents(loaded, { deployment, logger, cwd, env });
+  let agent: Awaited<ReturnType<typeof createLeadAgentDeps>> | undefined;
+  let started: { manager?: RunManager; app?: FastifyInstance } = {};
+  try {
+    agent = await createLeadAgentDeps(loaded, { logger, env, cwd, ...(options.runner === undefined ? {} : { runner: options.runner }) });
+    const factory = createLeadAgentFactory(agent.deps);
+    // Thread state is read and written with the agent's compiled graph (state schema and reducers).
+    const stateGraph = (await factory({ threadId: "__state__", checkpointer: components.checkpointer })).graph;
+    const assistants = new AssistantRegistry([
+      {
+        assistantId: LEAD_AGENT_ASSISTANT_ID,
+        graphId: LEAD_AGENT_ASSISTANT_ID,
+        name: config.agent.name,
+        description: "The DeerFlow lead agent: skills, sandbox tools, clarification and subagents.",
+        metadata: { created_by: "system" },
+        graph: leadAgentGraphFactory(factory, logger),
+        stateGraph: () => stateGraph,
+      },
+    ]);
+
+    const manager = new RunManager({
+      graphs: assistants.graphs,
+      store: components.store,
+      bridge: components.bridge,
+      coordinator: components.coordinator,
+      checkpointer: components.checkpointer,
+      logger,
+      retentionMs: config.runtime.retention.finishedRunsMs,
+      streamRetentionMs: config.runtime.retention.streamReplayMs,
+      // Orphans are found by the sweep: keep it well inside the lease so recovery follows expiry closely.
+      sweepIntervalMs: Math.min(10_000, Math.max(500, Math.floor(deployment.leaseMs / 3))),
+    });
+    started = { manager };
+
+    const gatewayOptions: GatewayOptions = {
+      logger,
+      bodyLimit: config.server.bodyLimit,
+      ...(config.server.corsOrigins.length === 0 ? {} : { cors: { origins: config.server.corsOrigins.includes("*") ? "*" : config.server.corsOrigins } }),
+      // config.yaml's keys are the operator's: each is an admin key (user "default").
+      ...(config.server.apiKeys.length === 0 ? {} : { auth: { apiKeys: config.server.apiKeys.map((key) => ({ key, admin: true })) } }),
+      healthChecks: components.healthChecks,
+      openapi: { title: "DeerFlow Server", version: "0.0.0", description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files." },
+      ...(agent.catalog === undefined
+        ? {}
+        : {
+            skills: {
+              backend: createSharedSkillsBackend({
+                catalog: agent.catalog,
+                logger,
+                ...(agent.deps.skills?.skillManage === undefined ? {} : { store: agent.deps.skills.skillManage }),
+              }),
+            },
+          }),
+      // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
+      threadFiles: new LocalThreadFiles({ root: config.storage.dataDir }),
+      routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants, heartbeatMs: deployment.heartbeatMs })],
+    };
+    const app = await createGateway(gatewayOptions);
+    started = { manager, app };
+    await manager.start();
+    logger.info({ event: "runtime", instanceId: manager.instanceId, store: components.store.constructor.name, bridge: components.bridge.constructor.name, coordinator: components.coordinator.constructor.name }, "run manager started");
+
+    const resources = agent;
+    let closing: Promise<void> | undefined;
+    const server: DeerFlowServer = {
+      app,
+      manager,
+      logger,
+      loaded,
+      deployment,
+      components: { store: components.store, bridge: components.bridge, coordinator: components.coordinator, checkpointer: components.checkpointer },
+      async listen(listenOptions = {}) {
+        const host = listenOptions.host ?? config.server.host;
+        const port = listenOptions.port ?? config.server.port;
+        await app.listen({ host, port });
+        const address = app.server.address();
+        const actualPort = typeof address === "object" && address !== null ? address.port : port;
+        const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
+        logger.info({ event: "listening", url, host, port: actualPort, instanceId: manager.instanceId }, `DeerFlow server listening at ${url}`);
+        return url;
+      },
+      close(closeOptions = {}) {
+        closing ??= shutdown(closeOptions);
+        return closing;
+      },
+    };
+
+    async function shutdown(closeOptions: CloseServerOptions): Promise<void> {
+      const timeoutMs = closeOptions.timeoutMs ?? deployment.shutdownTimeoutMs;
+      const drain = closeOptions.drain ?? true;
+      logger.info(
+        { event: "shutdown", drain, timeoutMs, localRuns: manager.localRunCount },
+        drain ? "shutting down: no new requests; draining local runs" : "shutting down: no new requests; interrupting local runs",
+      );
+      // Stop accepting now. The LangGraph routes end their open SSE responses at once (the runs go
+      // on; clients resume with Last-Event-ID, through another instance when the bridge is shared).
+      const appClosed = app.close().catch((err: unknown) => logger.warn({ err }, "closing the HTTP server failed"));
+      try {
+        await manager.shutdown({ drain, timeoutMs });
+      } catch (err) {
+        logger.error({ err }, "run manager shutdown failed");
+      }
+      await components.close();
+      await resources.close().catch((err: unknown) => logger.warn({ err }, "closing the agent's sandbox provider failed"));
+      // Anything still open (a slow upload, a /wait) is cut after a short grace.
+      const closedInTime = await Promise.race([appClosed.then(() => true), delay(REQUEST_GRACE_MS).then(() => false)]);
+      if (!closedInTime) {
+        app.server.closeAllConnections();
+        await appClosed;
+      }
+      logger.info({ event: "shutdown" }, "shutdown complete");
+    }
+
+    return server;
+  } catch (err) {
+    await started.app?.close().catch(() => {});
+    await started.manager?.shutdown({ drain: false, timeoutMs: 0 }).catch(() => {});
+    await agent?.close().catch(() => {});
+    await components.close();
+    throw err;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
