@@ -2,6 +2,7 @@
  * `deerflow-server`: parses the arguments, loads the configuration, creates
  * the server, listens, and shuts down gracefully on SIGTERM / SIGINT.
  */
+import { CONFIG_DEFAULTS } from "../config/defaults.js";
 import { loadConfig } from "../config/load-config.js";
 import { ServerConfigError } from "../config/errors.js";
 import { PluginLoadError } from "../plugins/errors.js";
@@ -9,6 +10,7 @@ import { parseCliArgs, USAGE } from "./cli-args.js";
 import { createServer, type DeerFlowServer } from "./create-server.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
 import { ServerStartError } from "./errors.js";
+import { firstFreePort } from "./port-fallback.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 
 /** Options of {@link runCli} (tests and embedding; the CLI uses the process's own). */
@@ -62,9 +64,15 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   }
 
   let server: DeerFlowServer;
+  let port = args.port;
   try {
     const loaded = await loadConfig({ env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(args.config === undefined ? {} : { path: args.config }) });
     server = await createServer(loaded, { logger, env, deployment, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const { host, port: configured } = loaded.config.server;
+    if (port === undefined && configured === CONFIG_DEFAULTS.port) {
+      port = await firstFreePort(args.host ?? host, configured);
+      if (port !== configured) logger.warn({ event: "port", wanted: configured, port }, `port ${configured} is in use; using ${port} instead (choose one with --port)`);
+    }
   } catch (err) {
     logError(logger, err);
     return 1;
@@ -90,7 +98,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   });
 
   try {
-    const url = await server.listen({ ...(args.port === undefined ? {} : { port: args.port }), ...(args.host === undefined ? {} : { host: args.host }) });
+    const url = await server.listen({ ...(port === undefined ? {} : { port }), ...(args.host === undefined ? {} : { host: args.host }) });
     options.onListening?.(server, url);
   } catch (err) {
     logError(logger, err);

@@ -2,11 +2,14 @@
  * The CLI's argument parsing, deployment settings from the environment, and
  * runCli's lifecycle (listen, graceful stop on a signal, exit codes).
  */
+import net from "node:net";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCliArgs, USAGE } from "../../src/server/cli-args.js";
+import { CONFIG_DEFAULTS } from "../../src/config/defaults.js";
 import { runCli } from "../../src/server/cli.js";
+import { PORT_FALLBACK_SPAN, isPortFree } from "../../src/server/port-fallback.js";
 import { DEPLOYMENT_DEFAULTS, readDeploymentSettings } from "../../src/server/deployment.js";
 import { ServerStartError } from "../../src/server/errors.js";
 import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
@@ -101,6 +104,43 @@ describe("runCli", () => {
     const record = logs.records.at(-1);
     expect(record?.["code"]).toBe("CONFIG_INVALID");
     expect(String(record?.["msg"])).toContain("server.prot: unknown key");
+  });
+
+  it("moves off the default port when it is taken, and says so; an explicit --port is never moved", async () => {
+    const dir = await temp.make();
+    // Hold the default port (or find it already held by something else).
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => {
+      holder.once("error", () => resolve());
+      holder.listen({ host: "127.0.0.1", port: CONFIG_DEFAULTS.port }, () => resolve());
+    });
+    try {
+      expect(await isPortFree("127.0.0.1", CONFIG_DEFAULTS.port)).toBe(false);
+      const { logger, logs } = captureLogger();
+      let url = "";
+      const done = runCli(["--host", "127.0.0.1"], {
+        logger,
+        env: embeddedEnv(),
+        cwd: dir,
+        signals: ["SIGUSR2"],
+        onListening: (_server, u) => {
+          url = u;
+          process.kill(process.pid, "SIGUSR2");
+        },
+      });
+      expect(await done).toBe(0);
+      const port = Number(new URL(url).port);
+      expect(port).toBeGreaterThan(CONFIG_DEFAULTS.port);
+      expect(port).toBeLessThanOrEqual(CONFIG_DEFAULTS.port + PORT_FALLBACK_SPAN);
+      expect(logs.records.some((r) => r["event"] === "port" && r["wanted"] === CONFIG_DEFAULTS.port && r["port"] === port)).toBe(true);
+
+      const explicit = captureLogger();
+      expect(await runCli(["--host", "127.0.0.1", "--port", String(CONFIG_DEFAULTS.port)], { logger: explicit.logger, env: embeddedEnv(), cwd: dir })).toBe(1);
+      expect(JSON.stringify(explicit.logs.records)).toContain("EADDRINUSE");
+      expect(explicit.logs.records.some((r) => r["event"] === "port")).toBe(false);
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
   });
 
   it("listens on --port 0, and stops gracefully with exit code 0 on a shutdown signal", async () => {
