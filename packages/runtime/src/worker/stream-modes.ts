@@ -10,6 +10,7 @@
  * | `debug`          | `debug`              | `debug`                                                           |
  * | `tasks`          | `tasks`              | `tasks`                                                           |
  * | `checkpoints`    | `checkpoints`        | `checkpoints`                                                     |
+ * | `tools`          | `tools`              | `tools` (tool lifecycle: start, event, end, error)                |
  * | `messages-tuple` | `messages`           | `messages` (`[message, metadata]`)                                |
  * | `messages`       | `messages`, `values` | `messages/metadata`, `messages/partial`, `messages/complete`      |
  *
@@ -30,12 +31,13 @@ export const STREAM_MODES: readonly StreamMode[] = [
   "debug",
   "tasks",
   "checkpoints",
+  "tools",
 ];
 
 const STREAM_MODE_SET: ReadonlySet<string> = new Set(STREAM_MODES);
 
 /** A stream mode LangGraph JS's `graph.stream()` understands (the subset the worker uses). */
-export type GraphStreamMode = "values" | "updates" | "messages" | "custom" | "debug" | "tasks" | "checkpoints";
+export type GraphStreamMode = "values" | "updates" | "messages" | "custom" | "debug" | "tasks" | "checkpoints" | "tools";
 
 /** SSE event names of the legacy `messages` mode. */
 export const LEGACY_MESSAGE_EVENTS = {
@@ -59,7 +61,7 @@ function describeMode(value: unknown): string {
  * first occurrence wins.
  *
  * @throws RuntimeError `INVALID_ARGUMENT` naming every unsupported entry
- *   (`Unsupported stream mode(s): events, tools`).
+ *   (`Unsupported stream mode(s): events`).
  * @example
  * ```ts
  * normalizeStreamModes("updates");                       // ["updates"]

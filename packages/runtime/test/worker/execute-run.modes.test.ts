@@ -186,4 +186,29 @@ describe("executeRun stream modes", () => {
     expect(tupleNodes.length).toBeGreaterThan(0);
     expect(bridge.events.every((e) => JSON.stringify(e.data) !== undefined)).toBe(true);
   });
+
+  it("streams LangGraph's tools mode (tool lifecycle) as `tools` events", async () => {
+    const lookup = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
+      name: "weather",
+      description: "Weather of a city",
+      schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    });
+    const model = fakeModel()
+      .respondWithTools([{ name: "weather", args: { city: "Oslo" }, id: "call_t" }])
+      .respond(new AIMessage({ content: "Sunny.", id: "answer" }));
+    const bridge = new RecordingBridge();
+    const run = makeRun({ streamMode: ["tools"], input: { messages: [{ role: "user", content: "weather?" }] } });
+    const outcome = await executeRun({
+      run,
+      graph: (ctx) => asStreamable(createAgent({ model, tools: [lookup], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) })),
+      bridge,
+      checkpointer: new MemorySaver(),
+      signal: new AbortController().signal,
+    });
+    expect(outcome.status).toBe("success");
+    const tools = bridge.dataOf("tools");
+    expect(tools.length).toBeGreaterThan(0);
+    expect(JSON.stringify(tools)).toContain("weather");
+    expect(bridge.events.filter((e) => e.event !== "metadata").every((e) => e.event === "tools")).toBe(true);
+  });
 });

@@ -28,7 +28,7 @@ describe("normalizeStreamModes", () => {
   });
 
   it("rejects unsupported modes naming every one of them", () => {
-    expect(() => normalizeStreamModes(["values", "events", "tools", "events"])).toThrow("Unsupported stream mode(s): events, tools");
+    expect(() => normalizeStreamModes(["values", "events", "tool", "events"])).toThrow("Unsupported stream mode(s): events, tool");
     expect(codeOf(() => normalizeStreamModes("events"))).toBe("INVALID_ARGUMENT");
   });
 
