@@ -18,6 +18,7 @@ import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js
 import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
+import { consoleInfo, infoRoutes, mountConsole } from "./static-console.js";
 
 /** Assistant id (and graph id) of the lead agent, as in DeerFlow (`client.runs.stream(threadId, "lead_agent")`). */
 export const LEAD_AGENT_ASSISTANT_ID = "lead_agent";
@@ -34,6 +35,8 @@ export interface CreateServerOptions {
   readonly deployment?: Partial<DeploymentSettings>;
   /** Command runner of the local sandbox. Default: bubblewrap when usable, else host commands with `sandbox.allow_host_bash`. */
   readonly runner?: CommandRunner;
+  /** The built web console served at `/` (default: found by `resolveConsoleDir`); `false` serves none. */
+  readonly consoleDir?: string | false;
 }
 
 /** Options of {@link DeerFlowServer.close}. */
@@ -153,9 +156,11 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
           }),
       // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
       threadFiles: new LocalThreadFiles({ root: config.storage.dataDir }),
-      routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants, heartbeatMs: deployment.heartbeatMs })],
+      routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants, heartbeatMs: deployment.heartbeatMs }), infoRoutes(consoleInfo(loaded))],
     };
     const app = await createGateway(gatewayOptions);
+    // The web console and GET /api/info, answered before the gateway's API-key check.
+    await mountConsole(app, { info: consoleInfo(loaded), logger, env, ...(options.consoleDir === undefined ? {} : { distDir: options.consoleDir }) });
     started = { manager, app };
     await manager.start();
     logger.info({ event: "runtime", instanceId: manager.instanceId, store: components.store.constructor.name, bridge: components.bridge.constructor.name, coordinator: components.coordinator.constructor.name }, "run manager started");

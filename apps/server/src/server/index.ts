@@ -11,3 +11,16 @@ export { createServerLogger, type ServerLogger, type ServerLoggerOptions } from 
 export { parseCliArgs, USAGE, type CliArgs } from "./cli-args.js";
 export { runCli, type RunCliOptions } from "./cli.js";
 export { ServerStartError, type ServerStartErrorCode } from "./errors.js";
+export {
+  consoleInfo,
+  infoRoutes,
+  isConsoleRequest,
+  mountConsole,
+  resolveConsoleDir,
+  CONSOLE_CSP,
+  CONSOLE_NOT_BUILT_MESSAGE,
+  INFO_PATH,
+  type ConsoleInfo,
+  type MountConsoleOptions,
+  type MountedConsole,
+} from "./static-console.js";

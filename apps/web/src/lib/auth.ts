@@ -1,0 +1,65 @@
+/**
+ * The API key of this browser tab (sessionStorage: forgotten when the tab closes),
+ * and a tiny store so components re-render when it changes or a call is refused.
+ */
+import { useSyncExternalStore } from "react";
+
+const STORAGE_KEY = "deerflow:api-key";
+
+interface AuthSnapshot {
+  readonly apiKey: string | null;
+  /** Set when the server answered 401: the prompt is shown (again). */
+  readonly refused: boolean;
+}
+
+let snapshot: AuthSnapshot = { apiKey: readStored(), refused: false };
+const listeners = new Set<() => void>();
+
+function readStored(): string | null {
+  try {
+    return window.sessionStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function emit(next: AuthSnapshot): void {
+  snapshot = next;
+  for (const listener of listeners) listener();
+}
+
+/** The current key, or `null`. */
+export function getApiKey(): string | null {
+  return snapshot.apiKey;
+}
+
+/** Stores (or with `null` forgets) the key for this tab. */
+export function setApiKey(key: string | null): void {
+  try {
+    if (key === null) window.sessionStorage.removeItem(STORAGE_KEY);
+    else window.sessionStorage.setItem(STORAGE_KEY, key);
+  } catch {
+    // Storage disabled: the key lives in memory only.
+  }
+  emit({ apiKey: key, refused: false });
+}
+
+/** Called by the API helpers on a 401: the key prompt is shown. */
+export function reportUnauthorized(): void {
+  if (!snapshot.refused) emit({ ...snapshot, refused: true });
+}
+
+/** Headers carrying the key (none without a key). */
+export function authHeaders(): Record<string, string> {
+  return snapshot.apiKey === null ? {} : { Authorization: `Bearer ${snapshot.apiKey}` };
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The key and whether the server refused it, as React state. */
+export function useAuth(): AuthSnapshot {
+  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+}
