@@ -24,6 +24,8 @@ const ROUTES: ReadonlyArray<[string, string]> = [
   ["get", "/api/skills/custom/{skill_name}/history"],
   ["post", "/api/skills/custom/{skill_name}/rollback"],
   ["get", "/api/skills/{skill_name}"],
+  ["get", "/api/skills/{skill_name}/files"],
+  ["get", "/api/skills/{skill_name}/files/{path}"],
   ["put", "/api/skills/{skill_name}"],
   ["post", "/api/threads/{thread_id}/uploads"],
   ["get", "/api/threads/{thread_id}/uploads/list"],

@@ -463,10 +463,30 @@ describe.skipIf(!HAVE_CHROMIUM)("web console in Chromium", () => {
       expect(await row.getAttribute("data-enabled")).toBe("true");
       expect((await listSkills()).find((s) => s.name === first.name)?.enabled).toBe(true);
 
-      // A built-in skill's detail: its description (the API serves raw SKILL.md of custom skills only).
+      // A built-in skill's detail: its description, its files and its SKILL.md text; another file on demand.
       await row.getByRole("link").click();
-      await page.getByTestId("public-skill-note").waitFor();
-      expect(await page.getByTestId("skill-detail").textContent()).toContain(`/mnt/skills/public/${first.name}/SKILL.md`);
+      const detail = page.getByTestId("skill-detail");
+      await detail.waitFor();
+      expect(await detail.textContent()).toContain(`/mnt/skills/public/${first.name}/SKILL.md`);
+      const skillDir = path.join(dir, "skills", "public", first.name);
+      const skillMdText = await fs.readFile(path.join(skillDir, "SKILL.md"), "utf8");
+      const content = page.getByTestId("skill-file-content");
+      await page.locator('[data-testid=skill-file-content][data-path="SKILL.md"][aria-busy=false]').waitFor();
+      expect(await content.textContent()).toBe(skillMdText);
+      const listed = ((await (await fetch(`${origin}/api/skills/${first.name}/files`)).json()) as { files: Array<{ path: string }> }).files.map((f) => f.path);
+      expect(listed).toContain("SKILL.md");
+      const fileList = page.getByRole("list", { name: "Files" });
+      expect(await fileList.getByRole("button").evaluateAll((els) => els.map((el) => el.getAttribute("data-path")))).toEqual(listed);
+      const other = listed.find((p) => p !== "SKILL.md") ?? "SKILL.md";
+      const otherButton = fileList.getByRole("button", { name: `Show ${other},` });
+      await otherButton.focus();
+      await page.keyboard.press("Enter");
+      await page.locator(`[data-testid=skill-file-content][data-path="${other}"][aria-busy=false]`).waitFor();
+      expect(await otherButton.getAttribute("aria-current")).toBe("true");
+      expect(await content.textContent()).toBe(await fs.readFile(path.join(skillDir, other), "utf8"));
+      expect(await page.getByRole("region", { name: `Content of ${other}` }).count()).toBe(1);
+      await checkA11y("skill-detail-builtin");
+      await screenshot(page, "skill-detail-builtin");
     });
 
     it("refuses an archive with a ../ member: the 400 reason and the finding are shown; nothing is installed", async () => {

@@ -23,6 +23,12 @@ export interface CustomSkill extends Skill {
   readonly content: string;
 }
 
+/** One file of `GET /api/skills/:name/files`. */
+export interface SkillFile {
+  readonly path: string;
+  readonly size: number;
+}
+
 /** A static-scanner finding (a refused install or edit). */
 export interface Finding {
   readonly rule_id: string;

@@ -2,12 +2,13 @@
  * Skills: the catalog (category, enabled, description), enable/disable,
  * `.skill` upload with the install result or the exact refusal (scanner
  * findings included), and for custom skills: SKILL.md editing with inline
- * validation errors, the change history and rollback.
+ * validation errors, the change history and rollback. Every skill's detail
+ * lists the files of its directory and shows SKILL.md or a chosen file.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { ApiError, apiJson, errorText, formatTime } from "../lib/api";
+import { ApiError, apiFetch, apiJson, errorText, formatBytes, formatTime } from "../lib/api";
 import { Link, navigate } from "../lib/router";
-import type { CustomSkill, Finding, HistoryRecord, Skill } from "../lib/types";
+import type { CustomSkill, Finding, HistoryRecord, Skill, SkillFile } from "../lib/types";
 
 /** The reason of a refusal and its scanner findings. */
 function Refusal({ error, testId }: { error: ApiError | Error; testId: string }) {
@@ -107,6 +108,97 @@ function UploadSkill({ onInstalled }: { onInstalled: (name: string) => void }) {
   );
 }
 
+/** `/skills/<name>/files/<path>` with each path segment encoded. */
+function skillFileUrl(name: string, filePath: string): string {
+  return `/skills/${encodeURIComponent(name)}/files/${filePath.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** The files of a skill's directory; SKILL.md (or the chosen file) shown below. */
+function SkillFiles({ name, revision }: { name: string; revision: number }) {
+  const [files, setFiles] = useState<SkillFile[] | null>(null);
+  const [truncated, setTruncated] = useState(false);
+  const [current, setCurrent] = useState("SKILL.md");
+  // What was fetched, for which file (the <pre> is busy until it matches `current`).
+  const [shown, setShown] = useState<{ key: string; text: string } | null>(null);
+  const [problem, setProblem] = useState("");
+  const listId = useId();
+  const contentId = useId();
+
+  useEffect(() => {
+    let live = true;
+    setFiles(null);
+    apiJson<{ files: SkillFile[]; truncated?: boolean }>(`/skills/${encodeURIComponent(name)}/files`).then(
+      (res) => {
+        if (!live) return;
+        setFiles(res.files);
+        setTruncated(res.truncated === true);
+      },
+      (err: unknown) => live && setProblem(`Could not list the files: ${errorText(err)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [name, revision]);
+
+  useEffect(() => {
+    let live = true;
+    setProblem("");
+    apiFetch(skillFileUrl(name, current))
+      .then((res) => res.text())
+      .then(
+        (text) => live && setShown({ key: `${name}/${current}`, text }),
+        (err: unknown) => {
+          if (!live) return;
+          setShown({ key: `${name}/${current}`, text: "" });
+          setProblem(`Could not show ${current}: ${errorText(err)}`);
+        },
+      );
+    return () => {
+      live = false;
+    };
+  }, [name, current, revision]);
+
+  const text = shown !== null && shown.key === `${name}/${current}` ? shown.text : null;
+
+  return (
+    <div className="skill-files" data-testid="skill-files">
+      <h3 id={listId}>Files</h3>
+      {files === null ? (
+        <p className="muted">Loading files…</p>
+      ) : (
+        <ul className="file-list" aria-labelledby={listId} data-testid="skill-file-list">
+          {files.map((f) => (
+            <li key={f.path}>
+              <button
+                type="button"
+                className="button-small button-quiet"
+                aria-current={f.path === current ? "true" : undefined}
+                aria-controls={contentId}
+                aria-label={`Show ${f.path}, ${formatBytes(f.size)}`}
+                data-path={f.path}
+                onClick={() => setCurrent(f.path)}
+              >
+                <code>{f.path}</code>
+              </button>{" "}
+              <span className="muted">{formatBytes(f.size)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {truncated && <p className="muted">Only the first {files?.length ?? 0} files are listed.</p>}
+      <h4>
+        <code>{current}</code>
+      </h4>
+      <p role="status" aria-live="polite" className="status-line" data-testid="skill-file-status">
+        {problem}
+      </p>
+      <pre id={contentId} className="code skill-file-content" tabIndex={0} role="region" aria-label={`Content of ${current}`} aria-busy={text === null} data-testid="skill-file-content" data-path={current}>
+        {text ?? ""}
+      </pre>
+    </div>
+  );
+}
+
 function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void }) {
   const [content, setContent] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -114,6 +206,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
   const [editError, setEditError] = useState<ApiError | Error | null>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  const [revision, setRevision] = useState(0);
   const editorId = useId();
   const errorId = useId();
   const custom = skill.category === "custom";
@@ -156,6 +249,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
       setSaved(s.content);
       setEditError(null);
       setStatus("Saved. The change is in the history below.");
+      setRevision((r) => r + 1);
       await loadHistory();
       onChanged();
     } catch (err) {
@@ -173,6 +267,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
       setSaved(s.content);
       setEditError(null);
       setStatus(`Rolled back to the SKILL.md before the ${record.action} of ${formatTime(record.ts)}.`);
+      setRevision((r) => r + 1);
       await loadHistory();
       onChanged();
     } catch (err) {
@@ -203,11 +298,6 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
       <p role="status" aria-live="polite" className="status-line" data-testid="skill-status">
         {status}
       </p>
-      {!custom && (
-        <p className="muted" data-testid="public-skill-note">
-          Built-in skill: the server's API returns the raw SKILL.md and history of custom skills only, so this page shows the built-in skill's description. The agent reads its SKILL.md at the location above.
-        </p>
-      )}
       {custom && content !== null && (
         <form onSubmit={(e) => void save(e)} className="skill-editor">
           <label htmlFor={editorId}>SKILL.md</label>
@@ -236,6 +326,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
           </div>
         </form>
       )}
+      <SkillFiles key={skill.name} name={skill.name} revision={revision} />
       {custom && (
         <>
           <h3>History</h3>

@@ -134,3 +134,31 @@ export const skillUploadDoc = {
   required: ["file"],
   properties: { file: { type: "string", format: "binary", description: "One .skill archive." } },
 } as const;
+
+/** `GET /skills/:skill_name/files` response. */
+export const skillFileListSchema = {
+  type: "object",
+  required: ["files", "truncated"],
+  properties: {
+    files: {
+      type: "array",
+      maxItems: 1000,
+      items: {
+        type: "object",
+        required: ["path", "size"],
+        properties: { path: { type: "string", description: "POSIX path relative to the skill directory, e.g. scripts/x.py." }, size: { type: "integer", description: "Bytes." } },
+      },
+    },
+    truncated: { type: "boolean", description: "True when more than 1,000 files exist (the first 1,000 by path are listed)." },
+  },
+} as const;
+
+/** Params of `GET /skills/:skill_name/files/*`. */
+export const skillFileParamsSchema = {
+  type: "object",
+  required: ["skill_name", "*"],
+  properties: {
+    skill_name: skillNameParamsSchema.properties.skill_name,
+    "*": { type: "string", maxLength: 4096, description: "Path relative to the skill directory, e.g. SKILL.md or scripts/x.py." },
+  },
+} as const;

@@ -10,8 +10,10 @@ import { GatewayError } from "../errors.js";
 import { guarded } from "../http/guarded.js";
 import { registerCustomSkillRoutes } from "./custom-skill-routes.js";
 import { registerInstallRoutes } from "./install-routes.js";
-import { enabledBodySchema, reloadResponseSchema, skillListSchema, skillNameParamsSchema, skillResponseSchema } from "./schemas.js";
+import { enabledBodySchema, reloadResponseSchema, skillFileListSchema, skillFileParamsSchema, skillListSchema, skillNameParamsSchema, skillResponseSchema } from "./schemas.js";
+import { listSkillFiles, readSkillFile } from "./skill-files.js";
 import { cleanSkillName, toSkillResponse } from "./skill-wire.js";
+import type { SkillsBackend } from "./skills-backend.js";
 import type { SkillsRoutesOptions } from "./skills-routes-options.js";
 
 /** The reload route's exact answer. */
@@ -36,6 +38,14 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 type NameParams = { skill_name: string };
+
+async function skillDirOf(backend: SkillsBackend, userId: string, rawName: string): Promise<{ name: string; dir: string }> {
+  const name = cleanSkillName(rawName);
+  const { catalog } = await backend.forUser(userId);
+  const skill = await catalog.get(name);
+  if (skill === undefined) throw new GatewayError("NOT_FOUND", `Skill '${name}' not found`);
+  return { name, dir: skill.skillDir };
+}
 
 /**
  * The skills plugin. Admin-only routes answer non-admins 403
@@ -90,6 +100,46 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
         if (skill === undefined) throw new GatewayError("NOT_FOUND", `Skill '${name}' not found`);
         return toSkillResponse(skill);
       }),
+  );
+
+  app.get<{ Params: NameParams }>(
+    "/skills/:skill_name/files",
+    {
+      schema: {
+        summary: "The files of a skill's directory (sorted, at most 1,000; symlinks skipped)",
+        tags: ["skills"],
+        params: skillNameParamsSchema,
+        response: { 200: skillFileListSchema },
+        "x-errors": [404],
+      },
+    },
+    async (request) =>
+      guarded("Failed to list skill files.", async () => {
+        const { dir } = await skillDirOf(backend, request.principal.userId, request.params.skill_name);
+        return listSkillFiles(dir);
+      }),
+  );
+
+  app.get<{ Params: NameParams & { "*": string } }>(
+    "/skills/:skill_name/files/*",
+    {
+      schema: {
+        summary: "One file of a skill's directory as UTF-8 text",
+        description: "E.g. /api/skills/deep-research/files/SKILL.md. Files over 1 MiB answer 413, binary files (a NUL byte in the first 8 KiB) 415.",
+        tags: ["skills"],
+        params: skillFileParamsSchema,
+        produces: ["text/plain"],
+        response: { 200: { description: "The file's text", type: "string" } },
+        "x-errors": [403, 404, 413, 415],
+      },
+    },
+    async (request, reply) => {
+      const text = await guarded("Failed to read skill file.", async () => {
+        const { name, dir } = await skillDirOf(backend, request.principal.userId, request.params.skill_name);
+        return readSkillFile(dir, request.params["*"], name);
+      });
+      return reply.header("content-type", "text/plain; charset=utf-8").header("cache-control", "private, no-cache").header("x-content-type-options", "nosniff").send(text);
+    },
   );
 
   app.put<{ Params: NameParams; Body: { enabled: boolean } }>(
