@@ -72,7 +72,7 @@ export { CustomSkillStore } from "./custom/custom-skill-store.js";
 export type { CustomSkillStoreOptions, MutationContext } from "./custom/mutation-context.js";
 export type { PatchOutcome } from "./custom/patch-content.js";
 export { SkillHistory, type NewHistoryRecord, type SkillHistoryOptions } from "./custom/history.js";
-export type { HistoryAction, HistoryAuthor, HistoryRecord, ScannerVerdict } from "./custom/history-record.js";
+export { historyRecordToJson, type HistoryAction, type HistoryAuthor, type HistoryRecord, type ScannerVerdict } from "./custom/history-record.js";
 export { isValidSkillName, normalizeSkillName } from "./custom/skill-name.js";
 export { resolveSupportPath, type SupportDirectory, type SupportPath } from "./custom/support-path.js";
 export { createSkillManageTool, runSkillManage, type SkillManageTool, type SkillManageToolOptions } from "./tools/skill-manage.js";

@@ -1,7 +1,7 @@
 /**
  * DeerFlow's wire shapes of the skills routes (snake_case where DeerFlow has it).
  */
-import { toWireFinding, type HistoryRecord, type Skill } from "@deerflow/skills";
+import { historyRecordToJson, type HistoryRecord, type Skill } from "@deerflow/skills";
 
 /** `SkillResponse`: `editable` is true only for custom skills. */
 export interface SkillResponse {
@@ -26,25 +26,10 @@ export function toSkillResponse(skill: Skill): SkillResponse {
 }
 
 /**
- * @param record - a history record.
- * @returns DeerFlow's JSON record (`ts, action, author, thread_id, file_path, prev_content, new_content, scanner[, rollback_from_ts]`).
+ * DeerFlow's JSON history record (`ts, action, author, thread_id, file_path, prev_content,
+ * new_content, scanner[, rollback_from_ts]`): the same serialisation the history file uses.
  */
-export function toWireHistoryRecord(record: HistoryRecord): Record<string, unknown> {
-  const scanner: Record<string, unknown> = { decision: record.scanner.decision, reason: record.scanner.reason };
-  if (record.scanner.staticFindings !== undefined) scanner["static_findings"] = record.scanner.staticFindings.map(toWireFinding);
-  const out: Record<string, unknown> = {
-    ts: record.ts,
-    action: record.action,
-    author: record.author,
-    thread_id: record.threadId,
-    file_path: record.filePath,
-    prev_content: record.prevContent,
-    new_content: record.newContent,
-    scanner,
-  };
-  if (record.rollbackFromTs !== undefined) out["rollback_from_ts"] = record.rollbackFromTs;
-  return out;
-}
+export const toWireHistoryRecord: (record: HistoryRecord) => Record<string, unknown> = historyRecordToJson;
 
 /**
  * DeerFlow strips newlines from `{skill_name}` in every route but rollback.

@@ -2,6 +2,7 @@
  * The custom-skill history record: camelCase in TypeScript, DeerFlow's
  * snake_case JSON on disk, so history files move freely between the two.
  */
+import { toWireFinding } from "../scanning/static/findings.js";
 import type { Finding, ModerationDecision } from "../scanning/types.js";
 
 /** What a history record describes. Agent actions come from `skill_manage`, `human_*` from the HTTP API. */
@@ -55,15 +56,7 @@ const SEVERITIES: ReadonlySet<string> = new Set(["CRITICAL", "HIGH", "MEDIUM", "
 export function historyRecordToJson(record: HistoryRecord): Record<string, unknown> {
   const scanner: Record<string, unknown> = { decision: record.scanner.decision, reason: record.scanner.reason };
   if (record.scanner.staticFindings !== undefined) {
-    scanner["static_findings"] = record.scanner.staticFindings.map((f) => ({
-      rule_id: f.ruleId,
-      severity: f.severity,
-      file: f.file,
-      line: f.line,
-      message: f.message,
-      remediation: f.remediation,
-      evidence: f.evidence,
-    }));
+    scanner["static_findings"] = record.scanner.staticFindings.map(toWireFinding);
   }
   const out: Record<string, unknown> = {
     ts: record.ts,
