@@ -7,6 +7,11 @@
  * and PostgreSQL savers are optional peer dependencies, imported only when
  * chosen. Every saver is wrapped with `withRunMetadata`, so checkpoints record
  * the run's `run_id` and metadata.
+ *
+ * The durable savers are set up (their tables created) before the handle is
+ * returned: the savers create them lazily on their first read or write only,
+ * and `deleteThread` is not among those, so deleting a thread on a fresh
+ * database would fail with "no such table".
  */
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -129,8 +134,9 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
+/** `setup()` is protected in the saver's typings but idempotent (`CREATE TABLE IF NOT EXISTS`) and safe to call. */
 interface SqliteSaverModule {
-  SqliteSaver: { fromConnString(pathOrConn: string): BaseCheckpointSaver & { db: { close(): void } } };
+  SqliteSaver: { fromConnString(pathOrConn: string): BaseCheckpointSaver & { db: { close(): void }; setup(): void } };
 }
 
 interface PgPoolClient {
@@ -154,12 +160,15 @@ interface PgModule {
 }
 
 /**
- * Creates a checkpointer from its configuration. The PostgreSQL saver's tables
- * are created (`setup()`) before this resolves.
+ * Creates a checkpointer from its configuration. The SQLite and PostgreSQL
+ * savers' tables are created (`setup()`) before this resolves, so every
+ * operation (`deleteThread` included) works before the first checkpoint is
+ * written. Setting up again is harmless: an existing file or schema is kept.
  *
  * @throws RuntimeError `CONFIG_INVALID` for a bad config or a missing optional
- *   package (the message names the package to install); `STORE_UNAVAILABLE`
- *   when PostgreSQL cannot be reached or set up.
+ *   package (the message names the package to install) or a checkpoint file
+ *   that cannot be opened or set up; `STORE_UNAVAILABLE` when PostgreSQL cannot
+ *   be reached or set up.
  * @example
  * ```ts
  * const { checkpointer, close } = await createCheckpointer({ type: "file", path: ".deer-flow/checkpoints.db" });
@@ -188,6 +197,13 @@ export async function createCheckpointer(config: CheckpointerConfig, options: Cr
         saver = mod.SqliteSaver.fromConnString(file);
       } catch (cause) {
         throw new RuntimeError("CONFIG_INVALID", `Cannot open checkpoint file ${file}: ${(cause as Error).message}`, { cause });
+      }
+      try {
+        // One process owns the file; another opening it at the same time waits on SQLite's busy timeout.
+        saver.setup();
+      } catch (cause) {
+        saver.db.close();
+        throw new RuntimeError("CONFIG_INVALID", `Cannot set up checkpoint file ${file}: ${(cause as Error).message}`, { cause });
       }
       return { checkpointer: withRunMetadata(saver), close: once(async () => saver.db.close()) };
     }

@@ -9,6 +9,7 @@ import { requirePostgres, uniqueName } from "../support/services.js";
 const url = await requirePostgres();
 const schema = uniqueName("rt_ckpt");
 const raceSchema = uniqueName("rt_ckpt_race");
+const schemasToDrop = [schema, raceSchema];
 
 function echoGraph(checkpointer: BaseCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)
@@ -22,8 +23,7 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
     const client = new pg.Client({ connectionString: url! });
     await client.connect();
     try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.query(`DROP SCHEMA IF EXISTS "${raceSchema}" CASCADE`);
+      for (const name of schemasToDrop) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
     } finally {
       await client.end();
     }
@@ -57,6 +57,21 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
       expect(await second.checkpointer.getTuple({ configurable: { thread_id: "t1" } })).toBeUndefined();
     } finally {
       await second.close();
+    }
+  });
+
+  it("every operation works on a fresh schema before the first checkpoint (set up at creation)", async () => {
+    const freshSchema = uniqueName("rt_ckpt_fresh");
+    schemasToDrop.push(freshSchema);
+    const { checkpointer, close } = await createCheckpointer({ type: "postgres", connectionString: url!, schema: freshSchema });
+    try {
+      await expect(checkpointer.deleteThread("never-ran")).resolves.toBeUndefined();
+      expect(await checkpointer.getTuple({ configurable: { thread_id: "never-ran" } })).toBeUndefined();
+      const listed: unknown[] = [];
+      for await (const tuple of checkpointer.list({ configurable: { thread_id: "never-ran" } })) listed.push(tuple);
+      expect(listed).toEqual([]);
+    } finally {
+      await close();
     }
   });
 

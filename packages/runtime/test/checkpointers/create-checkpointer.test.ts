@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
@@ -55,6 +55,28 @@ describe("createCheckpointer", () => {
     const after = await graph.getState({ configurable: { thread_id: "t1" } });
     expect(after.values.messages.map((m: { content: unknown }) => m.content)).toEqual(["hi", "echo 1", "again", "echo 3"]);
     await second.close();
+  });
+
+  it("sets up a new file at creation: deleteThread, getTuple and list work before the first checkpoint", async () => {
+    const { checkpointer, close } = await createCheckpointer({ type: "file", path: path.join(dir, "fresh", "checkpoints.db") });
+    try {
+      // SqliteSaver creates its tables lazily on reads and writes, but not on deleteThread.
+      await expect(checkpointer.deleteThread("never-ran")).resolves.toBeUndefined();
+      expect(await checkpointer.getTuple({ configurable: { thread_id: "never-ran" } })).toBeUndefined();
+      const listed: unknown[] = [];
+      for await (const tuple of checkpointer.list({ configurable: { thread_id: "never-ran" } })) listed.push(tuple);
+      expect(listed).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("reports a file that is not an SQLite database as CONFIG_INVALID at creation", async () => {
+    const file = path.join(dir, "not-a-database.db");
+    writeFileSync(file, "this is not an SQLite database, just text long enough to hold a header and more");
+    const err = await createCheckpointer({ type: "file", path: file }).catch((e: unknown) => e);
+    expect(RuntimeError.isInstance(err) && err.code).toBe("CONFIG_INVALID");
+    expect((err as Error).message).toContain(`Cannot set up checkpoint file ${file}`);
   });
 
   it("rejects a file path it cannot create", async () => {
