@@ -124,24 +124,28 @@ export class RedisRunCoordinator implements RunCoordinator {
     this.ownsRedis = options.redis === undefined;
     this.redis = options.redis ?? new Redis(options.url as string);
     if (this.ownsRedis) this.redis.on("error", (err: Error) => this.logger.debug({ err, instanceId }, "coordinator redis connection error"));
-    // Subscribing monopolises a connection; ioredis resubscribes it after every reconnect. The subscription
-    // must wait for a connection even when the caller's client is configured to fail fast.
+    // Subscribing monopolises a connection. The subscription is (re)made on every `ready` by us rather than by
+    // ioredis' autoResubscribe, which sends SUBSCRIBE with no handler: closing while that reply is pending
+    // rejected it unhandled ("Connection is closed."), and an unhandled rejection crashes a Node server.
+    // The subscription must wait for a connection even when the caller's client is configured to fail fast.
     this.subscriber = this.redis.duplicate({
-      autoResubscribe: true,
+      autoResubscribe: false,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
       lazyConnect: false,
       connectionName: connectionName(instanceId),
     });
+    let markSubscribed!: () => void;
+    this.subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
     this.subscriber.on("error", (err: Error) => this.logger.debug({ err, instanceId }, "coordinator subscriber connection error"));
     this.subscriber.on("message", (channel: string, message: string) => this.onMessage(channel, message));
-    this.subscribed = this.subscriber.subscribe(this.channel).then(
-      () => undefined,
-      (err: unknown) => {
+    this.subscriber.on("ready", () => {
+      if (this.closing !== undefined) return;
+      this.subscriber.subscribe(this.channel).then(markSubscribed, (err: unknown) => {
         // Not fatal: requests are still seen through their durable keys at each renewal.
         if (this.closing === undefined) this.logger.warn({ err, instanceId }, "could not subscribe to cancel requests; relying on renewal checks");
-      },
-    );
+      });
+    });
 
     this.renewTimer = setInterval(() => void this.renew(), timing.renewIntervalMs);
     this.renewTimer.unref();
