@@ -5,12 +5,14 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { ensureDependencies, repoRoot, run } from "./lib/toolchain.mjs";
-import { summarize, testedPackages } from "./lib/summarize.mjs";
+import { REPORT_FILES, summarize, testedPackages } from "./lib/summarize.mjs";
 
 ensureDependencies();
 // Stale reports from an earlier run must not be counted; turbo restores the
 // reports of cached tasks itself.
-for (const pkg of testedPackages(repoRoot)) rmSync(path.join(pkg.dir, "test-results.json"), { force: true });
+for (const pkg of testedPackages(repoRoot)) {
+  for (const file of REPORT_FILES) rmSync(path.join(pkg.dir, file), { force: true });
+}
 
 // One package at a time: the sandbox suites measure timeouts and process
 // limits of real processes and must not compete with another suite for CPU.
@@ -18,5 +20,9 @@ const turboArgs = ["exec", "turbo", "run", "build", "typecheck", "test", "--cont
 const code = run("pnpm", [...turboArgs, ...process.argv.slice(2)]);
 const t = summarize(repoRoot);
 if (t.missing.length) process.stdout.write(`no test report from: ${t.missing.join(", ")}\n`);
+for (const u of t.unhandled) {
+  const first = u.errors[0];
+  process.stdout.write(`${u.count} unhandled error(s) in ${u.name}, counted as failures${first ? ` (first: ${first.name}: ${first.message.split("\n")[0]})` : ""}\n`);
+}
 process.stdout.write(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped\n`);
 process.exit(code !== 0 || t.failed > 0 ? 1 : 0);

@@ -19,25 +19,35 @@ export function testedPackages(repoRoot) {
   return out;
 }
 
+/** The report files a package's test run leaves behind (removed before a run, restored by turbo's cache). */
+export const REPORT_FILES = ["test-results.json", "test-unhandled.json"];
+
 /**
- * Reads each package's test-results.json. A package whose report is missing
- * counts as one failure: it means its test run crashed before reporting.
+ * Reads each package's test-results.json and test-unhandled.json. A package
+ * whose reports are missing counts as one failure: its test run crashed before
+ * reporting. Each unhandled error or rejection counts as one failure, and the
+ * package is named in `unhandled`, so the summary line and the exit code agree.
  */
 export function summarize(repoRoot) {
-  const totals = { passed: 0, failed: 0, skipped: 0, missing: [] };
+  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], unhandled: [] };
   for (const pkg of testedPackages(repoRoot)) {
-    const file = path.join(pkg.dir, "test-results.json");
-    if (!existsSync(file)) {
+    const [resultsFile, unhandledFile] = REPORT_FILES.map((name) => path.join(pkg.dir, name));
+    if (!existsSync(resultsFile) || !existsSync(unhandledFile)) {
       totals.failed += 1;
       totals.missing.push(pkg.name);
       continue;
     }
-    const r = JSON.parse(readFileSync(file, "utf8"));
+    const r = JSON.parse(readFileSync(resultsFile, "utf8"));
     totals.passed += r.numPassedTests ?? 0;
     const failedTests = r.numFailedTests ?? 0;
     // A file that fails to load has no failed *tests*, only a failed suite.
     totals.failed += failedTests > 0 ? failedTests : (r.numFailedTestSuites ?? 0);
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    const u = JSON.parse(readFileSync(unhandledFile, "utf8"));
+    if (u.count > 0) {
+      totals.failed += u.count;
+      totals.unhandled.push({ name: pkg.name, count: u.count, errors: u.errors ?? [] });
+    }
   }
   return totals;
 }
