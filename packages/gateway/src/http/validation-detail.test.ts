@@ -34,6 +34,21 @@ describe("toValidationIssues", () => {
     expect(toValidationIssues([{ keyword, instancePath: "/x", params }], "body")[0]).toEqual({ loc: ["body", "x"], msg, type });
   });
 
+  it("reports a union no branch matched (object or null) once, with its first branch's wording", () => {
+    const errors = [
+      { keyword: "type", instancePath: "/input", params: { type: "object" } },
+      { keyword: "enum", instancePath: "/input", params: { allowedValues: [null] } },
+      { keyword: "anyOf", instancePath: "/input", params: {}, message: "must match a schema in anyOf" },
+    ];
+    expect(toValidationIssues(errors, "body")).toEqual([{ loc: ["body", "input"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" }]);
+  });
+
+  it("keeps a union's own error when ajv reports nothing else", () => {
+    expect(toValidationIssues([{ keyword: "anyOf", instancePath: "/x", params: {}, message: "must match a schema in anyOf" }], "body")).toEqual([
+      { loc: ["body", "x"], msg: "must match a schema in anyOf", type: "anyOf" },
+    ]);
+  });
+
   it("falls back to ajv's message and keyword for other keywords", () => {
     expect(toValidationIssues([{ keyword: "format", instancePath: "/u", params: {}, message: 'must match format "uri"' }], "headers")[0]).toEqual({
       loc: ["header", "u"],

@@ -82,12 +82,33 @@ function describe(error: AjvLikeError): { msg: string; type: string; field?: str
   }
 }
 
+/** Keywords whose failure ajv reports after the errors of each of their branches. */
+const UNION_KEYWORDS: ReadonlySet<string> = new Set(["anyOf", "oneOf"]);
+
+/**
+ * A union (`anyOf`, e.g. "an object or null") that no branch matched yields one
+ * error per branch plus its own. Only the first branch's error at each place
+ * is kept, as pydantic reports `dict | None` ("Input should be a valid
+ * dictionary"). Elsewhere ajv stops at the first error, so nothing else is dropped.
+ */
+function withoutUnionEchoes(errors: readonly AjvLikeError[]): readonly AjvLikeError[] {
+  const branches = errors.filter((e) => !UNION_KEYWORDS.has(e.keyword));
+  if (branches.length === 0 || branches.length === errors.length) return errors;
+  const seen = new Set<string>();
+  return branches.filter((e) => {
+    const key = `${e.instancePath}\u0000${String(e.params["missingProperty"] ?? e.params["additionalProperty"] ?? "")}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * Converts ajv errors of one request part.
  *
  * @param errors - ajv errors (`FastifyError.validation`).
  * @param context - Fastify's `validationContext`: `body`, `params`, `querystring` or `headers`.
- * @returns the FastAPI-style issues, one per ajv error.
+ * @returns the FastAPI-style issues, one per ajv error (one per place for a union no branch matched).
  * @example
  * ```ts
  * toValidationIssues([{ keyword: "required", instancePath: "", params: { missingProperty: "path" } }], "body");
@@ -96,7 +117,7 @@ function describe(error: AjvLikeError): { msg: string; type: string; field?: str
  */
 export function toValidationIssues(errors: readonly AjvLikeError[], context: string | undefined): ValidationIssue[] {
   const root = LOCATIONS[context ?? "body"] ?? context ?? "body";
-  return errors.map((error) => {
+  return withoutUnionEchoes(errors).map((error) => {
     const { msg, type, field } = describe(error);
     const loc: Array<string | number> = [root, ...pathSegments(error.instancePath)];
     if (field !== undefined) loc.push(field);

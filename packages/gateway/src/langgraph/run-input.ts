@@ -10,7 +10,8 @@ type Nullable<T> = T | null | undefined;
 /** The run body, as the schema lets it through (`stream_mode` and node lists are arrays after coercion). */
 export interface RunCreateBody {
   assistant_id: string;
-  input?: unknown;
+  /** An object of state channels, or null (continue from the checkpoint); the schema refuses anything else. */
+  input?: Nullable<Record<string, unknown>>;
   command?: Nullable<{ resume?: unknown; update?: unknown; goto?: Nullable<unknown[]> }>;
   config?: Nullable<{ tags?: Nullable<string[]>; recursion_limit?: Nullable<number>; configurable?: Nullable<Record<string, unknown>>; metadata?: Nullable<Record<string, unknown>> }>;
   context?: Nullable<Record<string, unknown>>;

@@ -70,7 +70,13 @@ export const runCreateSchema = {
   required: ["assistant_id"],
   properties: {
     assistant_id: assistantIdSchema,
-    input: { description: "Graph input (e.g. {messages: [...]}); null continues from the checkpoint." },
+    input: {
+      // Not `nullable`: ajv's type coercion would turn "", 0 and false into null (a run without the input).
+      anyOf: [{ type: "object", additionalProperties: true }, { enum: [null] }],
+      description:
+        "Graph input: an object of state channels (e.g. {messages: [...]}); null or absent continues from the checkpoint (resume, command runs). " +
+        "A string, number, boolean or array is refused (422): the served graphs are StateGraphs, which would drop it and run without the input.",
+    },
     command: {
       type: "object",
       nullable: true,
