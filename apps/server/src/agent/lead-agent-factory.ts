@@ -101,7 +101,8 @@ export interface LeadAgentContext {
   readonly signal?: AbortSignal;
   /**
    * The run's config. Read from `configurable` (then `context`): `model_name` (or `model`),
-   * `subagent_enabled`, `max_concurrent_subagents`, `user_id`.
+   * `subagent_enabled`, `max_concurrent_subagents`; and from `configurable` only: `user_id`
+   * (the authenticated caller, written by the gateway).
    */
   readonly config?: { readonly configurable?: Readonly<Record<string, unknown>>; readonly context?: Readonly<Record<string, unknown>> };
 }

@@ -1,6 +1,8 @@
 /**
  * Per-run options of the lead agent, read from the run's `configurable`
- * (DeerFlow's keys), falling back to LangGraph's `context`.
+ * (DeerFlow's keys), falling back to LangGraph's `context` — except the user,
+ * which only `configurable.user_id` carries: the gateway writes it from the
+ * authenticated caller over whatever the request sent.
  */
 
 /** What a run may choose. */
@@ -11,7 +13,10 @@ export interface RunOptions {
   readonly subagentEnabled?: boolean;
   /** `max_concurrent_subagents`: `task` calls per response for this run. */
   readonly maxConcurrentSubagents?: number;
-  /** `user_id`: selects the user's sandbox folders. */
+  /**
+   * `configurable.user_id`: selects the user's sandbox folders. Set by the
+   * gateway from the authenticated caller (never from a request body); `context.user_id` is not read.
+   */
   readonly userId?: string;
 }
 
@@ -28,7 +33,8 @@ export function readRunOptions(config: { readonly configurable?: Readonly<Record
   const modelName = str("model_name") ?? str("model");
   const subagentEnabled = pick("subagent_enabled");
   const maxConcurrent = pick("max_concurrent_subagents");
-  const userId = str("user_id");
+  const user = config?.configurable?.["user_id"];
+  const userId = typeof user === "string" && user !== "" ? user : undefined;
   return {
     ...(modelName === undefined ? {} : { modelName }),
     ...(typeof subagentEnabled === "boolean" ? { subagentEnabled } : {}),

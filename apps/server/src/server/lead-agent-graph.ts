@@ -10,8 +10,9 @@ import { silentLogger, type Logger } from "../logger.js";
 /**
  * The lead agent's context for one run: its thread and id, the runtime's
  * checkpointer and store, the run's abort signal, and the run's
- * `config.configurable` and `context` (where `model_name`, `subagent_enabled`,
- * `max_concurrent_subagents` and `user_id` are read).
+ * `config.configurable` and `context` (where `model_name`, `subagent_enabled`
+ * and `max_concurrent_subagents` are read; `user_id` only from `configurable`,
+ * where the gateway writes the authenticated caller's id).
  *
  * @param ctx - what the worker passes for a run
  * @returns the factory's context

@@ -125,4 +125,9 @@ describe("readRunOptions", () => {
     expect(readRunOptions({ configurable: { model_name: 3, subagent_enabled: "yes" } })).toEqual({});
     expect(readRunOptions(undefined)).toEqual({});
   });
+
+  it("reads the user only from configurable (where the gateway writes the caller's id), never from context", () => {
+    expect(readRunOptions({ context: { user_id: "mallory", model_name: "gpt" } })).toEqual({ modelName: "gpt" });
+    expect(readRunOptions({ configurable: { user_id: "alice" }, context: { user_id: "mallory" } })).toEqual({ userId: "alice" });
+  });
 });

@@ -8,6 +8,7 @@ import { STREAM_MODES, type RunRecord, type ThreadRecord } from "@deerflow/runti
 import type { FastifyRequest } from "fastify";
 import { GatewayError } from "../errors.js";
 import { assistantOrThrow, authorize, threadNotFound, type LangGraphContext } from "./context.js";
+import { runUserIdOf } from "./run-identity.js";
 import { checkpointIdOf, toCreateRunInput, type RunCreateBody } from "./run-input.js";
 import { SSE_HEADERS } from "./sse.js";
 
@@ -24,10 +25,12 @@ export interface AdmittedRun {
  * Validates and admits a run.
  *
  * @param threadId - the path's thread, or null for a stateless run (a new temporary thread).
- * @throws RuntimeError `ASSISTANT_NOT_FOUND`, `THREAD_NOT_FOUND` (404), `THREAD_BUSY` (409, strategy `reject`),
+ * @throws GatewayError `FORBIDDEN` when the body names another user than the caller;
+ *   RuntimeError `ASSISTANT_NOT_FOUND`, `THREAD_NOT_FOUND` (404), `THREAD_BUSY` (409, strategy `reject`),
  *   GatewayError `NOT_FOUND` for an unknown checkpoint.
  */
 export async function admitRun(ctx: LangGraphContext, request: FastifyRequest, threadId: string | null, body: RunCreateBody): Promise<AdmittedRun> {
+  const userId = runUserIdOf(request.principal, body);
   const assistant = assistantOrThrow(ctx, body.assistant_id);
   const stateless = threadId === null;
   const tid = threadId ?? randomUUID();
@@ -42,7 +45,7 @@ export async function admitRun(ctx: LangGraphContext, request: FastifyRequest, t
   if (checkpointId !== undefined && !(await ctx.state.hasCheckpoint(tid, checkpointId))) {
     throw new GatewayError("NOT_FOUND", `Checkpoint ${checkpointId} not found`);
   }
-  const run = await ctx.manager.create(toCreateRunInput(body, assistant, tid, ifNotExists));
+  const run = await ctx.manager.create(toCreateRunInput(body, assistant, tid, ifNotExists, userId));
   // The thread's state is read with the graph of its latest run (a created thread got this metadata already).
   if (existing !== null && (existing.metadata["assistant_id"] !== assistant.assistantId || existing.metadata["graph_id"] !== assistant.graphId)) {
     await ctx.manager.store

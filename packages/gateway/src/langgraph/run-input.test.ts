@@ -16,7 +16,7 @@ const assistant: RegisteredAssistant = {
 
 describe("toCreateRunInput", () => {
   it("applies the LangGraph defaults and records the assistant on a created thread", () => {
-    expect(toCreateRunInput({ assistant_id: "agent" }, assistant, "t1", "reject")).toEqual({
+    expect(toCreateRunInput({ assistant_id: "agent" }, assistant, "t1", "reject", "alice")).toEqual({
       threadId: "t1",
       assistantId: "a-1",
       metadata: {},
@@ -24,7 +24,7 @@ describe("toCreateRunInput", () => {
       onDisconnect: "continue",
       ifNotExists: "reject",
       threadMetadata: { graph_id: "agent", assistant_id: "a-1" },
-      config: { configurable: { model: "m1", temperature: 0 }, tags: ["base"], recursionLimit: 10, metadata: { team: "x" } },
+      config: { configurable: { model: "m1", temperature: 0, user_id: "alice" }, tags: ["base"], recursionLimit: 10, metadata: { team: "x" } },
       context: { locale: "en", mode: "fast" },
     });
   });
@@ -40,8 +40,9 @@ describe("toCreateRunInput", () => {
       assistant,
       "t1",
       "create",
+      "alice",
     );
-    expect(input.config).toEqual({ configurable: { model: "m2", temperature: 0 }, tags: ["run"], recursionLimit: 3, metadata: { team: "x", user: "u" } });
+    expect(input.config).toEqual({ configurable: { model: "m2", temperature: 0, user_id: "alice" }, tags: ["run"], recursionLimit: 3, metadata: { team: "x", user: "u" } });
     expect(input.context).toEqual({ locale: "en", mode: "deep" });
     expect(input.metadata).toEqual({ source: "ui" });
   });
@@ -64,6 +65,7 @@ describe("toCreateRunInput", () => {
       { ...assistant, config: {}, context: {} },
       "t1",
       "reject",
+      "alice",
     );
     expect(input).toMatchObject({
       input: null,
@@ -77,8 +79,15 @@ describe("toCreateRunInput", () => {
       onDisconnect: "cancel",
     });
     expect(input.command).not.toHaveProperty("update");
-    expect(input).not.toHaveProperty("config");
+    expect(input.config).toEqual({ configurable: { user_id: "alice" } });
     expect(input).not.toHaveProperty("context");
+  });
+
+  it("writes the caller's user id over the assistant's config and context", () => {
+    const operator = { ...assistant, config: { configurable: { user_id: "operator" } }, context: { user_id: "operator", locale: "en" } };
+    const input = toCreateRunInput({ assistant_id: "agent", config: { configurable: { user_id: "alice" } } }, operator, "t1", "reject", "alice");
+    expect(input.config?.configurable).toEqual({ user_id: "alice" });
+    expect(input.context).toEqual({ user_id: "alice", locale: "en" });
   });
 
   it("takes checkpoint_id when no checkpoint object names one", () => {

@@ -1,9 +1,11 @@
 /**
  * `RunCreate` (the LangGraph API's run body, already validated by its schema)
- * to the runtime's `CreateRunInput`, with the assistant's defaults merged in.
+ * to the runtime's `CreateRunInput`, with the assistant's defaults merged in
+ * and the caller's user id injected.
  */
 import type { CreateRunInput, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig, StreamMode } from "@deerflow/runtime";
 import type { AssistantConfig, RegisteredAssistant } from "./assistant-registry.js";
+import { RUN_USER_ID_KEY } from "./run-identity.js";
 
 type Nullable<T> = T | null | undefined;
 
@@ -40,17 +42,17 @@ function nodes(list: Nullable<string[]>): "*" | string[] | undefined {
   return list.includes("*") ? "*" : list;
 }
 
-function mergeConfig(base: AssistantConfig | undefined, run: RunCreateBody["config"]): RunConfig | undefined {
-  const configurable = { ...base?.configurable, ...run?.configurable };
+function mergeConfig(base: AssistantConfig | undefined, run: RunCreateBody["config"], userId: string): RunConfig {
+  // The caller's id wins over both configs: it is what picks the run's sandbox and files.
+  const configurable = { ...base?.configurable, ...run?.configurable, [RUN_USER_ID_KEY]: userId };
   const metadata = { ...base?.metadata, ...run?.metadata };
   const tags = run?.tags ?? base?.tags;
   const recursionLimit = run?.recursion_limit ?? base?.recursion_limit;
-  const config: RunConfig = {};
-  if (Object.keys(configurable).length > 0) config.configurable = configurable;
+  const config: RunConfig = { configurable };
   if (Object.keys(metadata).length > 0) config.metadata = metadata;
   if (tags !== undefined) config.tags = [...tags];
   if (recursionLimit !== undefined) config.recursionLimit = recursionLimit;
-  return Object.keys(config).length > 0 ? config : undefined;
+  return config;
 }
 
 function command(body: RunCreateBody["command"]): RunCommand | undefined {
@@ -71,8 +73,10 @@ export function checkpointIdOf(body: RunCreateBody): string | undefined {
  * Builds the runtime's input for a run of `assistant` on `threadId`.
  *
  * @param ifNotExists - `create` for stateless runs; else the body's (default `reject`).
+ * @param userId - the authenticated caller's id (see `runUserIdOf`): written to
+ *   `config.configurable.user_id`, and to `context.user_id` when the context has that key.
  */
-export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssistant, threadId: string, ifNotExists: "create" | "reject"): CreateRunInput {
+export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssistant, threadId: string, ifNotExists: "create" | "reject", userId: string): CreateRunInput {
   const input: CreateRunInput = {
     threadId,
     assistantId: assistant.assistantId,
@@ -85,9 +89,9 @@ export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssis
   if (body.input !== undefined) input.input = body.input;
   const cmd = command(body.command);
   if (cmd !== undefined) input.command = cmd;
-  const config = mergeConfig(assistant.config, body.config);
-  if (config !== undefined) input.config = config;
+  input.config = mergeConfig(assistant.config, body.config, userId);
   const context = { ...assistant.context, ...body.context };
+  if (Object.hasOwn(context, RUN_USER_ID_KEY)) context[RUN_USER_ID_KEY] = userId;
   if (Object.keys(context).length > 0) input.context = context;
   if (body.stream_mode !== null && body.stream_mode !== undefined) input.streamMode = body.stream_mode as StreamMode[];
   if (typeof body.stream_subgraphs === "boolean") input.streamSubgraphs = body.stream_subgraphs;
