@@ -34,7 +34,8 @@ export type SkillsErrorCode =
   | "SECURITY_BLOCKED"
   | "SECURITY_SCAN_FAILED"
   | "HISTORY_NOT_FOUND"
-  | "CONFIG_INVALID";
+  | "CONFIG_INVALID"
+  | "CONFIG_NOT_FOUND";
 
 /** True for any error created by a `@deerflow/*` package. */
 export function isDeerflowError(value: unknown): value is Error & { code: string } {

@@ -8,5 +8,14 @@ export {
   type ExtensionsConfigSnapshot,
   type ExtensionsConfigStoreOptions,
 } from "./extensions-config.js";
+export {
+  EXTENSIONS_CONFIG_FILE_NAMES,
+  EXTENSIONS_CONFIG_PATH_ENV,
+  locateExtensionsConfig,
+  type ExplicitExtensionsConfig,
+  type ExtensionsConfigLocation,
+  type ExtensionsConfigSource,
+  type LocateExtensionsConfigOptions,
+} from "./locate-extensions-config.js";
 export { SkillCatalog, type SkillCatalogOptions } from "./catalog.js";
 export type { SkillSource } from "./skill-source.js";

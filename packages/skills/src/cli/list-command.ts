@@ -1,22 +1,21 @@
-import { SkillCatalog } from "../catalog/catalog.js";
 import { skillContainerFilePath } from "../model/skill.js";
 import { EXIT_OK, type CliIo } from "./io.js";
+import { openCatalog, type CatalogCommandOptions } from "./open-catalog.js";
 
 /** Options of `deerflow-skills list`. */
-export interface ListCommandOptions {
-  readonly root: string;
-  readonly extensionsConfig?: string;
+export interface ListCommandOptions extends CatalogCommandOptions {
   readonly json: boolean;
 }
 
 const clip = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 
-/** Lists the catalog: a table (or JSON), then any skipped skills with their reasons on stderr. */
+/**
+ * Lists the catalog: a table (or JSON with `skills`, `diagnostics` and the
+ * `extensionsConfig` that was read), then any skipped skills with their
+ * reasons on stderr.
+ */
 export async function listCommand(options: ListCommandOptions, io: CliIo): Promise<number> {
-  const catalog = new SkillCatalog({
-    root: options.root,
-    ...(options.extensionsConfig !== undefined ? { extensionsConfigPath: options.extensionsConfig } : {}),
-  });
+  const { catalog, extensionsConfig } = await openCatalog(options, io);
   const skills = await catalog.list();
   const diagnostics = await catalog.diagnostics();
   if (options.json) {
@@ -27,7 +26,8 @@ export async function listCommand(options: ListCommandOptions, io: CliIo): Promi
       description: s.description,
       location: skillContainerFilePath(s, catalog.containerBase),
     }));
-    io.stdout(`${JSON.stringify({ skills: rows, diagnostics }, null, 2)}\n`);
+    const config = { path: extensionsConfig.path ?? null, source: extensionsConfig.source };
+    io.stdout(`${JSON.stringify({ skills: rows, diagnostics, extensionsConfig: config }, null, 2)}\n`);
     return EXIT_OK;
   }
   const nameWidth = Math.max(4, ...skills.map((s) => s.name.length));

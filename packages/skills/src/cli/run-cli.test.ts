@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,12 +12,16 @@ function capture(): CliIo & { out: () => string; err: () => string } {
 }
 
 describe("runCli", () => {
+  let base: string;
   let root: string;
+  // The root sits in its own temp folder: the folder holding the root is searched for extensions_config.json.
   beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), "skills-cli-"));
+    base = await mkdtemp(path.join(os.tmpdir(), "skills-cli-"));
+    root = path.join(base, "skills");
+    await mkdir(root);
   });
   afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
+    await rm(base, { recursive: true, force: true });
   });
 
   async function skill(rel: string, frontmatter: string, body = "# Use\n"): Promise<string> {
@@ -36,6 +40,20 @@ describe("runCli", () => {
   it("rejects an unknown command and unknown options with exit 2", async () => {
     expect(await runCli(["frobnicate"], capture())).toBe(2);
     expect(await runCli(["list", "--bogus"], capture())).toBe(2);
+  });
+
+  it("prints the version of its package.json with --version", async () => {
+    const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    const io = capture();
+    expect(await runCli(["--version"], io)).toBe(0);
+    expect(io.out()).toBe(`${pkg.version}\n`);
+    expect(io.err()).toBe("");
+  });
+
+  it("rejects an empty --extensions-config with exit 2", async () => {
+    const io = capture();
+    expect(await runCli(["list", "--root", root, "--extensions-config", ""], io)).toBe(2);
+    expect(io.err()).toMatch(/^--extensions-config needs a file path\n/);
   });
 
   describe("validate", () => {
@@ -87,6 +105,26 @@ describe("runCli", () => {
       expect(io.out()).toMatch(/alpha\s+public\s+yes\s+Alpha skill\./);
       expect(io.out()).toMatch(/beta\s+custom\s+no\s+Beta skill\./);
       expect(io.out()).toContain("2 skill(s), 1 enabled");
+      expect(io.err()).toBe(`extensions config: read from ${path.join(root, "ext.json")} (from --extensions-config)\n`);
+    });
+
+    it("fails naming the path when --extensions-config names a missing file", async () => {
+      await skill("public/alpha", "name: alpha\ndescription: Alpha skill.");
+      await writeFile(path.join(base, "extensions_config.json"), "{}");
+      const io = capture();
+      expect(await runCli(["list", "--root", root, "--extensions-config", path.join(base, "nope.json")], io)).toBe(1);
+      expect(io.err()).toBe(`error: CONFIG_NOT_FOUND: Extensions config file specified by \`--extensions-config\` not found at ${path.join(base, "nope.json")}\n`);
+      expect(io.out()).toBe("");
+    });
+
+    it("fails on a malformed extensions config instead of listing every skill as enabled", async () => {
+      await skill("public/alpha", "name: alpha\ndescription: Alpha skill.");
+      await writeFile(path.join(base, "extensions_config.json"), '{ "skills": { "alpha": { "enabled": false } ');
+      const io = capture();
+      expect(await runCli(["list", "--root", root], io)).toBe(1);
+      expect(io.err()).toContain(`extensions config: read from ${path.join(base, "extensions_config.json")} (found next to the skills root)\n`);
+      expect(io.err()).toMatch(/error: CONFIG_INVALID: extensions_config\.json is not valid JSON: /);
+      expect(io.out()).toBe("");
     });
 
     it("reports skipped skills on stderr", async () => {
@@ -100,9 +138,12 @@ describe("runCli", () => {
       await skill("public/alpha", "name: alpha\ndescription: Alpha.");
       const io = capture();
       await runCli(["list", "--json", "--root", root], io);
-      expect(JSON.parse(io.out()).skills).toEqual([
+      const printed = JSON.parse(io.out()) as { skills: unknown[]; extensionsConfig: unknown };
+      expect(printed.skills).toEqual([
         { name: "alpha", category: "public", enabled: true, description: "Alpha.", location: "/mnt/skills/public/alpha/SKILL.md" },
       ]);
+      expect(printed.extensionsConfig).toEqual({ path: null, source: "none" });
+      expect(io.err()).toMatch(/^extensions config: none found \(looked for extensions_config\.json, then mcp_config\.json in .+\); every skill is enabled\n$/);
     });
   });
 

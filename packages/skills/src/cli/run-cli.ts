@@ -2,11 +2,12 @@ import { parseArgs } from "node:util";
 import { SkillsError } from "../errors.js";
 import type { SkillPromptMode } from "../prompt/render.js";
 import { installCommand } from "./install-command.js";
-import { EXIT_PROBLEMS, EXIT_USAGE, processIo, type CliIo } from "./io.js";
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, processIo, type CliIo } from "./io.js";
 import { listCommand } from "./list-command.js";
 import { packCommand } from "./pack-command.js";
 import { promptCommand } from "./prompt-command.js";
 import { validateCommand } from "./validate-command.js";
+import { readPackageVersion } from "./version.js";
 
 /** Usage text of `deerflow-skills`. */
 export const USAGE = `Usage: deerflow-skills <command> [options]
@@ -24,7 +25,10 @@ Commands:
 
 Common options:
   --root <dir>                 skills root holding public/ and custom/ (default: ./skills)
-  --extensions-config <file>   extensions_config.json with the enabled state
+  --extensions-config <file>   extensions_config.json with the enabled state (list, prompt); default:
+                               $DEER_FLOW_EXTENSIONS_CONFIG_PATH, else extensions_config.json, then
+                               mcp_config.json, in the current folder, then in the folder holding --root
+  --version                    print the package version
   -h, --help                   show this help
 `;
 
@@ -50,6 +54,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         mode: { type: "string", default: "auto" },
         out: { type: "string", short: "o" },
         help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
       },
     });
   } catch (err) {
@@ -58,6 +63,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
   const { values, positionals } = parsed;
   const [command, ...args] = positionals;
+  if (values.version) {
+    io.stdout(`${await readPackageVersion()}\n`);
+    return EXIT_OK;
+  }
   if (values.help || command === undefined) {
     (values.help ? io.stdout : io.stderr)(USAGE);
     return values.help ? 0 : EXIT_USAGE;
@@ -68,6 +77,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     io.stderr(`${message}\n\n${USAGE}`);
     return EXIT_USAGE;
   };
+  // An empty value is usually an unset shell variable; searching instead would read a file nobody named.
+  if (extensionsConfig === "") return usage("--extensions-config needs a file path");
   try {
     switch (command) {
       case "validate":
