@@ -73,7 +73,7 @@ export function describeConfig(loaded: LoadedConfig): string[] {
   const disabled = states.filter(([, on]) => !on).map(([n]) => n);
   const mcp = Object.entries(extensions.mcpServers);
   lines.push(
-    `extensions: ${extensions.exists ? extensions.path : `${extensions.path} (not present: every skill enabled)`}` +
+    `extensions: ${extensions.exists ? extensions.path : `${extensions.path} (not present: every skill enabled)`}${why("extensions_config")}` +
       `${disabled.length > 0 ? `, disabled skills: ${disabled.join(", ")}` : ""}` +
       `${mcp.length > 0 ? `, MCP servers: ${mcp.map(([n, e]) => `${n}${e.enabled ? "" : " (disabled)"}`).join(", ")} (not used by the agent yet)` : ""}`,
   );

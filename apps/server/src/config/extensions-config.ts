@@ -6,7 +6,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { parseExtensionsConfig } from "@deerflow/skills";
+import { EXTENSIONS_CONFIG_PATH_ENV, locateExtensionsConfig, parseExtensionsConfig, SkillsError } from "@deerflow/skills";
 import { Ajv } from "ajv";
 import { substituteEnv } from "./env-substitution.js";
 import { configError } from "./errors.js";
@@ -32,6 +32,55 @@ export interface ExtensionsConfig {
   /** Explicit `skills.<name>.enabled` values; a missing name means enabled. */
   readonly skillStates: ReadonlyMap<string, boolean>;
   readonly mcpServers: Readonly<Record<string, McpServerConfig>>;
+}
+
+/** Where {@link locateServerExtensionsConfig} found the file, and why (for `describeConfig`). */
+export interface ServerExtensionsConfigLocation {
+  /** Absolute path (the file may not exist: the first skill toggle creates it). */
+  readonly path: string;
+  readonly why: string;
+}
+
+/**
+ * Finds `extensions_config.json` with the lookup `@deerflow/skills` shares with
+ * its CLI (DeerFlow's order): the `extensions_config` key of `config.yaml`,
+ * then `DEER_FLOW_EXTENSIONS_CONFIG_PATH`, then `extensions_config.json` and
+ * the legacy `mcp_config.json` in `baseDir`. The configured key may name a file
+ * that does not exist yet, and so may the default (`<baseDir>/extensions_config.json`):
+ * skill toggles create it there.
+ *
+ * @param configured - the `extensions_config` key made absolute, or `undefined` when the key is not set
+ * @param defaultPath - where the file goes when nothing is found
+ * @param options - environment, folder searched and the config file label
+ * @returns the path and the reason it was chosen
+ * @throws ServerConfigError `CONFIG_NOT_FOUND` when `DEER_FLOW_EXTENSIONS_CONFIG_PATH` names no file, or the configured path is a folder
+ */
+export async function locateServerExtensionsConfig(
+  configured: string | undefined,
+  defaultPath: string,
+  options: { readonly env: NodeJS.ProcessEnv; readonly baseDir: string; readonly label: string },
+): Promise<ServerExtensionsConfigLocation> {
+  let location;
+  try {
+    location = await locateExtensionsConfig({
+      explicit: configured === undefined ? undefined : { path: configured, label: `\`extensions_config\` in ${options.label}`, mayBeMissing: true },
+      env: options.env,
+      searchDirs: [options.baseDir],
+      fallback: defaultPath,
+      cwd: options.baseDir,
+    });
+  } catch (err) {
+    if (SkillsError.isInstance(err) && err.code === "CONFIG_NOT_FOUND") throw configError("CONFIG_NOT_FOUND", path.basename(defaultPath), [{ path: "", message: err.message }], err);
+    throw err;
+  }
+  const why = {
+    explicit: "config",
+    environment: `environment (${EXTENSIONS_CONFIG_PATH_ENV} is set)`,
+    search: "found by search (extensions_config.json, then mcp_config.json)",
+    default: "default",
+    none: "default",
+  }[location.source];
+  return { path: location.path ?? defaultPath, why };
 }
 
 const stringMap = { type: "object", additionalProperties: { type: "string" } };

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { substituteEnv } from "./env-substitution.js";
 import { configError } from "./errors.js";
-import { loadExtensionsConfig, type ExtensionsConfig } from "./extensions-config.js";
+import { loadExtensionsConfig, locateServerExtensionsConfig, type ExtensionsConfig } from "./extensions-config.js";
 import { parseYamlConfig } from "./parse-yaml.js";
 import { resolveConfig } from "./resolve.js";
 import type { ServerConfig } from "./types.js";
@@ -22,7 +22,7 @@ export const CONFIG_FILE_NAME = "config.yaml";
 export interface LoadConfigOptions {
   /** Config file; relative to `cwd`. When given it must exist. Default: `config.yaml` in `cwd` if present. */
   readonly path?: string;
-  /** Environment for `$VAR` substitution and the scale-out defaults. Default `process.env`. */
+  /** Environment for `$VAR` substitution, the scale-out defaults and `DEER_FLOW_EXTENSIONS_CONFIG_PATH`. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /** Working directory. Default `process.cwd()`. */
   readonly cwd?: string;
@@ -78,13 +78,19 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const { value, wholeReferences } = substituteEnv(withoutNulls, env, label);
   coerceReferencedScalars(value, wholeReferences);
   validateConfigDocument(value, label);
-  const { config, provenance } = resolveConfig(value as Record<string, unknown>, { env, baseDir, label });
+  const resolved = resolveConfig(value as Record<string, unknown>, { env, baseDir, label });
+  const configured = (value as Record<string, unknown>)["extensions_config"] === undefined ? undefined : resolved.config.extensionsConfigPath;
+  const located = await locateServerExtensionsConfig(configured, resolved.config.extensionsConfigPath, { env, baseDir, label });
+  const config = { ...resolved.config, extensionsConfigPath: located.path };
   const extensions = await loadExtensionsConfig(config.extensionsConfigPath, env);
-  return { config, file: text === undefined ? undefined : file, baseDir, extensions, provenance: { ...provenance, config: text === undefined ? "embedded defaults (no config.yaml)" : file } };
+  const provenance = { ...resolved.provenance, extensions_config: located.why, config: text === undefined ? "embedded defaults (no config.yaml)" : file };
+  return { config, file: text === undefined ? undefined : file, baseDir, extensions, provenance };
 }
 
 /**
  * Parses and resolves config text without touching the filesystem (tests, tools).
+ * `extensionsConfigPath` is the configured or default path: only {@link loadConfig}
+ * looks for the file (environment variable, `mcp_config.json`).
  *
  * @param text - YAML text
  * @param options - environment, base folder and label (default `config.yaml`)
