@@ -51,9 +51,10 @@ describe("RemoteSandbox over createSandboxServer with a LocalSandboxProvider", (
     const fetchImpl = injectFetch(app);
     const { url } = await new HttpProvisionerBackend({ url: "http://svc.test", apiKey: "k", fetch: fetchImpl }).create("sb", "t1", "u1");
     remote = new RemoteSandbox({ id: "sb", url, apiKey: "k", fetch: fetchImpl });
-    local = await provider.acquire("t1", "u1");
+    // The service hosts client "default"'s user u1 as the provider's user "default.u1".
+    local = await provider.acquire("t1", "default.u1");
     await local.writeFile("/mnt/user-data/workspace/dir/a.txt", "one\ntwo\nthree\n");
-    await symlink(path.join(tmp, "outside/secret.txt"), path.join(tmp, "base/users/u1/threads/t1/user-data/workspace/escape.txt"));
+    await symlink(path.join(tmp, "outside/secret.txt"), path.join(tmp, "base/users/default.u1/threads/t1/user-data/workspace/escape.txt"));
   });
 
   afterEach(async () => {

@@ -22,7 +22,7 @@ describe("HttpProvisionerBackend", () => {
 
   it("creates a sandbox and returns its url", async () => {
     expect(await backend.create("abc", "t1", "u1")).toEqual({ url: "http://svc.test:8080/sandboxes/abc" });
-    expect(provider.sandboxes.has("mem:u1:t1")).toBe(true);
+    expect(provider.sandboxes.has("mem:default.u1:t1")).toBe(true);
   });
 
   it("discovers a running sandbox and nothing for an unknown id", async () => {
@@ -42,7 +42,7 @@ describe("HttpProvisionerBackend", () => {
     await backend.create("abc", "t1", "u1");
     await backend.destroy("abc");
     await expect(backend.destroy("abc")).resolves.toBeUndefined();
-    expect(provider.released).toEqual(["mem:u1:t1"]);
+    expect(provider.released).toEqual(["mem:default.u1:t1"]);
   });
 
   it("lists sandboxes", async () => {

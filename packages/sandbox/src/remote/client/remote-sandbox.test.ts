@@ -28,7 +28,7 @@ describe("RemoteSandbox", () => {
     provider = new MemorySandboxProvider();
     app = createSandboxServer({ provider, token: KEY });
     await app.inject({ method: "POST", url: "/api/sandboxes", payload: { sandbox_id: "sb1", thread_id: "t" }, headers: { "x-api-key": KEY } });
-    hosted = provider.get("mem:default:t") as MemorySandbox;
+    hosted = provider.get("mem:default.default:t") as MemorySandbox;
     requests = [];
     remote = new RemoteSandbox({ id: "sb1", url: URL_, apiKey: KEY, fetch: injectFetch(app, { onRequest: (r) => requests.push(`${r.method} ${r.url}`) }) });
   });

@@ -24,7 +24,7 @@ describe("createSandboxServer", () => {
   async function create(sandboxId = "sb1", threadId = "t1", userId = "u1"): Promise<MemorySandbox> {
     const res = await post("/api/sandboxes", { sandbox_id: sandboxId, thread_id: threadId, user_id: userId });
     expect(res.statusCode).toBe(200);
-    const sandbox = provider.get(`mem:${userId}:${threadId}`);
+    const sandbox = provider.get(`mem:default.${userId}:${threadId}`);
     if (sandbox === undefined) throw new Error("not acquired");
     return sandbox;
   }
@@ -69,6 +69,26 @@ describe("createSandboxServer", () => {
       const res = await app.inject({ method: "GET", url: "/healthz" });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ status: "ok" });
+    });
+
+    it("accepts the token and the client keys side by side, each in its own namespace", async () => {
+      const multi = createSandboxServer({ provider, token: KEY, clients: [{ id: "other", key: "other-key" }] });
+      const createAs = (key: string) =>
+        multi.inject({ method: "POST", url: "/api/sandboxes", payload: { sandbox_id: "same", thread_id: "t1", user_id: "u1" }, headers: { "x-api-key": key } });
+      expect((await createAs(KEY)).statusCode).toBe(200);
+      expect((await createAs("other-key")).statusCode).toBe(200);
+      expect([...provider.sandboxes.keys()].sort()).toEqual(["mem:default.u1:t1", "mem:other.u1:t1"]);
+      await multi.close();
+    });
+
+    it("refuses a key configuration with a repeated client id, before building anything", () => {
+      let code: unknown;
+      try {
+        createSandboxServer({ provider, token: KEY, clients: [{ id: "default", key: "another-key" }] });
+      } catch (err) {
+        code = (err as SandboxError).code;
+      }
+      expect(code).toBe("CONFIG_INVALID");
     });
 
     it("accepts every request when no token is configured", async () => {
@@ -179,7 +199,7 @@ describe("createSandboxServer", () => {
       await create();
       const del = await app.inject({ method: "DELETE", url: "/api/sandboxes/sb1", headers: auth });
       expect(del.json()).toEqual({ sandbox_id: "sb1", deleted: true });
-      expect(provider.released).toEqual(["mem:u1:t1"]);
+      expect(provider.released).toEqual(["mem:default.u1:t1"]);
       const gone = await app.inject({ method: "GET", url: "/api/sandboxes/sb1", headers: auth });
       expect(gone.statusCode).toBe(404);
       expect(errorOf(gone).code).toBe("SANDBOX_NOT_FOUND");

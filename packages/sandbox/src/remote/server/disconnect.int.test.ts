@@ -20,7 +20,7 @@ describe("createSandboxServer (over a loopback socket)", () => {
       headers: { "content-type": "application/json", "x-api-key": "k" },
       body: JSON.stringify({ sandbox_id: "sb", thread_id: "t" }),
     });
-    hosted = provider.get("mem:default:t") as MemorySandbox;
+    hosted = provider.get("mem:default.default:t") as MemorySandbox;
     seen = undefined;
     hosted.executeHandler = (_command, options) =>
       new Promise((_, reject) => {

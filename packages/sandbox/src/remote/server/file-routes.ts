@@ -2,7 +2,7 @@
  * `/sandboxes/:id/v1/file/*`: read, write, list, find, grep and download.
  */
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SandboxError } from "../../errors.js";
 import { DEFAULT_LIST_DEPTH } from "../../limits.js";
 import type { GrepOptions, GlobOptions } from "../../sandbox.js";
@@ -20,7 +20,8 @@ import type {
   FileWriteRequest,
 } from "../wire/types.js";
 import { downloadQuerySchema, fileFindSchema, fileGrepSchema, fileListSchema, fileReadSchema, fileWriteSchema, sandboxParamsSchema } from "./schemas.js";
-import type { SandboxRegistry } from "./sandbox-registry.js";
+import { principalOf } from "./request-principal.js";
+import type { HostedSandbox, SandboxRegistry } from "./sandbox-registry.js";
 import { SANDBOX_ROUTE_PREFIX } from "./shell-routes.js";
 
 type Params = { id: string };
@@ -64,13 +65,15 @@ function contentDisposition(file: string): string {
  */
 export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegistry): void {
   const route = (suffix: string): string => `${SANDBOX_ROUTE_PREFIX}/v1/file/${suffix}`;
+  // The caller's own sandboxes only: another client's id answers 404 like a missing one.
+  const owned = (request: FastifyRequest<{ Params: Params }>): HostedSandbox => registry.require(principalOf(request).clientId, request.params.id);
 
   app.post<{ Params: Params; Body: FileReadRequest }>(
     route("read"),
     { schema: { params: sandboxParamsSchema, body: fileReadSchema } },
     async (request): Promise<Envelope<FileReadData>> => {
       const { file, start_line, end_line } = request.body;
-      const content = await registry.require(request.params.id).sandbox.readFile(file, {
+      const content = await owned(request).sandbox.readFile(file, {
         ...(start_line === undefined ? {} : { startLine: start_line + 1 }),
         ...(end_line === undefined ? {} : { endLine: end_line }),
       });
@@ -83,7 +86,7 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
     { schema: { params: sandboxParamsSchema, body: fileWriteSchema } },
     async (request): Promise<Envelope<FileWriteData>> => {
       const { file, content, encoding, append } = request.body;
-      const { sandbox } = registry.require(request.params.id);
+      const { sandbox } = owned(request);
       if (encoding === "base64") {
         if (append === true) throw new SandboxError("INVALID_ARGUMENT", "append cannot be combined with base64 encoding");
         const bytes = decodeBase64(content);
@@ -99,7 +102,7 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
     route("list"),
     { schema: { params: sandboxParamsSchema, body: fileListSchema } },
     async (request): Promise<Envelope<FileListData>> => {
-      const entries = await registry.require(request.params.id).sandbox.listDir(request.body.path, { maxDepth: listDepth(request.body) });
+      const entries = await owned(request).sandbox.listDir(request.body.path, { maxDepth: listDepth(request.body) });
       const files = entries.map((entry) => {
         const isDirectory = entry.endsWith("/") && entry.length > 1;
         const bare = isDirectory ? entry.slice(0, -1) : entry;
@@ -118,7 +121,7 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
         ...(include_dirs === undefined ? {} : { includeDirs: include_dirs }),
         ...(max_results === undefined ? {} : { maxResults: max_results }),
       };
-      const result = await registry.require(request.params.id).sandbox.glob(root, glob, options);
+      const result = await owned(request).sandbox.glob(root, glob, options);
       return { success: true, data: { path: root, files: result.matches, truncated: result.truncated } };
     },
   );
@@ -134,7 +137,7 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
         ...(case_insensitive === undefined ? {} : { caseSensitive: !case_insensitive }),
         ...(max_results === undefined ? {} : { maxResults: max_results }),
       };
-      const result = await registry.require(request.params.id).sandbox.grep(root, pattern, options);
+      const result = await owned(request).sandbox.grep(root, pattern, options);
       const matches = result.matches.map((m) => ({ file: m.path, line_number: m.line, line: m.text }));
       return { success: true, data: { path: root, matches, truncated: result.truncated } };
     },
@@ -144,7 +147,7 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
     `${SANDBOX_ROUTE_PREFIX}/v1/file/download`,
     { schema: { params: sandboxParamsSchema, querystring: downloadQuerySchema } },
     async (request, reply) => {
-      const bytes = await registry.require(request.params.id).sandbox.readBytes(request.query.path);
+      const bytes = await owned(request).sandbox.readBytes(request.query.path);
       return reply
         .type("application/octet-stream")
         .header("content-disposition", contentDisposition(request.query.path))

@@ -47,7 +47,8 @@ async function serve(config: ServerConfig): Promise<number> {
   const app = createSandboxServer({
     provider,
     logger,
-    ...(config.apiKey === undefined ? {} : { token: config.apiKey }),
+    clients: config.clients,
+    ...(config.adminKey === undefined ? {} : { adminKey: config.adminKey }),
     ...(config.bodyLimit === undefined ? {} : { bodyLimit: config.bodyLimit }),
     ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
   });
@@ -56,7 +57,7 @@ async function serve(config: ServerConfig): Promise<number> {
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   process.stdout.write(`listening on http://${urlHost(config.host)}:${port}\n`);
-  logger.info({ host: config.host, port, runner: runner.kind, isolated: runner.isolated, auth: config.apiKey !== undefined }, "sandbox server started");
+  logger.info({ host: config.host, port, runner: runner.kind, isolated: runner.isolated, clients: config.clients.map((client) => client.id), admin: config.adminKey !== undefined }, "sandbox server started");
   await stopped;
   await app.close();
   await provider.shutdown();

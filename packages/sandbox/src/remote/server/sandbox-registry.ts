@@ -1,6 +1,7 @@
 /**
  * The sandboxes one service hosts: wire ids (`sandbox_id`, chosen by the
- * client) bound to sandboxes acquired from a {@link SandboxProvider}.
+ * client) bound to sandboxes acquired from a {@link SandboxProvider}, in one
+ * namespace per owner (the client key that created them).
  */
 import type { Logger } from "../../logger.js";
 import type { SandboxProvider } from "../../provider.js";
@@ -10,7 +11,9 @@ import { ServiceError } from "../wire/errors.js";
 
 /** One hosted sandbox. */
 export interface HostedSandbox {
-  /** Wire id. */
+  /** Client id of the key that created it. */
+  readonly owner: string;
+  /** Wire id, unique within its owner's namespace. */
   readonly sandboxId: string;
   readonly threadId: string;
   readonly userId: string;
@@ -23,14 +26,35 @@ interface Entry extends HostedSandbox {
 }
 
 /**
- * Binds wire ids to provider sandboxes. One thread has at most one wire id
- * and a wire id belongs to one thread: a mismatch is a `CONFLICT` (the
- * identity-collision guard of DeerFlow's provider, enforced server-side).
+ * The user id the provider sees for a client's user: `<owner>.<user>`. Client
+ * ids contain no `.`, so two (owner, user) pairs never give the same id, and a
+ * client naming another client's thread and user gets a sandbox of its own
+ * (for the local provider: its own folders), never the other one.
+ *
+ * @param owner - Client id.
+ * @param userId - The user of the request.
+ * @returns The provider's user id.
+ */
+export function providerUserId(owner: string, userId: string): string {
+  return `${owner}.${userId}`;
+}
+
+function notFound(sandboxId: string): ServiceError {
+  return new ServiceError("SANDBOX_NOT_FOUND", 404, `Sandbox ${sandboxId} not found`);
+}
+
+/**
+ * Binds wire ids to provider sandboxes, per owner. Within an owner's
+ * namespace one thread has at most one wire id and a wire id belongs to one
+ * thread: a mismatch is a `CONFLICT` (the identity-collision guard of
+ * DeerFlow's provider, enforced server-side). Namespaces never meet: another
+ * owner's sandbox is indistinguishable from a missing one.
  */
 export class SandboxRegistry {
   readonly #provider: SandboxProvider;
   readonly #logger: Logger;
-  readonly #entries = new Map<string, Entry>();
+  /** owner → wire id → entry. */
+  readonly #owners = new Map<string, Map<string, Entry>>();
   readonly #locks = new KeyedSerialQueue();
 
   /**
@@ -42,54 +66,64 @@ export class SandboxRegistry {
     this.#logger = logger;
   }
 
-  /** @returns The hosted sandbox with this wire id, if any. */
-  get(sandboxId: string): HostedSandbox | undefined {
-    return this.#entries.get(sandboxId);
+  /** @returns The owner's hosted sandbox with this wire id, if any. */
+  get(owner: string, sandboxId: string): HostedSandbox | undefined {
+    return this.#owners.get(owner)?.get(sandboxId);
   }
 
   /**
-   * @returns The hosted sandbox with this wire id.
-   * @throws ServiceError `SANDBOX_NOT_FOUND` when it is not hosted here.
+   * @param owner - Client id of the caller.
+   * @param sandboxId - Wire id.
+   * @returns The owner's hosted sandbox with this wire id.
+   * @throws ServiceError `SANDBOX_NOT_FOUND` when the owner has none (whether or not another owner has one).
    */
-  require(sandboxId: string): HostedSandbox {
-    const entry = this.#entries.get(sandboxId);
-    if (entry === undefined) throw new ServiceError("SANDBOX_NOT_FOUND", 404, `Sandbox ${sandboxId} not found`);
+  require(owner: string, sandboxId: string): HostedSandbox {
+    const entry = this.#owners.get(owner)?.get(sandboxId);
+    if (entry === undefined) throw notFound(sandboxId);
     return entry;
   }
 
-  /** @returns Every hosted sandbox, in creation order. */
-  list(): readonly HostedSandbox[] {
-    return [...this.#entries.values()];
+  /**
+   * @param owner - Only this client's sandboxes; `undefined` for every owner's (admin).
+   * @returns Hosted sandboxes, in creation order per owner.
+   */
+  list(owner?: string): readonly HostedSandbox[] {
+    if (owner !== undefined) return [...(this.#owners.get(owner)?.values() ?? [])];
+    return [...this.#owners.values()].flatMap((entries) => [...entries.values()]);
   }
 
   /**
-   * Hosts the thread's sandbox under `sandboxId`; idempotent for the same triple.
+   * Hosts the thread's sandbox under `sandboxId` in the owner's namespace;
+   * idempotent for the same triple.
    *
+   * @param owner - Client id of the caller.
    * @param sandboxId - Wire id.
    * @param threadId - Thread.
-   * @param userId - User.
+   * @param userId - User (the provider sees {@link providerUserId}).
    * @returns The hosted sandbox.
-   * @throws ServiceError `CONFLICT` when the id or the thread is bound differently.
+   * @throws ServiceError `CONFLICT` when the id or the thread is bound differently within the owner's namespace.
    */
-  acquire(sandboxId: string, threadId: string, userId: string): Promise<HostedSandbox> {
-    // One lock for every acquire: the thread-uniqueness check spans entries.
-    return this.#locks.run("acquire", async () => {
-      const existing = this.#entries.get(sandboxId);
+  acquire(owner: string, sandboxId: string, threadId: string, userId: string): Promise<HostedSandbox> {
+    // One lock per owner: the thread-uniqueness check spans that owner's entries.
+    return this.#locks.run(owner, async () => {
+      const entries = this.#owners.get(owner) ?? new Map<string, Entry>();
+      const existing = entries.get(sandboxId);
       if (existing !== undefined) {
         if (existing.threadId !== threadId || existing.userId !== userId) {
           throw new ServiceError("CONFLICT", 409, `Sandbox ${sandboxId} is bound to another thread`);
         }
         return existing;
       }
-      for (const other of this.#entries.values()) {
+      for (const other of entries.values()) {
         if (other.threadId === threadId && other.userId === userId) {
           throw new ServiceError("CONFLICT", 409, `Thread already has sandbox ${other.sandboxId}`);
         }
       }
-      const sandbox = await this.#provider.acquire(threadId, userId);
-      const entry: Entry = { sandboxId, threadId, userId, sandbox, running: new Set() };
-      this.#entries.set(sandboxId, entry);
-      this.#logger.info({ sandboxId, sandbox: sandbox.id }, "sandbox acquired");
+      const sandbox = await this.#provider.acquire(threadId, providerUserId(owner, userId));
+      const entry: Entry = { owner, sandboxId, threadId, userId, sandbox, running: new Set() };
+      entries.set(sandboxId, entry);
+      this.#owners.set(owner, entries);
+      this.#logger.info({ owner, sandboxId, sandbox: sandbox.id }, "sandbox acquired");
       return entry;
     });
   }
@@ -98,34 +132,37 @@ export class SandboxRegistry {
    * Stops hosting a sandbox: aborts its running commands and releases it to
    * the provider (for the local provider its files stay on disk).
    *
+   * @param owner - Client id of the sandbox's owner.
    * @param sandboxId - Wire id.
-   * @returns False when it was not hosted.
+   * @returns False when the owner has no such sandbox.
    */
-  async destroy(sandboxId: string): Promise<boolean> {
-    const entry = this.#entries.get(sandboxId);
-    if (entry === undefined) return false;
-    this.#entries.delete(sandboxId);
+  async destroy(owner: string, sandboxId: string): Promise<boolean> {
+    const entries = this.#owners.get(owner);
+    const entry = entries?.get(sandboxId);
+    if (entries === undefined || entry === undefined) return false;
+    entries.delete(sandboxId);
+    if (entries.size === 0) this.#owners.delete(owner);
     for (const controller of entry.running) controller.abort();
     await this.#provider.release(entry.sandbox.id);
-    this.#logger.info({ sandboxId, sandbox: entry.sandbox.id }, "sandbox destroyed");
+    this.#logger.info({ owner, sandboxId, sandbox: entry.sandbox.id }, "sandbox destroyed");
     return true;
   }
 
   /**
    * Registers a running command so destroying the sandbox aborts it.
    *
-   * @param sandboxId - Wire id.
+   * @param hosted - The sandbox the command runs in.
    * @param controller - The command's controller.
    * @returns Unregisters it.
    */
-  track(sandboxId: string, controller: AbortController): () => void {
-    const running = this.#entries.get(sandboxId)?.running;
+  track(hosted: HostedSandbox, controller: AbortController): () => void {
+    const running = this.#owners.get(hosted.owner)?.get(hosted.sandboxId)?.running;
     running?.add(controller);
     return () => running?.delete(controller);
   }
 
   /** Aborts every running command (server shutdown). */
   abortAll(): void {
-    for (const entry of this.#entries.values()) for (const controller of entry.running) controller.abort();
+    for (const entries of this.#owners.values()) for (const entry of entries.values()) for (const controller of entry.running) controller.abort();
   }
 }

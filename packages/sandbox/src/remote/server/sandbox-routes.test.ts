@@ -24,7 +24,7 @@ describe("createSandboxServer sandbox routes", () => {
   async function create(sandboxId = "sb1", threadId = "t1", userId = "u1"): Promise<MemorySandbox> {
     const res = await post("/api/sandboxes", { sandbox_id: sandboxId, thread_id: threadId, user_id: userId });
     expect(res.statusCode).toBe(200);
-    const sandbox = provider.get(`mem:${userId}:${threadId}`);
+    const sandbox = provider.get(`mem:default.${userId}:${threadId}`);
     if (sandbox === undefined) throw new Error("not acquired");
     return sandbox;
   }

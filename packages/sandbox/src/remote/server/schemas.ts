@@ -5,6 +5,7 @@
  * before the sandbox sees the request.
  */
 import { SANDBOX_ID_PATTERN } from "../wire/types.js";
+import { CLIENT_ID_PATTERN } from "./auth.js";
 
 // Paths and patterns are otherwise passed through: the sandbox owns their semantics and error codes.
 const virtualPath = { type: "string", maxLength: 4096 } as const;
@@ -20,6 +21,13 @@ export const sandboxParamsSchema = {
   type: "object",
   required: ["id"],
   properties: { id: sandboxId },
+} as const;
+
+/** Query of `GET` / `DELETE /api/sandboxes/:id`: the admin key names the owner. */
+export const ownerQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { owner: { type: "string", pattern: CLIENT_ID_PATTERN } },
 } as const;
 
 /** `POST /api/sandboxes`. */

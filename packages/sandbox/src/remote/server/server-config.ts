@@ -1,11 +1,13 @@
 /**
  * Configuration of the `deerflow-sandbox-server` process, from flags and
- * environment variables (flags win). The API key is read from the
- * environment only, so it never shows in `ps`.
+ * environment variables (flags win). Keys are read from the environment
+ * only, so they never show in `ps`.
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { ResourceLimits } from "../../exec/command-runner.js";
+import type { ClientKey } from "./auth.js";
+import { KeyConfigError, readKeyConfig } from "./client-keys-config.js";
 
 /** A bad command line; the process prints it and exits 2. */
 export class UsageError extends Error {
@@ -36,8 +38,10 @@ export interface ServerConfig {
   /** Per-thread folders live under this directory. */
   readonly baseDir: string;
   readonly skillsDir: string | undefined;
-  /** `SANDBOX_API_KEY`. */
-  readonly apiKey: string | undefined;
+  /** `SANDBOX_API_KEY` (client `default`) and `SANDBOX_CLIENT_KEYS`; each owns the sandboxes it creates. */
+  readonly clients: readonly ClientKey[];
+  /** `SANDBOX_ADMIN_KEY`: lists every client's sandboxes and may stop any. */
+  readonly adminKey: string | undefined;
   /** Run commands on the host when bubblewrap is unavailable (trusted environments only). */
   readonly allowHostBash: boolean;
   /** Give commands network access. */
@@ -67,10 +71,15 @@ Options (environment variable in brackets):
   --public-url <url>     base of the sandbox_url values handed out [SANDBOX_PUBLIC_URL]
   --body-limit <bytes>   largest request body, default 64 MiB [SANDBOX_BODY_LIMIT]
   --log-level <level>    debug | info | warn | error, default info [SANDBOX_LOG_LEVEL]
-  --allow-no-auth        serve a non-loopback address without SANDBOX_API_KEY
+  --allow-no-auth        serve a non-loopback address without any key
   -h, --help             print this help
 
-The shared secret is read from SANDBOX_API_KEY and required in the X-API-Key header.
+Keys (environment only; every request but GET /healthz carries one in X-API-Key):
+  SANDBOX_API_KEY        one client key (client "default")
+  SANDBOX_CLIENT_KEYS    several client keys, a JSON object of client id to key,
+                         e.g. '{"agents-eu":"<key>","agents-us":"<key>"}' (keys of 16+ characters)
+  SANDBOX_ADMIN_KEY      the operator's key: lists every client's sandboxes, stops any
+A client sees and reaches only the sandboxes it created; any other answers 404.
 Prints "listening on http://<host>:<port>" on stdout when ready; SIGTERM/SIGINT stop it gracefully.
 `;
 
@@ -159,9 +168,15 @@ export function parseServerConfig(argv: readonly string[], env: NodeJS.ProcessEn
   }
   if (values.help === true) return "help";
   const host = values.host ?? env.SANDBOX_HOST ?? "127.0.0.1";
-  const apiKey = env.SANDBOX_API_KEY === "" ? undefined : env.SANDBOX_API_KEY;
-  if (apiKey === undefined && !isLoopback(host) && values["allow-no-auth"] !== true) {
-    throw new UsageError(`refusing to serve ${host} without SANDBOX_API_KEY (pass --allow-no-auth to insist)`);
+  let keys;
+  try {
+    keys = readKeyConfig(env);
+  } catch (err) {
+    if (err instanceof KeyConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (keys.clients.length === 0 && keys.adminKey === undefined && !isLoopback(host) && values["allow-no-auth"] !== true) {
+    throw new UsageError(`refusing to serve ${host} without SANDBOX_API_KEY or SANDBOX_CLIENT_KEYS (pass --allow-no-auth to insist)`);
   }
   const logLevel = values["log-level"] ?? env.SANDBOX_LOG_LEVEL ?? "info";
   if (!LEVELS.includes(logLevel as LogLevel)) throw new UsageError(`--log-level must be one of ${LEVELS.join(", ")}: ${logLevel}`);
@@ -172,7 +187,8 @@ export function parseServerConfig(argv: readonly string[], env: NodeJS.ProcessEn
     port: integer("--port", values.port ?? env.SANDBOX_PORT ?? "8080", 0, 65_535),
     baseDir: path.resolve(cwd, values["base-dir"] ?? env.SANDBOX_BASE_DIR ?? ".deer-flow"),
     skillsDir: skillsDir === undefined || skillsDir === "" ? undefined : path.resolve(cwd, skillsDir),
-    apiKey,
+    clients: keys.clients,
+    adminKey: keys.adminKey,
     allowHostBash: values["allow-host-bash"] === true || isTrue(env.SANDBOX_ALLOW_HOST_BASH),
     network: values.network === true || isTrue(env.SANDBOX_NETWORK),
     limits: parseLimits(values.limits ?? env.SANDBOX_LIMITS),

@@ -6,6 +6,7 @@ import { WORKSPACE_PATH } from "../../limits.js";
 import type { ExecuteOptions, ExecuteResult } from "../../sandbox.js";
 import type { Envelope, SandboxInfoData, ShellExecData, ShellExecRequest } from "../wire/types.js";
 import { sandboxParamsSchema, shellExecSchema } from "./schemas.js";
+import { principalOf } from "./request-principal.js";
 import type { SandboxRegistry } from "./sandbox-registry.js";
 
 /** Path prefix of the per-sandbox routes. */
@@ -85,7 +86,7 @@ export function registerShellRoutes(app: FastifyInstance, registry: SandboxRegis
     `${SANDBOX_ROUTE_PREFIX}/v1/sandbox`,
     { schema: { params: sandboxParamsSchema } },
     async (request): Promise<Envelope<SandboxInfoData>> => {
-      const hosted = registry.require(request.params.id);
+      const hosted = registry.require(principalOf(request).clientId, request.params.id);
       return { success: true, data: { sandbox_id: hosted.sandboxId, home_dir: WORKSPACE_PATH, status: "Running" } };
     },
   );
@@ -94,9 +95,9 @@ export function registerShellRoutes(app: FastifyInstance, registry: SandboxRegis
     `${SANDBOX_ROUTE_PREFIX}/v1/shell/exec`,
     { schema: { params: sandboxParamsSchema, body: shellExecSchema } },
     async (request, reply): Promise<Envelope<ShellExecData>> => {
-      const hosted = registry.require(request.params.id);
+      const hosted = registry.require(principalOf(request).clientId, request.params.id);
       const { controller, dispose } = disconnectSignal(reply);
-      const untrack = registry.track(hosted.sandboxId, controller);
+      const untrack = registry.track(hosted, controller);
       try {
         const result = await hosted.sandbox.execute(request.body.command, executeOptions(request.body, controller.signal));
         return { success: true, data: toShellExecData(result) };

@@ -6,7 +6,7 @@
  * the provisioner API DeerFlow's remote backend speaks.
  */
 
-/** Header carrying the shared secret. */
+/** Header carrying the caller's key (a client key or the admin key). */
 export const API_KEY_HEADER = "x-api-key";
 
 /** Path prefix of one hosted sandbox; `sandbox_url` is the service's base URL plus this. */
@@ -36,9 +36,11 @@ export interface SandboxRecord {
   readonly status: "Running";
   readonly thread_id: string;
   readonly user_id: string;
+  /** Client id of the key that created it; only in answers to the admin key. */
+  readonly owner?: string;
 }
 
-/** `GET /api/sandboxes`. */
+/** `GET /api/sandboxes`: the caller's sandboxes (every client's for the admin key). */
 export interface ListSandboxesResponse {
   readonly sandboxes: readonly SandboxRecord[];
 }
