@@ -9,7 +9,7 @@ import { Client as Client115 } from "@langchain/langgraph-sdk";
 import { Client as Client2 } from "sdk2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDirs } from "../helpers/temp-dir.js";
-import { embeddedEnv, startServer, type TestServer } from "../server/helpers.js";
+import { embeddedEnv, startServer, statusOf, type TestServer } from "../server/helpers.js";
 import { dropSchemas, requirePostgres, uniqueName } from "../support/services.js";
 
 /** The 1.x client type; the 2.0.0 client has the same API for everything used here. */
@@ -46,15 +46,6 @@ function countingFetch(): { fetch: typeof fetch; sent: string[] } {
     return fetch(input, init);
   };
   return { fetch: wrapped, sent };
-}
-
-async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (err) {
-    return (err as { status?: number }).status;
-  }
 }
 
 describe.each(CASES)("a fresh server with the %s checkpointer, through %s", (checkpointer, _sdk, makeClient) => {

@@ -22,7 +22,7 @@ import { DEMO_LABEL } from "../../src/models/demo/planner.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { storedZip } from "../fixtures/zip.js";
 import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
-import { eventually, startServer, type TestServer } from "../server/helpers.js";
+import { eventually, startServer, statusOf, type TestServer } from "../server/helpers.js";
 
 /** The 1.x client type; the 2.0.0 client has the same API for everything used here. */
 type SdkClient = Client115;
@@ -76,15 +76,6 @@ async function collect(stream: AsyncIterable<unknown>): Promise<SdkEvent[]> {
   const out: SdkEvent[] = [];
   for await (const part of stream) out.push(part as SdkEvent);
   return out;
-}
-
-async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (err) {
-    return (err as { status?: number }).status;
-  }
 }
 
 function text(content: unknown): string {

@@ -73,3 +73,13 @@ export async function eventually<T>(check: () => Promise<T | undefined>, interva
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** The HTTP status an SDK call failed with, or undefined when it succeeded. */
+export async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (err) {
+    return (err as { status?: number }).status;
+  }
+}

@@ -4,6 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/checkpointers/create-checkpointer.js";
+import { expectUsableBeforeFirstCheckpoint } from "../support/fresh-checkpointer.js";
 import { requirePostgres, uniqueName } from "../support/services.js";
 
 const url = await requirePostgres();
@@ -65,11 +66,7 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
     schemasToDrop.push(freshSchema);
     const { checkpointer, close } = await createCheckpointer({ type: "postgres", connectionString: url!, schema: freshSchema });
     try {
-      await expect(checkpointer.deleteThread("never-ran")).resolves.toBeUndefined();
-      expect(await checkpointer.getTuple({ configurable: { thread_id: "never-ran" } })).toBeUndefined();
-      const listed: unknown[] = [];
-      for await (const tuple of checkpointer.list({ configurable: { thread_id: "never-ran" } })) listed.push(tuple);
-      expect(listed).toEqual([]);
+      await expectUsableBeforeFirstCheckpoint(checkpointer);
     } finally {
       await close();
     }

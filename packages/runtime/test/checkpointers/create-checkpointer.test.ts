@@ -7,6 +7,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../src/errors.js";
 import { createCheckpointer, validateCheckpointerConfig, type CheckpointerConfig } from "../../src/checkpointers/create-checkpointer.js";
+import { expectUsableBeforeFirstCheckpoint } from "../support/fresh-checkpointer.js";
 
 function echoGraph(checkpointer: BaseCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)
@@ -61,11 +62,7 @@ describe("createCheckpointer", () => {
     const { checkpointer, close } = await createCheckpointer({ type: "file", path: path.join(dir, "fresh", "checkpoints.db") });
     try {
       // SqliteSaver creates its tables lazily on reads and writes, but not on deleteThread.
-      await expect(checkpointer.deleteThread("never-ran")).resolves.toBeUndefined();
-      expect(await checkpointer.getTuple({ configurable: { thread_id: "never-ran" } })).toBeUndefined();
-      const listed: unknown[] = [];
-      for await (const tuple of checkpointer.list({ configurable: { thread_id: "never-ran" } })) listed.push(tuple);
-      expect(listed).toEqual([]);
+      await expectUsableBeforeFirstCheckpoint(checkpointer);
     } finally {
       await close();
     }
