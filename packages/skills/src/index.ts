@@ -46,6 +46,7 @@ export { installSkillArchive, installSkillFromDirectory, type InstallOptions, ty
 export { packSkillDirectory, type PackResult } from "./install/pack.js";
 export { safeExtractSkillArchive, type ExtractOptions, type ExtractResult } from "./install/safe-extract.js";
 export { isUnsafeMemberName } from "./install/member-name.js";
+export { readSkillArchiveMember, type ReadMemberOptions, type SkillArchiveMember } from "./install/read-member.js";
 
 // Security scanning
 export type {

@@ -22,3 +22,5 @@ export const DEFAULT_SKILLS_CONTAINER_PATH = "/mnt/skills";
 export const SKILL_FILE_NAME = "SKILL.md";
 /** Support folders a custom skill may hold files in. */
 export const SUPPORT_DIRECTORIES = ["assets", "references", "scripts", "templates"] as const;
+/** Most decompressed bytes of one archive member read for a preview (DeerFlow's `MAX_SKILL_ARCHIVE_MEMBER_BYTES`). */
+export const MAX_ARCHIVE_PREVIEW_BYTES = 16 * 1024 * 1024;
