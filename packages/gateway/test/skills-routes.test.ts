@@ -213,11 +213,11 @@ describe("skills routes", () => {
       expect(res.json().detail).toContain(detail);
     });
 
-    it("answers 404 for an unknown custom skill with the store's text", async () => {
+    it("answers 404 for an unknown custom skill with the one not-found text", async () => {
       fx = await createFixture();
       const res = await fx.app.inject({ method: "PUT", url: "/api/skills/custom/nope", payload: { content: skillMd("nope") } });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: "Custom skill 'nope' not found." });
+      expect(res.json()).toEqual({ detail: "Custom skill 'nope' not found" });
     });
 
     it("answers a static security block with the structured detail and keeps the old content", async () => {
@@ -317,7 +317,7 @@ describe("skills routes", () => {
       expect(res.json().detail[0]).toMatchObject({ loc: ["body", "history_index"], type: "int_type" });
     });
 
-    it("answers 404 for history of a skill that never existed, without a period", async () => {
+    it("answers 404 for history of a skill that never existed", async () => {
       fx = await createFixture();
       const res = await fx.app.inject({ url: "/api/skills/custom/nope/history" });
       expect(res.statusCode).toBe(404);
@@ -326,7 +326,7 @@ describe("skills routes", () => {
 
     it("answers 404 and 400 on delete of unknown and public skills", async () => {
       fx = await createFixture();
-      expect((await fx.app.inject({ method: "DELETE", url: "/api/skills/custom/nope" })).json()).toEqual({ detail: "Custom skill 'nope' not found." });
+      expect((await fx.app.inject({ method: "DELETE", url: "/api/skills/custom/nope" })).json()).toEqual({ detail: "Custom skill 'nope' not found" });
       const pub = await fx.app.inject({ method: "DELETE", url: "/api/skills/custom/deep-research" });
       expect(pub.statusCode).toBe(400);
     });

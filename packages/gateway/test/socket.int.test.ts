@@ -3,11 +3,10 @@
  * normalised, multipart bodies from fetch's FormData, CORS as a browser sends it.
  */
 import { randomBytes } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { FastifyPluginAsync } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "./support/fixture.js";
+import { ADMIN_KEY, USER_KEY, putThreadFile, type Fixture } from "./support/fixture.js";
+import { listenFixture, rawRequest } from "./support/socket.js";
 import { skillArchive } from "./support/zip.js";
 
 const runs: FastifyPluginAsync = async (app) => {
@@ -17,20 +16,6 @@ const runs: FastifyPluginAsync = async (app) => {
   });
 };
 
-/** GET with the path sent byte for byte (fetch and URL would resolve dot segments). */
-function rawGet(base: URL, rawPath: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: base.hostname, port: base.port, path: rawPath, method: "GET", headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 describe("gateway over a socket", () => {
   let fx: Fixture;
   let base: URL;
@@ -38,9 +23,7 @@ describe("gateway over a socket", () => {
   const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 
   beforeAll(async () => {
-    fx = await createFixture({ auth: true, gateway: { cors: { origins: ["http://console.test"] }, routes: [runs], uploads: { maxFileBytes: 64 * 1024 } } });
-    await fx.app.listen({ host: "127.0.0.1", port: 0 });
-    base = new URL(`http://127.0.0.1:${(fx.app.server.address() as AddressInfo).port}`);
+    ({ fx, base } = await listenFixture({ auth: true, gateway: { cors: { origins: ["http://console.test"] }, routes: [runs], uploads: { maxFileBytes: 64 * 1024 } } }));
   });
 
   afterAll(async () => {
@@ -81,21 +64,13 @@ describe("gateway over a socket", () => {
     "/api/threads/t1/artifacts/mnt/user-data/outputs/..%5c..%5c..%5cetc%5cpasswd",
   ])("refuses the unnormalised traversal %s with 403", async (p) => {
     await putThreadFile(fx, "t1", "outputs/report.md", "r", "alice");
-    const res = await rawGet(base, p, user);
+    const res = await rawRequest(base, p, user);
     expect(res.status).toBe(403);
-    expect(JSON.parse(res.body)).toEqual({ detail: "Access denied: path traversal detected" });
+    expect(JSON.parse(res.text)).toEqual({ detail: "Access denied: path traversal detected" });
   });
 
   it("refuses an unnormalised traversal in a delete", async () => {
-    const res = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: base.hostname, port: base.port, path: "/api/threads/t1/uploads/%2e%2e", method: "DELETE", headers: user }, (r) => {
-        r.resume();
-        resolve(r.statusCode ?? 0);
-      });
-      req.on("error", reject);
-      req.end();
-    });
-    expect(res).toBe(403);
+    expect((await rawRequest(base, "/api/threads/t1/uploads/%2e%2e", user, "DELETE")).status).toBe(403);
   });
 
   it("installs an uploaded skill as admin and refuses it to a user", async () => {

@@ -11,9 +11,23 @@ import type { SkillsBackend, UserSkills } from "./skills-backend.js";
 
 type NameParams = { skill_name: string };
 
-/** DeerFlow's 404 of the read routes (no final period, unlike the store's message). */
+/**
+ * The one 404 text of every custom-skill route. DeerFlow has two (its read
+ * routes end without a period, its edit routes with one, as the store's
+ * message does); clients should not have to match both.
+ */
 function customNotFound(name: string): GatewayError {
   return new GatewayError("NOT_FOUND", `Custom skill '${name}' not found`);
+}
+
+/** Runs `work`, turning the store's `SKILL_NOT_FOUND` into {@link customNotFound}. */
+async function orCustomNotFound<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "SKILL_NOT_FOUND") throw customNotFound(name);
+    throw err;
+  }
 }
 
 async function customDetail(skills: UserSkills, name: string): Promise<SkillResponse & { content: string }> {
@@ -49,7 +63,11 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
       schema: { summary: "A custom skill with its raw SKILL.md (admin)", tags, params: skillNameParamsSchema, response: { 200: customSkillContentSchema }, "x-errors": [403, 404] },
     },
     async (request) =>
-      guarded("Failed to get custom skill.", async () => customDetail(await backend.forUser(request.principal.userId), cleanSkillName(request.params.skill_name))),
+      guarded("Failed to get custom skill.", async () => {
+        const name = cleanSkillName(request.params.skill_name);
+        const skills = await backend.forUser(request.principal.userId);
+        return orCustomNotFound(name, () => customDetail(skills, name));
+      }),
   );
 
   app.put<{ Params: NameParams; Body: { content: string } }>(
@@ -69,9 +87,11 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
       guarded("Failed to update custom skill.", async () => {
         const name = cleanSkillName(request.params.skill_name);
         const skills = await backend.forUser(request.principal.userId);
-        await skills.store.update(name, request.body.content, { author: "human" });
-        skills.catalog.invalidate();
-        return customDetail(skills, name);
+        return orCustomNotFound(name, async () => {
+          await skills.store.update(name, request.body.content, { author: "human" });
+          skills.catalog.invalidate();
+          return customDetail(skills, name);
+        });
       }),
   );
 
@@ -83,10 +103,13 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
     },
     async (request) =>
       guarded("Failed to delete custom skill.", async () => {
+        const name = cleanSkillName(request.params.skill_name);
         const skills = await backend.forUser(request.principal.userId);
-        await skills.store.delete(cleanSkillName(request.params.skill_name), { author: "human" });
-        skills.catalog.invalidate();
-        return { success: true };
+        return orCustomNotFound(name, async () => {
+          await skills.store.delete(name, { author: "human" });
+          skills.catalog.invalidate();
+          return { success: true };
+        });
       }),
   );
 
@@ -100,12 +123,7 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
       guarded("Failed to read history.", async () => {
         const name = cleanSkillName(request.params.skill_name);
         const { store } = await backend.forUser(request.principal.userId);
-        try {
-          return { history: (await store.history(name)).map(toWireHistoryRecord) };
-        } catch (err) {
-          if ((err as { code?: unknown }).code === "SKILL_NOT_FOUND") throw customNotFound(name);
-          throw err;
-        }
+        return orCustomNotFound(name, async () => ({ history: (await store.history(name)).map(toWireHistoryRecord) }));
       }),
   );
 
@@ -127,9 +145,11 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
         // DeerFlow does not strip newlines here.
         const name = request.params.skill_name;
         const skills = await backend.forUser(request.principal.userId);
-        await skills.store.rollback(name, request.body.history_index ?? -1, { author: "human" });
-        skills.catalog.invalidate();
-        return customDetail(skills, name);
+        return orCustomNotFound(name, async () => {
+          await skills.store.rollback(name, request.body.history_index ?? -1, { author: "human" });
+          skills.catalog.invalidate();
+          return customDetail(skills, name);
+        });
       }),
   );
 }
