@@ -31,6 +31,7 @@ const GATEWAY_ERROR = Symbol.for("@deerflow/gateway/error");
  * - `NOT_FOUND` / `FILE_NOT_FOUND` (404): unknown route / file.
  * - `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE`, `TOO_MANY_FILES` (413): body, one upload or the count over its limit.
  * - `UNSUPPORTED_MEDIA_TYPE` (415): a content type the route does not take.
+ * - `RANGE_NOT_SATISFIABLE` (416): a `Range` no byte of the file falls in.
  * - `VALIDATION_FAILED` (422): a request that fails its JSON Schema.
  * - `SERVICE_UNAVAILABLE` (503): a health check failed.
  * - `INTERNAL` (500): a failure with a deliberately generic message.
@@ -51,6 +52,7 @@ export type GatewayErrorCode =
   | "FILE_TOO_LARGE"
   | "TOO_MANY_FILES"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "RANGE_NOT_SATISFIABLE"
   | "VALIDATION_FAILED"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL"

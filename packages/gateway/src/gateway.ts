@@ -124,6 +124,11 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
       prefix: API_PREFIX,
       files: options.threadFiles,
       ...(options.uploads === undefined ? {} : { uploads: options.uploads }),
+      // `.skill` previews copy the archive like an install does, under the same size cap and temp folder.
+      archivePreview: {
+        ...(options.skills?.maxArchiveBytes === undefined ? {} : { maxArchiveBytes: options.skills.maxArchiveBytes }),
+        ...(options.skills?.tempDir === undefined ? {} : { tempDir: options.skills.tempDir }),
+      },
       ...authorizeThread,
     });
   }

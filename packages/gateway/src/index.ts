@@ -44,7 +44,9 @@ export { skillErrorDetail, type SecurityBlockDetail } from "./skills/skill-error
 
 // Thread files
 export { filesRoutes, type FilesRoutesOptions } from "./files/files-routes.js";
-export type { OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./files/thread-files.js";
+export type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./files/thread-files.js";
+export type { ArchivePreviewOptions } from "./files/skill-archive-member.js";
+export { toWireFileInfo, type WireFileInfo } from "./files/file-info-wire.js";
 export { LocalThreadFiles, type LocalThreadFilesOptions } from "./files/local-thread-files.js";
 export { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "./files/receive-uploads.js";
 export {
@@ -57,7 +59,9 @@ export {
   type UserDataArea,
   type UserDataPath,
 } from "./files/virtual-path.js";
-export { MAX_FILENAME_BYTES, existingFilename, uploadFilename } from "./files/safe-filename.js";
+export { MAX_FILENAME_BYTES, clientBasename, existingFilename, uploadFilename } from "./files/safe-filename.js";
+export { claimUniqueName } from "./files/unique-name.js";
+export { entityTag, ifRangeAllows, parseByteRange, type RangeDecision } from "./files/byte-range.js";
 export { contentDisposition, contentTypeFor, isActiveContent } from "./files/content-type.js";
 
 // LangGraph-Platform-compatible API

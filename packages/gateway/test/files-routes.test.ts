@@ -38,8 +38,22 @@ describe("thread files routes", () => {
       expect(body.success).toBe(true);
       expect(body.message).toBe("Successfully uploaded 2 file(s)");
       expect(body.files).toEqual([
-        { filename: "notes.md", size: 8, path: "/mnt/user-data/uploads/notes.md", modified: expect.any(Number), artifact_url: "/api/threads/t1/artifacts/mnt/user-data/uploads/notes.md" },
-        { filename: "data.csv", size: 8, path: "/mnt/user-data/uploads/data.csv", modified: expect.any(Number), artifact_url: "/api/threads/t1/artifacts/mnt/user-data/uploads/data.csv" },
+        {
+          filename: "notes.md",
+          size: 8,
+          path: "/mnt/user-data/uploads/notes.md",
+          virtual_path: "/mnt/user-data/uploads/notes.md",
+          modified: expect.any(Number),
+          artifact_url: "/api/threads/t1/artifacts/mnt/user-data/uploads/notes.md",
+        },
+        {
+          filename: "data.csv",
+          size: 8,
+          path: "/mnt/user-data/uploads/data.csv",
+          virtual_path: "/mnt/user-data/uploads/data.csv",
+          modified: expect.any(Number),
+          artifact_url: "/api/threads/t1/artifacts/mnt/user-data/uploads/data.csv",
+        },
       ]);
       expect((await uploadsDir()).sort()).toEqual(["data.csv", "notes.md"]);
     });

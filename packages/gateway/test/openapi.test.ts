@@ -28,9 +28,11 @@ const ROUTES: ReadonlyArray<[string, string]> = [
   ["get", "/api/skills/{skill_name}/files/{path}"],
   ["put", "/api/skills/{skill_name}"],
   ["post", "/api/threads/{thread_id}/uploads"],
+  ["get", "/api/threads/{thread_id}/uploads/limits"],
   ["get", "/api/threads/{thread_id}/uploads/list"],
   ["delete", "/api/threads/{thread_id}/uploads/{filename}"],
   ["get", "/api/threads/{thread_id}/artifacts/{path}"],
+  ["head", "/api/threads/{thread_id}/artifacts/{path}"],
   ["get", "/api/threads/{thread_id}/files"],
 ];
 

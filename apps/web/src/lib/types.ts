@@ -55,11 +55,25 @@ export interface HistoryRecord {
 
 /** A thread file. */
 export interface FileInfo {
+  /** For an upload, the name it is stored under. */
   readonly filename: string;
   readonly size: number;
+  /** The virtual path (the gateway never sends a host path). */
   readonly path: string;
+  /** The path the agent sees, e.g. `/mnt/user-data/uploads/report.pdf`. */
+  readonly virtual_path: string;
   readonly modified: number;
   readonly artifact_url: string;
+  /** Uploads: the name sent, when the file is stored under another (`data.txt` → `data_1.txt`). */
+  readonly original_filename?: string;
+}
+
+/** `POST /api/threads/:id/uploads`. */
+export interface UploadResult {
+  readonly success: boolean;
+  readonly files: FileInfo[];
+  readonly message: string;
+  readonly skipped_files: string[];
 }
 
 /** `GET /api/threads/:id/files`. */

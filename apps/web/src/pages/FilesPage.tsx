@@ -7,7 +7,7 @@ import { FileLink } from "../components/FileLink";
 import { apiJson, errorText, formatBytes, formatTime, sdkClient } from "../lib/api";
 import { navigate } from "../lib/router";
 import { lastThreadId, notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads";
-import type { FileInfo, ThreadFiles } from "../lib/types";
+import type { FileInfo, ThreadFiles, UploadResult } from "../lib/types";
 
 function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; caption: string; testId: string }) {
   if (files.length === 0) return <p className="muted">None yet.</p>;
@@ -28,7 +28,7 @@ function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; cap
           <tr key={f.path}>
             <th scope="row">{f.filename}</th>
             <td>
-              <code>{f.path}</code>
+              <code>{f.virtual_path}</code>
             </td>
             <td>{formatBytes(f.size)}</td>
             <td>{formatTime(f.modified)}</td>
@@ -40,6 +40,12 @@ function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; cap
       </tbody>
     </table>
   );
+}
+
+/** The gateway's message, plus the files stored under another name than the one chosen. */
+function uploadSummary(result: UploadResult): string {
+  const renamed = result.files.filter((f) => f.original_filename !== undefined).map((f) => `${f.original_filename} stored as ${f.filename}`);
+  return renamed.length === 0 ? result.message : `${result.message}; ${renamed.join(", ")}`;
 }
 
 export function FilesPage({ threadId }: { threadId: string | null }) {
@@ -85,8 +91,8 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
     setBusy(true);
     setStatus("Uploading…");
     try {
-      const res = await apiJson<{ message: string }>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
-      setStatus(res.message);
+      const res = await apiJson<UploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
+      setStatus(uploadSummary(res));
       if (inputRef.current !== null) inputRef.current.value = "";
       await load();
     } catch (err) {

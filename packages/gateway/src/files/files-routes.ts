@@ -3,23 +3,24 @@
  * of a thread's `/mnt/user-data`.
  */
 import multipart from "@fastify/multipart";
+import { MAX_ARCHIVE_TOTAL_BYTES } from "@deerflow/skills";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ThreadAuthorizer } from "../auth/thread-access.js";
 import { successMessageSchema, threadParamsSchema } from "../schemas.js";
-import { contentDisposition, contentTypeFor, isActiveContent } from "./content-type.js";
+import { registerArtifactRoute } from "./artifact-route.js";
+import { toWireFileInfo } from "./file-info-wire.js";
 import { DEFAULT_UPLOAD_LIMITS, receiveUploads, type UploadLimits } from "./receive-uploads.js";
 import { existingFilename } from "./safe-filename.js";
 import {
-  artifactParamsSchema,
-  artifactQuerySchema,
   deleteUploadParamsSchema,
   threadFilesSchema,
+  uploadLimitsSchema,
   uploadListSchema,
   uploadMultipartDoc,
   uploadResponseSchema,
 } from "./schemas.js";
+import type { ArchivePreviewOptions } from "./skill-archive-member.js";
 import type { ThreadFileInfo, ThreadFiles, ThreadScope } from "./thread-files.js";
-import { parseUserDataPath } from "./virtual-path.js";
 
 /** Options of {@link filesRoutes}. */
 export interface FilesRoutesOptions {
@@ -29,6 +30,11 @@ export interface FilesRoutesOptions {
   readonly uploads?: UploadLimits;
   /** Per-thread authorization, run before any file access. */
   readonly authorizeThread?: ThreadAuthorizer;
+  /**
+   * Previews of files inside `.skill` archives: largest archive copied (default 512 MiB, the
+   * install's), largest member (default 16 MiB), temp folder of the private copy.
+   */
+  readonly archivePreview?: Partial<ArchivePreviewOptions>;
 }
 
 type ThreadParams = { thread_id: string };
@@ -36,10 +42,13 @@ type ThreadParams = { thread_id: string };
 /**
  * The thread files plugin. Routes (relative to its prefix, `/api` in the gateway):
  *
- * - `POST /threads/:thread_id/uploads` (multipart, one or more files) → `{success, files, message}`
+ * - `POST /threads/:thread_id/uploads` (multipart, one or more files) → `{success, files, message, skipped_files}`;
+ *   a name repeated in the request is stored as `name_1.ext`, `name_2.ext`...
+ * - `GET /threads/:thread_id/uploads/limits` → `{max_files, max_file_size, max_total_size}`
  * - `GET /threads/:thread_id/uploads/list` → `{files, count}`
  * - `DELETE /threads/:thread_id/uploads/:filename` → `{success, message}`
- * - `GET /threads/:thread_id/artifacts/*` → the file at that virtual path (`?download=true` for an attachment)
+ * - `GET|HEAD /threads/:thread_id/artifacts/*` → the file at that virtual path, or a member of a `.skill`
+ *   archive on it (`?download=true` for an attachment; one `Range` per request)
  * - `GET /threads/:thread_id/files` → `{outputs, uploads}` (outputs recursively)
  *
  * @example
@@ -60,14 +69,18 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
     return { userId: request.principal.userId, threadId };
   }
 
-  const withUrl = (threadId: string) => (f: ThreadFileInfo) => ({ ...f, artifact_url: `${prefix}/threads/${threadId}/artifacts${f.path}` });
+  const wire = (threadId: string) => (f: ThreadFileInfo, originalFilename?: string) =>
+    toWireFileInfo(`${prefix}/threads/${threadId}/artifacts`, f, originalFilename);
 
   app.post<{ Params: ThreadParams }>(
     "/threads/:thread_id/uploads",
     {
       schema: {
         summary: "Upload files into the thread's /mnt/user-data/uploads",
-        description: `All files are stored or none is. Limits: ${limits.maxFileBytes} bytes per file, ${limits.maxFiles} files, ${limits.maxTotalBytes} bytes in total.`,
+        description:
+          `All files are stored or none is. A name repeated in the request is stored as name_1.ext, name_2.ext...; ` +
+          `an earlier upload of the same name is replaced. Limits: ${limits.maxFileBytes} bytes per file, ` +
+          `${limits.maxFiles} files, ${limits.maxTotalBytes} bytes in total.`,
         tags: ["threads"],
         params: threadParamsSchema,
         response: { 200: uploadResponseSchema },
@@ -79,12 +92,30 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
       const scope = await scopeOf(request);
       const batch = await files.beginUpload(scope);
       try {
-        await receiveUploads(request, batch, limits);
+        const received = await receiveUploads(request, batch, limits);
         const stored = await batch.commit();
-        return { success: true, files: stored.map(withUrl(scope.threadId)), message: `Successfully uploaded ${stored.length} file(s)` };
+        const originals = new Map(received.map((r) => [r.filename, r.originalFilename]));
+        const toWire = wire(scope.threadId);
+        return {
+          success: true,
+          files: stored.map((f) => toWire(f, originals.get(f.filename))),
+          message: `Successfully uploaded ${stored.length} file(s)`,
+          skipped_files: [],
+        };
       } finally {
         await batch.abort();
       }
+    },
+  );
+
+  app.get<{ Params: ThreadParams }>(
+    "/threads/:thread_id/uploads/limits",
+    {
+      schema: { summary: "The upload limits in force", tags: ["threads"], params: threadParamsSchema, response: { 200: uploadLimitsSchema }, "x-errors": [403, 404] },
+    },
+    async (request) => {
+      await scopeOf(request);
+      return { max_files: limits.maxFiles, max_file_size: limits.maxFileBytes, max_total_size: limits.maxTotalBytes };
     },
   );
 
@@ -93,7 +124,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
     { schema: { summary: "List the thread's uploaded files", tags: ["threads"], params: threadParamsSchema, response: { 200: uploadListSchema }, "x-errors": [403, 404] } },
     async (request) => {
       const scope = await scopeOf(request);
-      const list = (await files.list(scope, "uploads")).map(withUrl(scope.threadId));
+      const list = (await files.list(scope, "uploads")).map((f) => wire(scope.threadId)(f));
       return { files: list, count: list.length };
     },
   );
@@ -109,38 +140,11 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
     },
   );
 
-  app.get<{ Params: ThreadParams & { "*": string }; Querystring: { download?: boolean } }>(
-    "/threads/:thread_id/artifacts/*",
-    {
-      schema: {
-        summary: "Serve a file of the thread's user data by virtual path",
-        description: "E.g. /api/threads/t1/artifacts/mnt/user-data/outputs/report.md. HTML, SVG and XML are served with a sandboxing CSP.",
-        tags: ["threads"],
-        params: artifactParamsSchema,
-        querystring: artifactQuerySchema,
-        produces: ["application/octet-stream"],
-        response: { 200: { description: "The file's bytes", type: "string", format: "binary" } },
-        "x-errors": [400, 403, 404],
-      },
-    },
-    async (request, reply) => {
-      const target = parseUserDataPath(request.params["*"]);
-      const scope = await scopeOf(request);
-      const file = await files.open(scope, target);
-      const type = contentTypeFor(file.name);
-      const download = request.query.download === true;
-      reply
-        .header("content-type", type)
-        .header("content-length", file.size)
-        .header("last-modified", file.modified.toUTCString())
-        .header("cache-control", "private, no-cache")
-        .header("x-content-type-options", "nosniff")
-        .header("content-disposition", contentDisposition(download ? "attachment" : "inline", file.name));
-      // Agent-written HTML/SVG must not run script in the gateway's origin.
-      if (!download && isActiveContent(type)) reply.header("content-security-policy", "sandbox");
-      return reply.send(file.stream);
-    },
-  );
+  registerArtifactRoute(app, {
+    files,
+    scopeOf,
+    archivePreview: { maxArchiveBytes: MAX_ARCHIVE_TOTAL_BYTES, ...options.archivePreview },
+  });
 
   app.get<{ Params: ThreadParams }>(
     "/threads/:thread_id/files",
@@ -148,7 +152,8 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
     async (request) => {
       const scope = await scopeOf(request);
       const [outputs, uploads] = await Promise.all([files.list(scope, "outputs", { recursive: true }), files.list(scope, "uploads")]);
-      return { outputs: outputs.map(withUrl(scope.threadId)), uploads: uploads.map(withUrl(scope.threadId)) };
+      const toWire = wire(scope.threadId);
+      return { outputs: outputs.map((f) => toWire(f)), uploads: uploads.map((f) => toWire(f)) };
     },
   );
 };

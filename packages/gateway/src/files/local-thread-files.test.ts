@@ -15,7 +15,7 @@ const scope = { userId: "default", threadId: "t1" };
 async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   try {
     const v = await p;
-    (v as { stream?: Readable } | undefined)?.stream?.destroy();
+    await (v as { close?: () => Promise<void> } | undefined)?.close?.();
   } catch (err) {
     return GatewayError.isInstance(err) ? err.code : `other: ${String(err)}`;
   }
@@ -58,7 +58,19 @@ describe("LocalThreadFiles", () => {
       const opened = await files.open(scope, parseUserDataPath("/mnt/user-data/outputs/report.md"));
       expect(opened.size).toBe(9);
       expect(opened.name).toBe("report.md");
-      expect(await text(opened.stream)).toBe("# Report\n");
+      expect(await text(opened.read())).toBe("# Report\n");
+    });
+
+    it("reads a byte range, and closes a file that is never read", async () => {
+      await writeFile(path.join(userData, "outputs", "digits.txt"), "0123456789");
+      const opened = await files.open(scope, parseUserDataPath("/mnt/user-data/outputs/digits.txt"));
+      expect(await text(opened.read({ start: 2, end: 5 }))).toBe("2345");
+      expect(() => opened.read()).toThrow(/already read/);
+      await opened.close();
+      const unread = await files.open(scope, parseUserDataPath("/mnt/user-data/outputs/digits.txt"));
+      await unread.close();
+      await unread.close();
+      expect(() => unread.read()).toThrow(/already read or closed/);
     });
 
     it("answers FILE_NOT_FOUND for a missing file and an unknown folder", async () => {
@@ -98,7 +110,7 @@ describe("LocalThreadFiles", () => {
       await writeFile(path.join(userData, "uploads", "data.csv"), "a,b\n");
       await symlink("../uploads/data.csv", path.join(userData, "outputs", "data.csv"));
       const opened = await files.open(scope, parseUserDataPath("/mnt/user-data/outputs/data.csv"));
-      expect(await text(opened.stream)).toBe("a,b\n");
+      expect(await text(opened.read())).toBe("a,b\n");
     });
 
     it("treats a symlink loop as traversal", async () => {
@@ -176,14 +188,20 @@ describe("LocalThreadFiles", () => {
       expect(await readdir(path.join(userData, "uploads"))).toEqual([]);
     });
 
-    it("replaces a file of the same name, the later upload winning", async () => {
+    it("replaces a file of the same name from an earlier upload", async () => {
       await writeFile(path.join(userData, "uploads", "a.txt"), "old");
       const batch = await files.beginUpload(scope);
-      await batch.add("a.txt", Readable.from([Buffer.from("first")]));
-      await batch.add("a.txt", Readable.from([Buffer.from("second")]));
+      await batch.add("a.txt", Readable.from([Buffer.from("new")]));
       expect((await batch.commit()).map((f) => f.filename)).toEqual(["a.txt"]);
-      expect(await readFile(path.join(userData, "uploads", "a.txt"), "utf8")).toBe("second");
+      expect(await readFile(path.join(userData, "uploads", "a.txt"), "utf8")).toBe("new");
       expect(await readdir(path.join(userData, "uploads"))).toEqual(["a.txt"]);
+    });
+
+    it("refuses a name added twice to one batch instead of dropping a file", async () => {
+      const batch = await files.beginUpload(scope);
+      await batch.add("a.txt", Readable.from([Buffer.from("first")]));
+      await expect(batch.add("a.txt", Readable.from([Buffer.from("second")]))).rejects.toThrow(/already holds "a.txt"/);
+      expect((await batch.commit()).map((f) => [f.filename, f.size])).toEqual([["a.txt", 5]]);
     });
 
     it("refuses to replace a folder and renames nothing", async () => {

@@ -5,10 +5,11 @@
  */
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { GatewayError } from "../errors.js";
 import { errnoOf, isMissing, isWithin, resolveContained } from "./contained-path.js";
 import { LocalUploadBatch } from "./local-upload-batch.js";
-import type { OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./thread-files.js";
+import type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./thread-files.js";
 import { TRAVERSAL_MESSAGE, virtualPathOf, type UserDataArea, type UserDataPath } from "./virtual-path.js";
 
 /** Options of {@link LocalThreadFiles}. */
@@ -28,6 +29,28 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 function checkId(kind: string, value: string): string {
   if (!ID_PATTERN.test(value) || value === "." || value === "..") throw new GatewayError("BAD_REQUEST", `Invalid ${kind} id`);
   return value;
+}
+
+/** Wraps a checked handle: one read (ranged or whole), or a close. */
+function openedFile(handle: fs.FileHandle, size: number, modified: Date, name: string): OpenedThreadFile {
+  let stream: Readable | undefined;
+  let closed = false;
+  return {
+    size,
+    modified,
+    name,
+    read(range?: ByteRange): Readable {
+      if (stream !== undefined || closed) throw new Error("thread file already read or closed");
+      stream = handle.createReadStream({ autoClose: true, ...(range === undefined ? {} : { start: range.start, end: range.end }) });
+      return stream;
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      if (stream === undefined) await handle.close();
+      else stream.destroy();
+    },
+  };
 }
 
 function notFound(virtualPath: string): () => GatewayError {
@@ -135,8 +158,7 @@ export class LocalThreadFiles implements ThreadFiles {
       if (again === undefined || now === undefined || again !== real || !isWithin(again, realBase) || now.ino !== st.ino || now.dev !== st.dev) {
         throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
       }
-      const stream = handle.createReadStream({ autoClose: true });
-      return { stream, size: st.size, modified: st.mtime, name: path.basename(real) };
+      return openedFile(handle, st.size, st.mtime, path.basename(real));
     } catch (err) {
       await handle.close();
       throw err;

@@ -1,11 +1,13 @@
 /**
  * Streams the files of a multipart request into an {@link UploadBatch}, with
- * per-file, per-request count and total byte limits; all or nothing.
+ * per-file, per-request count and total byte limits; all or nothing. Files of
+ * the same name are all kept, renamed DeerFlow's way (`data_1.txt`).
  */
 import type { FastifyRequest } from "fastify";
 import { GatewayError } from "../errors.js";
-import { uploadFilename } from "./safe-filename.js";
+import { clientBasename, uploadFilename } from "./safe-filename.js";
 import type { UploadBatch } from "./thread-files.js";
+import { claimUniqueName } from "./unique-name.js";
 
 /** Limits of one upload request. */
 export interface UploadLimits {
@@ -30,7 +32,10 @@ const MAX_FIELD_BYTES = 64 * 1024;
 
 /** A received file, written to the batch under its safe name. */
 export interface ReceivedFile {
+  /** The name it is stored under: safe, and unique within the request. */
   readonly filename: string;
+  /** The name the client sent, directories stripped (differs from `filename` when neutralised or renamed). */
+  readonly originalFilename: string;
   readonly bytes: number;
 }
 
@@ -46,7 +51,8 @@ function codeOf(err: unknown): string | undefined {
  * @param batch - where the files go.
  * @param limits - the limits (defaults filled in).
  * @param sink - optional hook per file name before writing (e.g. to check the extension).
- * @returns the received files, in request order.
+ * @returns the received files, in request order, with distinct names: a repeated name gets
+ *   `_1`, `_2`... before its extension (see `claimUniqueName`).
  * @throws GatewayError `UNSUPPORTED_MEDIA_TYPE` (not multipart), `FILE_TOO_LARGE`, `TOO_MANY_FILES`,
  *   `PAYLOAD_TOO_LARGE` (total), `INVALID_FILENAME`, `BAD_REQUEST` (no file).
  */
@@ -58,6 +64,7 @@ export async function receiveUploads(
 ): Promise<ReceivedFile[]> {
   if (!request.isMultipart()) throw new GatewayError("UNSUPPORTED_MEDIA_TYPE", "Request must be multipart/form-data.");
   const received: ReceivedFile[] = [];
+  const claimed = new Set<string>();
   let total = 0;
   try {
     const parts = request.parts({
@@ -67,7 +74,7 @@ export async function receiveUploads(
     });
     for await (const part of parts) {
       if (part.type !== "file") continue;
-      const filename = uploadFilename(part.filename);
+      const filename = claimUniqueName(uploadFilename(part.filename), claimed);
       sink?.(filename);
       async function* counted(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
         for await (const chunk of source) {
@@ -82,7 +89,7 @@ export async function receiveUploads(
       if (part.file.truncated) {
         throw new GatewayError("FILE_TOO_LARGE", `File too large: ${JSON.stringify(filename)} exceeds the ${limits.maxFileBytes}-byte limit.`);
       }
-      received.push({ filename, bytes });
+      received.push({ filename, originalFilename: clientBasename(part.filename), bytes });
     }
   } catch (err) {
     if (codeOf(err) === "FST_FILES_LIMIT") throw new GatewayError("TOO_MANY_FILES", `Too many files: at most ${limits.maxFiles} per request.`, { cause: err });

@@ -6,21 +6,39 @@ import { threadIdSchema } from "../schemas.js";
 /** One listed file. */
 export const fileInfoSchema = {
   type: "object",
-  required: ["filename", "size", "path", "modified"],
+  required: ["filename", "size", "path", "virtual_path", "modified", "artifact_url"],
   properties: {
-    filename: { type: "string", description: "Path relative to its folder ('report.md', 'charts/q1.png')." },
+    filename: { type: "string", description: "Path relative to its folder ('report.md', 'charts/q1.png'); for an upload, the name it is stored under." },
     size: { type: "integer", description: "Bytes." },
-    path: { type: "string", description: "Virtual path, e.g. /mnt/user-data/outputs/report.md." },
+    path: { type: "string", description: "The virtual path again (DeerFlow puts a host path here; this gateway never sends one)." },
+    virtual_path: { type: "string", description: "The path the agent sees, e.g. /mnt/user-data/uploads/report.pdf." },
     modified: { type: "number", description: "Last modification, seconds since the epoch." },
-    artifact_url: { type: "string", description: "Gateway URL serving the file." },
+    artifact_url: { type: "string", description: "Gateway URL serving the file (path segments percent-encoded)." },
+    original_filename: { type: "string", description: "Uploads only: the name the client sent, when the file is stored under another (a repeated name in the request, a neutralised name)." },
   },
 } as const;
 
 /** `POST /threads/:thread_id/uploads` response. */
 export const uploadResponseSchema = {
   type: "object",
-  required: ["success", "files", "message"],
-  properties: { success: { type: "boolean" }, files: { type: "array", items: fileInfoSchema }, message: { type: "string" } },
+  required: ["success", "files", "message", "skipped_files"],
+  properties: {
+    success: { type: "boolean" },
+    files: { type: "array", items: fileInfoSchema },
+    message: { type: "string" },
+    skipped_files: { type: "array", items: { type: "string" }, description: "Always empty: a name that cannot be made safe fails the whole request (DeerFlow skips it)." },
+  },
+} as const;
+
+/** `GET /threads/:thread_id/uploads/limits` response. */
+export const uploadLimitsSchema = {
+  type: "object",
+  required: ["max_files", "max_file_size", "max_total_size"],
+  properties: {
+    max_files: { type: "integer", description: "Most files per upload request." },
+    max_file_size: { type: "integer", description: "Largest file in bytes." },
+    max_total_size: { type: "integer", description: "Largest sum of file sizes per request in bytes." },
+  },
 } as const;
 
 /** `GET /threads/:thread_id/uploads/list` response. */

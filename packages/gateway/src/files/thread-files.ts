@@ -23,14 +23,28 @@ export interface ThreadFileInfo {
   readonly modified: number;
 }
 
-/** An opened file, ready to stream. */
+/** Bytes `start` to `end` of a file, both inclusive (an HTTP byte range). */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * An opened file, ready to stream. The caller either reads it (once) or
+ * closes it; the stream releases the file when it ends or is destroyed.
+ */
 export interface OpenedThreadFile {
-  /** The content; the caller must consume or destroy it. */
-  readonly stream: Readable;
   readonly size: number;
   readonly modified: Date;
   /** Base name, for `Content-Type` and `Content-Disposition`. */
   readonly name: string;
+  /**
+   * @param range - the bytes to read (within `size`); the whole file when omitted.
+   * @returns the content; the caller must consume or destroy it.
+   */
+  read(range?: ByteRange): Readable;
+  /** Releases the file, destroying a stream `read` returned. Idempotent. */
+  close(): Promise<void>;
 }
 
 /**
@@ -41,12 +55,17 @@ export interface UploadBatch {
   /**
    * Streams one file into a private staging area (nothing is visible yet).
    *
-   * @param filename - a safe base name (see `uploadFilename`).
+   * @param filename - a safe base name (see `uploadFilename`), distinct from every other name of the batch
+   *   (the routes rename repeats first, see `claimUniqueName`); a repeat is a programming error and throws.
    * @param data - the content (a stream or any async iterable of bytes); an error from it fails the call.
    * @returns the bytes written.
    */
   add(filename: string, data: AsyncIterable<Uint8Array>): Promise<number>;
-  /** Makes every staged file visible (a later file of the same name wins). @returns the stored files. */
+  /**
+   * Makes every staged file visible, replacing a regular file of the same name
+   * from an earlier upload (DeerFlow does the same); a folder is never replaced.
+   * @returns the stored files, in the order they were added.
+   */
   commit(): Promise<ThreadFileInfo[]>;
   /** Removes everything staged. Safe to call more than once, and after `commit`. */
   abort(): Promise<void>;

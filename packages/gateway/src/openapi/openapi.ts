@@ -55,6 +55,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   409: "Conflict",
   413: "Payload too large",
   415: "Unsupported media type",
+  416: "Range not satisfiable",
   422: "Validation error",
   500: "Internal error",
   503: "Service unavailable",

@@ -71,12 +71,12 @@ export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoute
             if (path.posix.extname(target.virtualPath) !== ".skill") throw new GatewayError("BAD_REQUEST", EXTENSION_MESSAGE);
             const tmp = await privateDir(options.tempDir);
             try {
-              return await installCopy(request, await copyArchive(opened.stream, tmp.dir, maxBytes));
+              return await installCopy(request, await copyArchive(opened.read(), tmp.dir, maxBytes));
             } finally {
               await tmp.dispose();
             }
           } finally {
-            opened.stream.destroy();
+            await opened.close();
           }
         }),
     );

@@ -10,6 +10,8 @@ export interface ZipEntry {
   readonly deflate?: boolean;
   /** Mark as a symlink whose target is `data`. */
   readonly symlink?: boolean;
+  /** Uncompressed size written in the headers (default: the real one); a smaller one forges a bomb. */
+  readonly declaredSize?: number;
 }
 
 /** @returns the bytes of a ZIP archive holding `entries` in order. */
@@ -30,7 +32,7 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    local.writeUInt32LE(entry.declaredSize ?? raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     locals.push(local, name, body);
     const central = Buffer.alloc(46);
@@ -41,7 +43,7 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
+    central.writeUInt32LE(entry.declaredSize ?? raw.length, 24);
     central.writeUInt16LE(name.length, 28);
     const mode = entry.symlink ? 0o120777 : 0o100644;
     central.writeUInt32LE((mode << 16) >>> 0, 38);
