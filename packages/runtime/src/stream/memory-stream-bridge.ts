@@ -20,10 +20,11 @@ import { setMaxListeners } from "node:events";
 import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { parseCursor, type ParsedEventId } from "./event-id.js";
+import { GapLog } from "./gap-log.js";
 import { linkSignals } from "./linked-signal.js";
 import { RunBuffer } from "./run-buffer.js";
 import { END, gapItem, HEARTBEAT } from "./items.js";
-import type { StreamBridge, StreamItem, SubscribeOptions } from "./stream-bridge.js";
+import type { StreamBridge, StreamBridgeStats, StreamItem, SubscribeOptions } from "./stream-bridge.js";
 import { checkEventName, checkRunId, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption, subscribeHeartbeat } from "./validate.js";
 import { WaitList } from "./waiters.js";
 
@@ -33,7 +34,7 @@ export interface MemoryStreamBridgeOptions {
   maxEventsPerRun?: number;
   /** Default idle time before a heartbeat item, ms. Default 15 000. */
   heartbeatMs?: number;
-  /** Receives debug records (cleanup); silent by default. */
+  /** Receives every gap (a slow subscriber as a warning) and debug records (cleanup); silent by default. */
   logger?: Logger;
 }
 
@@ -54,6 +55,7 @@ export interface MemoryStreamBridgeOptions {
  * - `subscribe` validates its arguments synchronously: it throws
  *   `INVALID_ARGUMENT` (malformed cursor or heartbeat) or `CLOSED` before any
  *   iteration, so an HTTP layer can answer 400 before sending headers.
+ * - Every gap is logged (run, subscriber, how far behind) and counted in {@link stats}.
  */
 export class MemoryStreamBridge implements StreamBridge {
   /** Always false: subscribers must live in the publishing process. */
@@ -61,6 +63,7 @@ export class MemoryStreamBridge implements StreamBridge {
   private readonly capacity: number;
   private readonly heartbeatMs: number;
   private readonly logger: Logger;
+  private readonly gaps: GapLog;
   private readonly runs = new Map<string, RunBuffer>();
   /** Subscribers waiting for a run that has no stream yet. */
   private readonly pending = new Map<string, WaitList>();
@@ -75,6 +78,7 @@ export class MemoryStreamBridge implements StreamBridge {
     this.capacity = integerOption("maxEventsPerRun", options.maxEventsPerRun, DEFAULT_MAX_EVENTS_PER_RUN, 1, "CONFIG_INVALID", 10_000_000);
     this.heartbeatMs = integerOption("heartbeatMs", options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 1, "CONFIG_INVALID", 2_147_483_647);
     this.logger = options.logger ?? silentLogger;
+    this.gaps = new GapLog("MemoryStreamBridge", this.logger);
     // Every live subscription listens for close.
     setMaxListeners(0, this.closing.signal);
   }
@@ -105,7 +109,13 @@ export class MemoryStreamBridge implements StreamBridge {
     checkRunId(runId);
     const cursor = parseCursor(runId, options.lastEventId);
     const heartbeatMs = subscribeHeartbeat(runId, options.heartbeatMs, this.heartbeatMs);
-    return this.follow(runId, cursor, heartbeatMs, options.signal);
+    const subscriber = this.gaps.label(runId, options.subscriber);
+    return this.follow(runId, cursor, heartbeatMs, options.signal, subscriber);
+  }
+
+  /** {@inheritDoc StreamBridge.stats} */
+  stats(): StreamBridgeStats {
+    return this.gaps.stats();
   }
 
   /** {@inheritDoc StreamBridge.exists} */
@@ -176,12 +186,13 @@ export class MemoryStreamBridge implements StreamBridge {
     return outcome;
   }
 
-  private async *follow(runId: string, cursor: ParsedEventId | null, heartbeatMs: number, callerSignal: AbortSignal | undefined): AsyncGenerator<StreamItem> {
+  private async *follow(runId: string, cursor: ParsedEventId | null, heartbeatMs: number, callerSignal: AbortSignal | undefined, subscriber: string): AsyncGenerator<StreamItem> {
     const stop = linkSignals(this.closing.signal, callerSignal);
     try {
       // The cursor is the last event the subscriber has (given or delivered); null = from the start.
       let cursorId = cursor?.id ?? null;
       let cursorSeq = cursor === null ? null : Number(cursor.seq);
+      let delivered = 0;
       let buffer: RunBuffer | undefined;
       while (!stop.signal.aborted) {
         if (buffer === undefined) {
@@ -193,12 +204,13 @@ export class MemoryStreamBridge implements StreamBridge {
           }
         }
         if (buffer.deleted) {
-          yield gapItem(runId, cursorId, null, null);
+          yield this.gaps.record(gapItem(runId, cursorId, null, null), "streamDeleted", subscriber);
           return;
         }
         // Conservative, like DeerFlow: an evicted cursor is a gap even if the event right after it is still kept.
         if (cursorSeq !== null && cursorSeq < buffer.startSeq) {
-          yield gapItem(runId, cursorId, buffer.earliestId, buffer.latestId);
+          const gap = gapItem(runId, cursorId, buffer.earliestId, buffer.latestId);
+          yield this.gaps.record(gap, delivered > 0 ? "slowSubscriber" : "staleCursor", subscriber);
           return;
         }
         const next = cursorSeq === null ? buffer.startSeq : cursorSeq + 1;
@@ -207,6 +219,7 @@ export class MemoryStreamBridge implements StreamBridge {
           yield item;
           cursorSeq = next;
           cursorId = item.id;
+          delivered += 1;
           continue;
         }
         if (buffer.endSeq !== null) {

@@ -63,6 +63,26 @@ export interface SubscribeOptions {
   heartbeatMs?: number;
   /** Ends the subscription (the iterator returns) when aborted. */
   signal?: AbortSignal;
+  /**
+   * Names the subscriber in the bridge's log lines (e.g. the HTTP request id).
+   * Default: a label the bridge generates (`sub-<n>`).
+   */
+  subscriber?: string;
+}
+
+/**
+ * Why a subscription ended with a {@link StreamGap}:
+ * - `slowSubscriber`: a live subscriber that had received events fell further
+ *   behind than the bridge keeps;
+ * - `staleCursor`: the resume cursor was already older than what is kept;
+ * - `streamDeleted`: the run's stream was deleted (`cleanup`) under the subscriber.
+ */
+export type GapReason = "slowSubscriber" | "staleCursor" | "streamDeleted";
+
+/** Counters of a bridge since it was created (see {@link StreamBridge.stats}). */
+export interface StreamBridgeStats {
+  /** Subscriptions ended with a gap, by reason. */
+  readonly gaps: Readonly<Record<GapReason, number>>;
 }
 
 /** Transport of run events from producer to subscribers. */
@@ -100,4 +120,11 @@ export interface StreamBridge {
 
   /** Ends every subscription and releases connections. */
   close(): Promise<void>;
+
+  /**
+   * Optional: counters for health reports. The built-in bridges count every
+   * gap they yield, and log it with the run, the subscriber and how far
+   * behind it was.
+   */
+  stats?(): StreamBridgeStats;
 }

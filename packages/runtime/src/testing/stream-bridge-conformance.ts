@@ -15,7 +15,8 @@ export type { MakeStreamBridge, StreamBridgeConformanceOptions, StreamBridgeHand
 
 /**
  * Registers the stream-bridge conformance suite: ordering and ids, replay from
- * every cursor form, exact resume, gaps (evicted cursor, slow subscriber), the
+ * every cursor form, exact resume, gaps (evicted cursor, slow subscriber; counted
+ * by `stats()` when the bridge has it), the
  * end marker at the retention cap, heartbeats, subscribing before the first
  * publish, abort, exists/cleanup, idempotent `publishEnd`, `close`, malformed
  * cursors, data round-trips (JSON types, 1 MB, unicode) and 50 concurrent

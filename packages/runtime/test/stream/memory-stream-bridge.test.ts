@@ -3,6 +3,7 @@ import { RuntimeError } from "../../src/errors.js";
 import { MemoryStreamBridge } from "../../src/stream/memory-stream-bridge.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { streamBridgeConformance } from "../../src/testing/stream-bridge-conformance.js";
+import { capturingLogger } from "../support/capturing-logger.js";
 
 streamBridgeConformance("MemoryStreamBridge", async () => ({ bridge: new MemoryStreamBridge({ maxEventsPerRun: 16 }) }), { maxEventsPerRun: 16 });
 streamBridgeConformance("MemoryStreamBridge (default retention)", async () => ({ bridge: new MemoryStreamBridge() }));
@@ -108,6 +109,40 @@ describe("MemoryStreamBridge specifics", () => {
     await bridge.close();
     expect(internals.cleanupTimers.size).toBe(0);
     expect(await bridge.exists("run")).toBe(false);
+  });
+
+  it("logs a subscriber that fell behind (run, subscriber, how far) and counts it in stats()", async () => {
+    const logger = capturingLogger();
+    const bridge = new MemoryStreamBridge({ maxEventsPerRun: 4, logger });
+    const first = await bridge.publish("run", "custom", 0);
+    const iterator = bridge.subscribe("run", { subscriber: "req-7" })[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ kind: "event", id: first });
+    // The subscriber stops pulling while ten more events are published: six of them are evicted unseen.
+    const ids = [];
+    for (let i = 1; i <= 10; i++) ids.push(await bridge.publish("run", "custom", i));
+    expect((await iterator.next()).value).toEqual({ kind: "gap", runId: "run", requestedEventId: first, earliestAvailableEventId: ids[6], latestAvailableEventId: ids[9] });
+    expect((await iterator.next()).done).toBe(true);
+
+    const warnings = logger.lines.filter((line) => line.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(/fell further behind/);
+    expect(warnings[0]?.obj).toMatchObject({ runId: "run", subscriber: "req-7", reason: "slowSubscriber", lastEventId: first, eventsBehind: 10, missedEvents: 6 });
+    expect(bridge.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 0, streamDeleted: 0 } });
+
+    // A stale resume cursor and a deleted stream are counted (and logged) under their own reasons.
+    expect(await collect(bridge.subscribe("run", { lastEventId: first }))).toHaveLength(1);
+    const live = bridge.subscribe("run", { lastEventId: ids[9] as string })[Symbol.asyncIterator]();
+    const pending = live.next();
+    await bridge.cleanup("run");
+    expect((await pending).value).toMatchObject({ kind: "gap", earliestAvailableEventId: null });
+    expect(bridge.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 1, streamDeleted: 1 } });
+    expect(logger.lines.filter((line) => line.level === "info").map((line) => line.obj["reason"])).toEqual(["staleCursor", "streamDeleted"]);
+    expect(logger.lines.find((line) => line.obj["reason"] === "staleCursor")?.obj["subscriber"]).toMatch(/^sub-\d+$/);
+  });
+
+  it("rejects a subscriber label that is not a non-empty string", () => {
+    const bridge = new MemoryStreamBridge();
+    expect(codeOf(() => bridge.subscribe("run", { subscriber: "" }))).toBe("INVALID_ARGUMENT");
   });
 
   it("forgets the waiting list of a run nobody waits for any more", async () => {

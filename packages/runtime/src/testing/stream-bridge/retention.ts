@@ -1,7 +1,12 @@
-/** Retention: gaps for evicted cursors and slow subscribers; the end marker never evicts. */
+/** Retention: gaps for evicted cursors and slow subscribers (counted by bridges with `stats`); the end marker never evicts. */
 import { expect } from "vitest";
-import type { StreamGap } from "../../stream/stream-bridge.js";
+import type { GapReason, StreamBridge, StreamGap } from "../../stream/stream-bridge.js";
 import { asEvents, describeItem, plain, publishMany, Reader, type Kit } from "./context.js";
+
+/** The bridge's gap counters, or null when it has no `stats`. */
+function gapCounts(bridge: StreamBridge): Readonly<Record<GapReason, number>> | null {
+  return bridge.stats === undefined ? null : { ...bridge.stats().gaps };
+}
 
 /** Registers the retention checks. */
 export function retentionTests(kit: Kit): void {
@@ -10,6 +15,7 @@ export function retentionTests(kit: Kit): void {
   kit.test("an evicted cursor yields one gap with the retained bounds, then the iteration ends", async () => {
     const bridge = kit.bridge();
     const runId = kit.runId("evicted");
+    const before = gapCounts(bridge);
     const published = await publishMany(bridge, runId, cap() + 5);
     const id = (i: number): string => published[i]?.id as string;
     const latest = id(cap() + 4);
@@ -28,6 +34,9 @@ export function retentionTests(kit: Kit): void {
     // After the end the gap still names the last event (the end marker is not an event).
     const afterEnd = plain(await new Reader(kit, runId, { lastEventId: id(0) }).rest());
     expect(afterEnd).toEqual([{ kind: "gap", runId, requestedEventId: id(0), earliestAvailableEventId: id(5), latestAvailableEventId: latest }]);
+    if (before !== null) {
+      expect(gapCounts(bridge), "stats().gaps after three stale cursors").toEqual({ ...before, staleCursor: before.staleCursor + 3 });
+    }
   });
 
   kit.test("the end marker never evicts an event: exactly maxEventsPerRun events and the end replay in full", async () => {
@@ -43,6 +52,7 @@ export function retentionTests(kit: Kit): void {
   kit.test("a live subscriber that falls further behind than the retention gets a gap naming the last event it received", async () => {
     const bridge = kit.bridge();
     const runId = kit.runId("slow");
+    const counted = gapCounts(bridge);
     const published = await publishMany(bridge, runId, 1);
     const reader = new Reader(kit, runId);
     const first = await reader.nextItem();
@@ -64,5 +74,8 @@ export function retentionTests(kit: Kit): void {
       earliestAvailableEventId: published[total - cap()]?.id as string,
       latestAvailableEventId: published[total - 1]?.id as string,
     });
+    if (counted !== null) {
+      expect(gapCounts(bridge), "stats().gaps after a slow subscriber").toEqual({ ...counted, slowSubscriber: counted.slowSubscriber + 1 });
+    }
   });
 }
