@@ -7,7 +7,7 @@
  */
 import { RuntimeError } from "../errors.js";
 import type { CancelAction } from "../runs/types.js";
-import type { CancelDelivery } from "./run-coordinator.js";
+import type { CancelDelivery, RunLease } from "./run-coordinator.js";
 
 /** What a coordinator registers with its hub to receive cancel requests. @internal */
 export interface LocalHubMember {
@@ -107,6 +107,12 @@ export class LocalCoordinationHub {
   /** Owner of the live lease, or null. @internal */
   ownerOf(runId: string): string | null {
     return this.live(runId)?.owner ?? null;
+  }
+
+  /** The live lease and the time left on it, or null. @internal */
+  leaseOf(runId: string): RunLease | null {
+    const lease = this.live(runId);
+    return lease === undefined ? null : { ownerId: lease.owner, expiresInMs: Math.max(1, lease.expiresAt - now()) };
   }
 
   /**

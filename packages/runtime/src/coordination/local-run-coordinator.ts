@@ -11,7 +11,7 @@ import type { CancelAction } from "../runs/types.js";
 import { checkCancelAction, checkInstanceId, checkRunId, checkTtl, resolveLeaseTiming } from "./arguments.js";
 import { HandlerRegistry } from "./handler-registry.js";
 import { LocalCoordinationHub, type LocalHubMember } from "./local-coordination-hub.js";
-import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator } from "./run-coordinator.js";
+import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator, RunLease } from "./run-coordinator.js";
 
 export { LocalCoordinationHub };
 
@@ -97,6 +97,12 @@ export class LocalRunCoordinator implements RunCoordinator {
     checkRunId(runId, "ownerOf");
     this.assertOpen("ownerOf", runId);
     return this.hub.ownerOf(runId);
+  }
+
+  async leaseOf(runId: string): Promise<RunLease | null> {
+    checkRunId(runId, "leaseOf");
+    this.assertOpen("leaseOf", runId);
+    return this.hub.leaseOf(runId);
   }
 
   async requestCancel(runId: string, action: CancelAction): Promise<CancelDelivery> {

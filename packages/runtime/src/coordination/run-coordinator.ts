@@ -20,6 +20,14 @@ export type CancelRequestHandler = (runId: string, action: CancelAction) => void
  */
 export type LeaseLostHandler = (runId: string) => void;
 
+/** A live lease, as {@link RunCoordinator.leaseOf} reports it. */
+export interface RunLease {
+  /** Instance holding the lease. */
+  readonly ownerId: string;
+  /** Milliseconds until the lease expires unless its owner renews it (> 0). */
+  readonly expiresInMs: number;
+}
+
 /** Result of {@link RunCoordinator.requestCancel}. */
 export type CancelDelivery =
   /** The request was handed to the live owner (possibly this instance). */
@@ -54,6 +62,14 @@ export interface RunCoordinator {
 
   /** Instance holding a live lease on the run, or null. */
   ownerOf(runId: string): Promise<string | null>;
+
+  /**
+   * Optional: the run's live lease with the time left on it, or null. With it
+   * the run manager recovers an orphaned run as soon as its lease expires;
+   * without it, at its next periodic sweep (up to one sweep interval later).
+   * Rejects like {@link ownerOf}.
+   */
+  leaseOf?(runId: string): Promise<RunLease | null>;
 
   /**
    * Delivers a cancel request to the run's owner. Delivery survives a lost

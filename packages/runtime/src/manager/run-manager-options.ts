@@ -31,12 +31,26 @@ export interface RunManagerOptions {
   retentionMs?: number;
   /** How long a run's stream stays replayable after its end. Default 60 000 ms. */
   streamRetentionMs?: number;
-  /** Interval of the orphan-recovery and retention sweeps. Default 10 000 ms. */
+  /**
+   * Interval of the orphan-recovery and retention sweeps. Default 10 000 ms.
+   * An orphaned run is recovered when its lease expires if the coordinator
+   * implements `leaseOf`, else at the first sweep after: at worst the lease
+   * plus this interval after its owner died.
+   */
   sweepIntervalMs?: number;
   /** Longest pause between checks while a run waits for its turn on a busy thread. Default 500 ms. */
   maxStartPollMs?: number;
   /** Timeout applied to runs that do not set one. Default: none. */
   defaultTimeoutMs?: number;
+  /**
+   * Longest wait for one call of the coordinator: taking a new run's lease in
+   * `create`, delivering a cancel request, releasing a finished run's lease,
+   * the sweep's checks. While Redis is down a call would otherwise wait as long
+   * as the outage; past this bound it fails with `STORE_UNAVAILABLE` (the
+   * gateway answers 503 with `Retry-After`; an unreleased lease expires by
+   * itself). Default 5 000 ms.
+   */
+  coordinatorTimeoutMs?: number;
 }
 
 /** Input of {@link RunManager.create}. Field semantics follow the LangGraph Platform's `RunCreate`. */

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { RunCoordinator } from "../coordination/run-coordinator.js";
 import { LocalRunCoordinator } from "../coordination/local-run-coordinator.js";
 import { RuntimeError } from "../errors.js";
+import { raceAbort } from "../internal/race-abort.js";
 import { WakeSet } from "../internal/wake.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { MemoryRunStore } from "../runs/memory-run-store.js";
@@ -25,6 +26,8 @@ import type { CancelOutcome, CancelRunOptions, CreateRunInput, RunManagerOptions
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ORPHAN_ERROR = "Run lease expired: the instance executing it stopped renewing and is presumed dead.";
+/** How long after a lease's reported expiry it is checked: past the expiry, whatever the clocks' rounding. */
+const EXPIRY_MARGIN_MS = 25;
 
 /** A run this instance executes. */
 interface LocalRun {
@@ -62,11 +65,20 @@ export class RunManager {
   private readonly changes = new WakeSet();
   private readonly unsubscribe: (() => void)[] = [];
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Checks armed for the moment a foreign run's lease expires, by run id. */
+  private readonly expiryChecks = new Map<string, NodeJS.Timeout>();
   private sweeping: Promise<void> | undefined;
   private closing = false;
 
-  /** @param options - graphs plus optional store, bridge, coordinator, checkpointer and timings */
+  /**
+   * @param options - graphs plus optional store, bridge, coordinator, checkpointer and timings
+   * @throws RuntimeError `CONFIG_INVALID` for an `coordinatorTimeoutMs` that is not a positive integer
+   */
   constructor(options: RunManagerOptions) {
+    const limit = options.coordinatorTimeoutMs;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 2_147_483_647)) {
+      throw new RuntimeError("CONFIG_INVALID", `coordinatorTimeoutMs must be a positive integer number of milliseconds, got ${String(limit)}`);
+    }
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.store = options.store ?? this.own(new MemoryRunStore());
@@ -96,7 +108,10 @@ export class RunManager {
 
   /**
    * Recovers runs orphaned by dead instances (or by this process's previous life)
-   * and starts the periodic sweeps. Creating a run starts the sweeps too.
+   * and starts the periodic sweeps. Creating a run starts the sweeps too. Runs
+   * other instances execute are checked again when their lease would expire
+   * (with a coordinator that implements `leaseOf`), so an orphan is recovered
+   * at its lease's expiry rather than at the next sweep.
    */
   async start(): Promise<void> {
     this.ensureSweeps();
@@ -108,7 +123,9 @@ export class RunManager {
    * background. Resolves with the `pending` record once it is durable.
    *
    * @throws RuntimeError `THREAD_BUSY` (strategy `reject`), `THREAD_NOT_FOUND`
-   *   (`ifNotExists: "reject"`), `ASSISTANT_NOT_FOUND`, `INVALID_ARGUMENT`, `SHUTTING_DOWN`.
+   *   (`ifNotExists: "reject"`), `ASSISTANT_NOT_FOUND`, `INVALID_ARGUMENT`, `SHUTTING_DOWN`;
+   *   `STORE_UNAVAILABLE` when the coordinator does not take the run's lease within
+   *   `coordinatorTimeoutMs` (e.g. Redis is down).
    */
   async create(input: CreateRunInput): Promise<RunRecord> {
     if (this.closing) throw new RuntimeError("SHUTTING_DOWN", "The run manager is shutting down and admits no runs.");
@@ -118,7 +135,7 @@ export class RunManager {
     this.ensureSweeps();
 
     const runId = randomUUID();
-    if (!(await this.coordinator.acquire(runId))) {
+    if (!(await this.acquireNewLease(runId))) {
       throw new RuntimeError("STORE_UNAVAILABLE", `Could not take the lease of new run ${runId}.`);
     }
     let admitted;
@@ -136,7 +153,7 @@ export class RunManager {
         ...(input.threadMetadata === undefined ? {} : { threadMetadata: input.threadMetadata }),
       });
     } catch (err) {
-      await this.coordinator.release(runId).catch(() => {});
+      await this.coordinated("release", runId, this.coordinator.release(runId)).catch(() => {});
       throw err;
     }
 
@@ -227,7 +244,7 @@ export class RunManager {
         await this.bridge.publishEnd(runId);
         this.bridge.cleanup(runId, { delayMs: this.streamRetentionMs }).catch(() => {});
         outcome = "cancelled";
-      } else if ((await this.coordinator.requestCancel(runId, effective)) === "delivered") {
+      } else if ((await this.coordinated("requestCancel", runId, this.coordinator.requestCancel(runId, effective))) === "delivered") {
         outcome = "requested";
       } else {
         outcome = (await this.recoverOrphan(updated)) ? "recovered" : "requested";
@@ -270,6 +287,8 @@ export class RunManager {
     const timeoutMs = options.timeoutMs ?? 5_000;
     this.closing = true;
     clearInterval(this.sweepTimer);
+    for (const timer of this.expiryChecks.values()) clearTimeout(timer);
+    this.expiryChecks.clear();
     const settled = (): Promise<unknown> => Promise.all([...this.local.values()].map((r) => r.done));
     const within = (p: Promise<unknown>): Promise<unknown> =>
       Promise.race([p, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
@@ -282,6 +301,33 @@ export class RunManager {
   }
 
   // -- execution ------------------------------------------------------------
+
+  /** Takes a new run's lease; a lease the coordinator grants after the wait was given up is handed straight back. */
+  private acquireNewLease(runId: string): Promise<boolean> {
+    const acquiring = this.coordinator.acquire(runId);
+    const releaseLate = (): void => void acquiring.then((held) => (held ? this.coordinator.release(runId) : undefined)).catch(() => {});
+    return this.coordinated("acquire", runId, acquiring, releaseLate);
+  }
+
+  /**
+   * Waits for a coordinator call no longer than `coordinatorTimeoutMs`. While
+   * Redis is down the coordinator's client may hold a command for the whole
+   * outage; a caller is better served by a prompt `STORE_UNAVAILABLE` (HTTP 503)
+   * it can retry. The call itself goes on; `onGiveUp` runs when the wait is given up.
+   */
+  private async coordinated<T>(operation: string, runId: string, call: Promise<T>, onGiveUp?: () => void): Promise<T> {
+    const limit = AbortSignal.timeout(this.coordinatorTimeoutMs);
+    try {
+      return await raceAbort(call, limit);
+    } catch (err) {
+      if (!limit.aborted) throw err;
+      onGiveUp?.();
+      this.logger.warn({ runId, operation, timeoutMs: this.coordinatorTimeoutMs }, "the run coordinator did not answer in time");
+      throw new RuntimeError("STORE_UNAVAILABLE", `The run coordinator did not answer ${operation} for run ${runId} within ${this.coordinatorTimeoutMs} ms.`, {
+        details: { runId, operation, timeoutMs: this.coordinatorTimeoutMs },
+      });
+    }
+  }
 
   private async execute(local: LocalRun, graph: GraphFactory): Promise<void> {
     const { runId, controller } = local;
@@ -312,8 +358,9 @@ export class RunManager {
         this.bridge.cleanup(runId, { delayMs: this.streamRetentionMs }).catch(() => {});
       }
       this.local.delete(runId);
-      await this.coordinator.release(runId).catch(() => {});
       this.changes.wakeAll();
+      // Unanswered (Redis down), the lease expires by itself; joiners were woken already.
+      await this.coordinated("release", runId, this.coordinator.release(runId)).catch(() => {});
     }
   }
 
@@ -355,7 +402,7 @@ export class RunManager {
     }
     const effective = old.cancelAction ?? action;
     if (this.abortLocal(old.runId, new RunAbort(effective))) return;
-    if ((await this.coordinator.requestCancel(old.runId, effective)) === "no_owner") await this.recoverOrphan(old);
+    if ((await this.coordinated("requestCancel", old.runId, this.coordinator.requestCancel(old.runId, effective))) === "no_owner") await this.recoverOrphan(old);
   }
 
   /** Aborts a local run; false when this instance does not execute it. */
@@ -372,7 +419,10 @@ export class RunManager {
   /** Ends a run whose owner is gone, once across all instances. */
   private async recoverOrphan(run: RunRecord): Promise<boolean> {
     if (this.local.has(run.runId)) return false;
-    if (!(await this.coordinator.claimRecovery(run.runId, this.sweepIntervalMs * 3))) return false;
+    // The claim only keeps instances from recovering a run together (the store's CAS decides anyway);
+    // one that lapses after a failed recovery lets the next sweep retry at once.
+    const claim = this.coordinator.claimRecovery(run.runId, this.sweepIntervalMs);
+    if (!(await this.coordinated("claimRecovery", run.runId, claim))) return false;
     const finished = await this.store.finishRun(run.runId, {
       status: "error",
       error: ORPHAN_ERROR,
@@ -387,13 +437,57 @@ export class RunManager {
     return true;
   }
 
+  /**
+   * The run's live lease, or null. `expiresInMs` is unknown (undefined) for a
+   * coordinator without `leaseOf`.
+   */
+  private async leaseOf(runId: string): Promise<{ expiresInMs: number | undefined } | null> {
+    if (this.coordinator.leaseOf !== undefined) return this.coordinated("leaseOf", runId, this.coordinator.leaseOf(runId));
+    const owner = await this.coordinated("ownerOf", runId, this.coordinator.ownerOf(runId));
+    return owner === null ? null : { expiresInMs: undefined };
+  }
+
+  /**
+   * Recovers a run another instance executes if its lease is gone, else checks
+   * again the moment the lease would expire (when the coordinator tells how
+   * long it has left): an orphan is then recovered at its lease's expiry, not
+   * up to a sweep interval later.
+   */
+  private async watchForeignRun(run: RunRecord): Promise<void> {
+    if (this.local.has(run.runId)) return;
+    const lease = await this.leaseOf(run.runId);
+    if (lease === null) await this.recoverOrphan(run);
+    else if (lease.expiresInMs !== undefined) this.checkAtExpiry(run.runId, lease.expiresInMs);
+  }
+
+  private checkAtExpiry(runId: string, expiresInMs: number): void {
+    // A check already armed is for an earlier or equal expiry: leases only ever get extended.
+    if (this.closing || this.expiryChecks.has(runId)) return;
+    const timer = setTimeout(() => {
+      this.expiryChecks.delete(runId);
+      void this.checkExpired(runId);
+    }, expiresInMs + EXPIRY_MARGIN_MS);
+    timer.unref();
+    this.expiryChecks.set(runId, timer);
+  }
+
+  private async checkExpired(runId: string): Promise<void> {
+    if (this.closing) return;
+    try {
+      const run = await this.store.getRun(runId);
+      if (run !== null && !isTerminalRunStatus(run.status)) await this.watchForeignRun(run);
+    } catch (err) {
+      this.logger.warn({ err, runId }, "checking a run at its lease expiry failed; the sweep retries");
+    }
+  }
+
   /** One pass of orphan recovery and retention. */
   private sweep(): Promise<void> {
     this.sweeping ??= (async () => {
       try {
         for (const run of await this.store.listActiveRuns()) {
-          if (this.local.has(run.runId) || (await this.coordinator.ownerOf(run.runId)) !== null) continue;
-          await this.recoverOrphan(run);
+          // A run with a check armed at its lease's expiry is looked at then.
+          if (!this.expiryChecks.has(run.runId)) await this.watchForeignRun(run);
         }
         const retentionMs = this.options.retentionMs ?? DAY_MS;
         if (Number.isFinite(retentionMs)) await this.store.deleteFinishedRuns(new Date(Date.now() - retentionMs));
@@ -456,5 +550,9 @@ export class RunManager {
 
   private get streamRetentionMs(): number {
     return this.options.streamRetentionMs ?? 60_000;
+  }
+
+  private get coordinatorTimeoutMs(): number {
+    return this.options.coordinatorTimeoutMs ?? 5_000;
   }
 }

@@ -50,7 +50,10 @@
  * bounded `maxRetriesPerRequest` makes a command fail instead of waiting
  * forever while Redis is down; the bridge then retries with its own
  * exponential backoff and throws `BRIDGE_UNAVAILABLE` once `retry.attempts`
- * are spent. The client the bridge creates from `url` uses
+ * are spent. Whatever the client does, one operation (a publish, the end
+ * marker, `exists`, `cleanup`) waits at most `operationTimeoutMs`, retries
+ * included, before it fails with `BRIDGE_UNAVAILABLE`; a command still queued
+ * in the client then may land later, which the explicit ids make harmless. The client the bridge creates from `url` uses
  * `maxRetriesPerRequest: 2` and reconnect delays capped at ~1 s; for a client
  * you pass in, prefer similar values (ioredis' defaults, 20 retries and 5 s
  * delays, make each attempt last up to ~20 s while Redis is down). Dedicated
@@ -70,15 +73,17 @@ import { Redis, type RedisOptions } from "ioredis";
 import { setMaxListeners } from "node:events";
 import { RuntimeError } from "../errors.js";
 import { backoffDelay, retryWithBackoff, sleep, type BackoffOptions } from "../internal/backoff.js";
+import { raceAbort } from "../internal/race-abort.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { compareEventIds, parseCursor, parseEventId, type ParsedEventId } from "./event-id.js";
+import { GapLog } from "./gap-log.js";
 import { END, gapItem, HEARTBEAT } from "./items.js";
 import { linkSignals } from "./linked-signal.js";
 import { decodeEntry, encodeData, type RedisEntry } from "./redis-entries.js";
 import { isTransientRedisError } from "./redis-errors.js";
 import { RedisPublisher } from "./redis-publisher.js";
 import { runScript, SNAPSHOT } from "./redis-scripts.js";
-import type { StreamBridge, StreamItem, SubscribeOptions } from "./stream-bridge.js";
+import type { StreamBridge, StreamBridgeStats, StreamItem, SubscribeOptions } from "./stream-bridge.js";
 import { checkEventName, checkRunId, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption, subscribeHeartbeat } from "./validate.js";
 
 /** Options shared by both ways of giving {@link RedisStreamBridge} a connection. */
@@ -99,6 +104,13 @@ export interface RedisStreamBridgeCommonOptions {
    */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /**
+   * Longest time one publish, end marker, `exists` or `cleanup` may take,
+   * retries included, before it fails with `BRIDGE_UNAVAILABLE`: the bound on
+   * how long a run waits for Redis during an outage (a caller's client may
+   * hold commands for as long as the outage lasts). Default 15 000 ms.
+   */
+  operationTimeoutMs?: number;
+  /**
    * Group commit: publishes of one run that queue up while an append of the
    * run is in flight are sent in one script call of at most `maxEvents`
    * events (default 256) and `maxBytes` bytes of event names and JSON data
@@ -106,7 +118,7 @@ export interface RedisStreamBridgeCommonOptions {
    * sends one call per event.
    */
   batch?: { maxEvents?: number; maxBytes?: number };
-  /** Receives retry warnings and connection errors; silent by default. */
+  /** Receives retry warnings, every gap (a slow subscriber as a warning) and connection errors; silent by default. */
   logger?: Logger;
 }
 
@@ -131,6 +143,8 @@ const OWNED_CLIENT_OPTIONS = {
 } satisfies Partial<RedisOptions>;
 /** How long `close` waits for in-flight publishes. */
 const CLOSE_DRAIN_MS = 2_000;
+/** Default of `operationTimeoutMs`. */
+const DEFAULT_OPERATION_TIMEOUT_MS = 15_000;
 
 /** What the snapshot script returned. */
 interface Snapshot {
@@ -156,6 +170,7 @@ interface Snapshot {
  *   keeps waiting for the stream to be created.
  * - Entries not written by this bridge are read leniently (raw string data
  *   when not JSON, event `"message"` when missing).
+ * - Every gap is logged (run, subscriber, how far behind) and counted in {@link stats}.
  */
 export class RedisStreamBridge implements StreamBridge {
   /** Always true: any process reading the same Redis sees the events. */
@@ -167,7 +182,9 @@ export class RedisStreamBridge implements StreamBridge {
   private readonly ttlSeconds: number;
   private readonly heartbeatMs: number;
   private readonly retry: BackoffOptions;
+  private readonly operationTimeoutMs: number;
   private readonly logger: Logger;
+  private readonly gaps: GapLog;
   private readonly publisher: RedisPublisher;
   private readonly dedicated = new Set<Redis>();
   private readonly cleanupTimers = new Set<NodeJS.Timeout>();
@@ -195,7 +212,9 @@ export class RedisStreamBridge implements StreamBridge {
       baseDelayMs: integerOption("retry.baseDelayMs", options.retry?.baseDelayMs, 100, 0),
       maxDelayMs: integerOption("retry.maxDelayMs", options.retry?.maxDelayMs, 2_000, 0),
     };
+    this.operationTimeoutMs = integerOption("operationTimeoutMs", options.operationTimeoutMs, DEFAULT_OPERATION_TIMEOUT_MS, 1, "CONFIG_INVALID", 2_147_483_647);
     this.logger = options.logger ?? silentLogger;
+    this.gaps = new GapLog("RedisStreamBridge", this.logger);
     const maxBatchEvents = integerOption("batch.maxEvents", options.batch?.maxEvents, 256, 1);
     const maxBatchBytes = integerOption("batch.maxBytes", options.batch?.maxBytes, 1_048_576, 1);
     // Every live subscription and pending retry listens for close.
@@ -249,7 +268,13 @@ export class RedisStreamBridge implements StreamBridge {
     checkRunId(runId);
     const cursor = parseCursor(runId, options.lastEventId);
     const heartbeatMs = subscribeHeartbeat(runId, options.heartbeatMs, this.heartbeatMs);
-    return this.follow(runId, cursor, heartbeatMs, options.signal);
+    const subscriber = this.gaps.label(runId, options.subscriber);
+    return this.follow(runId, cursor, heartbeatMs, options.signal, subscriber);
+  }
+
+  /** {@inheritDoc StreamBridge.stats} */
+  stats(): StreamBridgeStats {
+    return this.gaps.stats();
   }
 
   /** {@inheritDoc StreamBridge.exists} */
@@ -312,11 +337,16 @@ export class RedisStreamBridge implements StreamBridge {
     this.publisher.forget(runId);
   }
 
-  /** One Redis operation with retries; failures become `BRIDGE_UNAVAILABLE` (or `CLOSED`). */
+  /**
+   * One Redis operation with retries, bounded by `operationTimeoutMs`; failures
+   * become `BRIDGE_UNAVAILABLE` (or `CLOSED`).
+   */
   private async call<T>(what: string, operation: () => Promise<T>): Promise<T> {
     let attempts = 0;
+    const timeout = AbortSignal.timeout(this.operationTimeoutMs);
+    const stop = linkSignals(this.closing.signal, timeout);
     try {
-      return await retryWithBackoff(
+      const retried = retryWithBackoff(
         (attempt) => {
           attempts = attempt;
           return operation();
@@ -324,16 +354,26 @@ export class RedisStreamBridge implements StreamBridge {
         {
           ...this.retry,
           isTransient: isTransientRedisError,
-          signal: this.closing.signal,
+          signal: stop.signal,
           onRetry: (error, attempt, delayMs) => this.logger.warn({ what, attempt, delayMs, err: (error as Error).message }, "stream bridge: Redis call failed, retrying"),
         },
       );
+      // An attempt can hang in the client's offline queue for the whole outage: stop waiting at the deadline.
+      return await raceAbort(retried, stop.signal);
     } catch (error) {
       if (this.closing.signal.aborted) throw new RuntimeError("CLOSED", `RedisStreamBridge closed during ${what}`, { cause: error });
+      if (timeout.aborted) {
+        throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: ${what} did not complete within ${this.operationTimeoutMs} ms (${attempts} attempt(s)); is Redis reachable?`, {
+          cause: error,
+          details: { attempts, timeoutMs: this.operationTimeoutMs, transient: true },
+        });
+      }
       throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: ${what} failed after ${attempts} attempt(s): ${(error as Error).message}`, {
         cause: error,
         details: { attempts, transient: isTransientRedisError(error) },
       });
+    } finally {
+      stop.dispose();
     }
   }
 
@@ -376,7 +416,7 @@ export class RedisStreamBridge implements StreamBridge {
     return decodeSnapshot(await runScript(this.redis, SNAPSHOT, this.key(runId), [cursor ?? "-", count]), count);
   }
 
-  private async *follow(runId: string, cursor: ParsedEventId | null, heartbeatMs: number, callerSignal: AbortSignal | undefined): AsyncGenerator<StreamItem> {
+  private async *follow(runId: string, cursor: ParsedEventId | null, heartbeatMs: number, callerSignal: AbortSignal | undefined, subscriber: string): AsyncGenerator<StreamItem> {
     const stop = linkSignals(this.closing.signal, callerSignal);
     let connection: Redis | undefined;
     // Disconnecting is the only way to interrupt a blocking XREAD.
@@ -403,13 +443,14 @@ export class RedisStreamBridge implements StreamBridge {
           if (stop.signal.aborted) return;
           if (!view.exists) {
             if (delivered > 0) {
-              yield gapItem(runId, position?.id ?? null, null, null);
+              yield this.gaps.record(gapItem(runId, position?.id ?? null, null, null), "streamDeleted", subscriber);
               return;
             }
           } else {
             // Conservative, like DeerFlow: an evicted cursor is a gap even if the entry right after it is still kept.
             if (position !== null && view.earliest !== null && compareEventIds(view.earliest, position) > 0) {
-              yield gapItem(runId, position.id, view.earliest.id, view.latestId);
+              const gap = gapItem(runId, position.id, view.earliest.id, view.latestId);
+              yield this.gaps.record(gap, delivered > 0 ? "slowSubscriber" : "staleCursor", subscriber);
               return;
             }
             for (const entry of view.entries) {
@@ -472,7 +513,8 @@ export class RedisStreamBridge implements StreamBridge {
             continue;
           }
           if (bounds.earliest !== null && compareEventIds(bounds.earliest, position) > 0) {
-            yield gapItem(runId, position.id, bounds.earliest.id, bounds.latestId);
+            const gap = gapItem(runId, position.id, bounds.earliest.id, bounds.latestId);
+            yield this.gaps.record(gap, delivered > 0 ? "slowSubscriber" : "staleCursor", subscriber);
             return;
           }
         }

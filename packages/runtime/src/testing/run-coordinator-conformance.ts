@@ -11,7 +11,8 @@ export type { MakeRunCoordinators, RunCoordinatorConformanceOptions, RunCoordina
 
 /**
  * Registers the conformance suite of a `RunCoordinator` implementation:
- * leases (exclusive while renewed, re-acquire, release, expiry after a crash),
+ * leases (exclusive while renewed, re-acquire, release, expiry after a crash;
+ * `leaseOf` when implemented, skipped without it),
  * lease loss (with the factory's `breakLease`; skipped without it), cancel
  * delivery (exactly once to the live owner, first action wins, `no_owner`),
  * recovery claims (one winner) and close. Each test asks `makeCoordinators`

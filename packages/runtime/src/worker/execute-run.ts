@@ -16,6 +16,7 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 import { Command, Send } from "@langchain/langgraph";
 import { withRunMetadata } from "../checkpointers/run-metadata.js";
+import { raceAbort } from "../internal/race-abort.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { RunCommand, RunKwargs, RunRecord, StreamMode } from "../runs/types.js";
 import type { StreamBridge } from "../stream/stream-bridge.js";
@@ -164,28 +165,6 @@ function safeLogger(logger: Logger | undefined): Logger {
       }
     };
   return { debug: guard("debug"), info: guard("info"), warn: guard("warn"), error: guard("error") };
-}
-
-/** Resolves with `promise`, or rejects with {@link ABORTED} as soon as `signal` aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(ABORTED);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
 }
 
 function delay(ms: number): { promise: Promise<void>; cancel(): void } {
@@ -352,7 +331,7 @@ class RunExecution {
     const checkpointer = this.tracked?.checkpointer;
     try {
       const made = this.input.graph({ run, checkpointer, store, signal: this.signal });
-      return await raceAbort(Promise.resolve(made), this.signal);
+      return await raceAbort(Promise.resolve(made), this.signal, ABORTED);
     } catch (err) {
       if (err === ABORTED) return undefined;
       throw err;
@@ -382,13 +361,13 @@ class RunExecution {
     try {
       if (this.signal.aborted) throw ABORTED;
       this.graphStarted = true;
-      const iterable = await raceAbort(Promise.resolve(graph.stream(graphInputOf(this.run.kwargs), options)), this.signal);
+      const iterable = await raceAbort(Promise.resolve(graph.stream(graphInputOf(this.run.kwargs), options)), this.signal, ABORTED);
       this.iterator = iterable[Symbol.asyncIterator]();
       for (;;) {
         const next = this.iterator.next();
         this.pendingNext = next;
         next.catch(() => {}); // after an abort nobody awaits it; its rejection is expected
-        const result = await raceAbort(next, this.signal);
+        const result = await raceAbort(next, this.signal, ABORTED);
         if (result.done) break;
         const item = parseGraphStreamItem(result.value, subgraphs);
         if (!item) {

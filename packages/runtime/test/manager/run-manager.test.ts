@@ -242,18 +242,35 @@ describe("RunManager on one instance", () => {
 });
 
 describe("RunManager across instances sharing a store, bridge and coordination hub", () => {
-  function pair(leaseMs = 30_000) {
+  function pair(leaseMs = 30_000, options: { sweepIntervalMs?: number; withoutLeaseOf?: boolean } = {}) {
     const store = new MemoryRunStore();
     const bridge = new MemoryStreamBridge();
     const hub = new LocalCoordinationHub();
     const checkpointer = new MemorySaver();
     const make = () => {
       const coordinator = new LocalRunCoordinator({ hub, leaseMs });
-      const manager = new RunManager({ graphs: { work: workGraphFactory() }, store, bridge, checkpointer, coordinator, sweepIntervalMs: 100 });
+      // A coordinator that cannot tell how long a lease has left (leaseOf is optional).
+      if (options.withoutLeaseOf === true) (coordinator as { leaseOf?: unknown }).leaseOf = undefined;
+      const manager = new RunManager({
+        graphs: { work: workGraphFactory() },
+        store,
+        bridge,
+        checkpointer,
+        coordinator,
+        sweepIntervalMs: options.sweepIntervalMs ?? 100,
+        maxStartPollMs: 20,
+      });
       managers.push(manager);
       return { manager, coordinator };
     };
-    return { a: make(), b: make(), checkpointer };
+    return { a: make(), b: make(), checkpointer, hub };
+  }
+
+  /** Bounds a wait that must end well before the test's own timeout, so a hang fails with a message. */
+  function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
   }
 
   it("a run created on A is streamed, joined and cancelled through B", async () => {
@@ -278,5 +295,33 @@ describe("RunManager across instances sharing a store, bridge and coordination h
     expect(final.status).toBe("error");
     expect(final.stopReason).toBe("orphan_recovered");
     expect(events(await streamed).at(-1)).toBe("end");
+  });
+
+  it("recovers an orphan as soon as its lease expires, not at the next sweep", async () => {
+    // The periodic sweep (every 10 min) cannot be what recovers it within the bound below.
+    const { a, b, hub } = pair(400, { sweepIntervalMs: 600_000 });
+    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    await started(b.manager, run.runId);
+    await b.manager.start(); // sees the run owned by A, with the time left on its lease
+    const expiresAt = performance.now() + (hub.leaseOf(run.runId)?.expiresInMs ?? 0);
+    await a.coordinator.close({ abandon: true });
+    const final = await within(b.manager.join(run.runId), 20_000, "recovery of the orphan");
+    expect(final.stopReason).toBe("orphan_recovered");
+    // A generous upper bound (a loaded machine); the next sweep would have been 10 min away.
+    expect(performance.now() - expiresAt).toBeLessThan(5_000);
+  });
+
+  it("without leaseOf, the sweep recovers an orphan within one sweep interval of its lease's expiry", async () => {
+    const sweepIntervalMs = 300;
+    const { a, b, hub } = pair(400, { sweepIntervalMs, withoutLeaseOf: true });
+    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    await started(b.manager, run.runId);
+    await b.manager.start();
+    const expiresAt = performance.now() + (hub.leaseOf(run.runId)?.expiresInMs ?? 0);
+    await a.coordinator.close({ abandon: true });
+    const final = await within(b.manager.join(run.runId), 20_000, "recovery of the orphan");
+    expect(final.stopReason).toBe("orphan_recovered");
+    // One sweep interval after the expiry, plus a generous allowance for a loaded machine.
+    expect(performance.now() - expiresAt).toBeLessThan(sweepIntervalMs + 3_000);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../src/errors.js";
 import { RedisStreamBridge, type RedisStreamBridgeOptions } from "../../src/stream/redis-stream-bridge.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
+import { capturingLogger } from "../support/capturing-logger.js";
 import { requireRedis, uniqueName } from "../support/services.js";
 
 const url = await requireRedis();
@@ -260,6 +261,28 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     for (let i = 1; i <= 70; i++) ids.push(await b.publish(runId, "custom", i));
     expect((await iterator.next()).value).toEqual({ kind: "gap", runId, requestedEventId: ids[0], earliestAvailableEventId: ids[7], latestAvailableEventId: ids[70] });
     expect((await iterator.next()).done).toBe(true);
+  });
+
+  it("logs a subscriber that fell behind (run, subscriber, how far) and counts it in stats()", async () => {
+    const logger = capturingLogger();
+    const b = bridge({ maxEventsPerRun: 8, logger });
+    const runId = uniqueName("behind");
+    const ids = [await b.publish(runId, "custom", 0)];
+    const iterator = b.subscribe(runId, { heartbeatMs: 5_000, subscriber: "req-9" })[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ kind: "event", id: ids[0] });
+    for (let i = 1; i <= 20; i++) ids.push(await b.publish(runId, "custom", i));
+    expect((await iterator.next()).value).toEqual({ kind: "gap", runId, requestedEventId: ids[0], earliestAvailableEventId: ids[13], latestAvailableEventId: ids[20] });
+    expect((await iterator.next()).done).toBe(true);
+
+    const warnings = logger.lines.filter((line) => line.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toMatch(/^RedisStreamBridge: a subscriber fell further behind/);
+    expect(warnings[0]?.obj).toMatchObject({ runId, subscriber: "req-9", reason: "slowSubscriber", lastEventId: ids[0], eventsBehind: 20, missedEvents: 12 });
+    expect(b.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 0, streamDeleted: 0 } });
+
+    expect(await collect(b.subscribe(runId, { lastEventId: ids[1] as string }))).toHaveLength(1);
+    expect(b.stats().gaps.staleCursor).toBe(1);
+    expect(logger.lines.at(-1)).toMatchObject({ level: "info", obj: { reason: "staleCursor", lastEventId: ids[1], missedEvents: 11 } });
   });
 
   it("a from-start subscriber woken by a burst of entries written in one transaction receives all of them", async () => {

@@ -62,6 +62,8 @@ export interface Scope {
   coordinators(count: number): Promise<RunCoordinator[]>;
   /** The group's `breakLease`; skips the test when the factory did not provide one. */
   breakLease(runId: string): Promise<void>;
+  /** Skips the test (an optional feature the implementation does not have). */
+  skip(reason: string): void;
   /** A run id unique to this kit run. */
   runId(label?: string): string;
   /** The lease duration the coordinators were created with. */
@@ -129,6 +131,7 @@ function makeScope(context: TestContext, options: ResolvedOptions, nextId: () =>
       }
       await breaker(runId);
     },
+    skip: (reason) => context.skip(reason),
     runId: (label = "run") => `${label}-${nextId()}`,
     async eventually(what, check, timeoutMs = 4 * options.leaseMs + 5_000) {
       const deadline = Date.now() + timeoutMs * options.timeoutScale;
