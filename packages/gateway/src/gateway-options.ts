@@ -6,7 +6,7 @@ import type { AuthOptions } from "./auth/api-keys.js";
 import type { ThreadAuthorizer } from "./auth/thread-access.js";
 import type { UploadLimits } from "./files/receive-uploads.js";
 import type { ThreadFiles } from "./files/thread-files.js";
-import type { HealthCheck } from "./health/health-routes.js";
+import type { HealthCheck, HealthDetails } from "./health/health-routes.js";
 import type { OpenApiOptions } from "./openapi/openapi.js";
 import type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
 
@@ -45,6 +45,8 @@ export interface GatewayOptions {
   readonly healthChecks?: Readonly<Record<string, HealthCheck>>;
   /** Time limit of each health check in milliseconds. Default 5000. */
   readonly healthCheckTimeoutMs?: number;
+  /** Figures reported under `details` of `GET /health`, e.g. `{ stream_bridge: { slow_subscriber_gaps: 0 } }`. */
+  readonly healthDetails?: HealthDetails;
   /** `info` of the OpenAPI document at `GET /openapi.json`. */
   readonly openapi?: OpenApiOptions;
   /** Mounts the skills routes under `/api/skills`. */

@@ -8,6 +8,7 @@ import { GatewayError } from "./errors.js";
 import { filesRoutes } from "./files/files-routes.js";
 import type { CorsOptions, GatewayOptions } from "./gateway-options.js";
 import { registerHealthRoutes } from "./health/health-routes.js";
+import { attachDrain } from "./http/drain.js";
 import { installErrorHandlers } from "./http/error-handler.js";
 import { installJsonParser } from "./http/json-parser.js";
 import { registerOpenApi } from "./openapi/openapi.js";
@@ -67,6 +68,7 @@ function checkOptions(options: GatewayOptions): void {
  * - CORS (when configured; preflights are answered before authentication),
  * - API-key authentication (when configured; `/health`, `/ok` and preflights stay open),
  * - `GET /health`, `GET /ok`, `GET /openapi.json`,
+ * - draining for a graceful shutdown ({@link drainGateway}: new requests 503, open streams go on),
  * - the skills routes (`options.skills`), the thread files routes
  *   (`options.threadFiles`) and `options.routes`, all under `/api`,
  * - one error format: `{"detail": ...}` (see the README's error table).
@@ -104,10 +106,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
   await registerOpenApi(app, options.openapi ?? {}, options.auth !== undefined);
   // Its onRequest hook must precede authentication so preflights (which carry no key) are answered.
   if (options.cors !== undefined) await app.register(cors, corsPluginOptions(options.cors));
+  // Before authentication: a draining instance refuses new requests whoever sends them.
+  const drain = attachDrain(app);
   installAuth(app, options.auth);
   registerHealthRoutes(app, {
+    drain,
     ...(options.healthChecks === undefined ? {} : { checks: options.healthChecks }),
     ...(options.healthCheckTimeoutMs === undefined ? {} : { timeoutMs: options.healthCheckTimeoutMs }),
+    ...(options.healthDetails === undefined ? {} : { details: options.healthDetails }),
   });
 
   const authorizeThread = options.authorizeThread === undefined ? {} : { authorizeThread: options.authorizeThread };

@@ -17,7 +17,8 @@ export type { CorsOptions, GatewayOptions, GatewaySkillsOptions } from "./gatewa
 
 // Errors
 export { GatewayError, isDeerflowError, type GatewayErrorCode } from "./errors.js";
-export { ERROR_STATUS_BY_CODE, statusForCode } from "./http/status-table.js";
+export { ERROR_STATUS_BY_CODE, RETRY_AFTER_SECONDS_BY_CODE, statusForCode } from "./http/status-table.js";
+export { DRAINING_MESSAGE, GatewayDrain, drainGateway, type DrainOptions } from "./http/drain.js";
 export { toErrorResponse, type ErrorResponse } from "./http/error-response.js";
 export { toValidationIssues, type AjvLikeError, type ValidationIssue } from "./http/validation-detail.js";
 export { guarded } from "./http/guarded.js";
@@ -30,7 +31,7 @@ export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";
 
 // Health and OpenAPI
-export { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthOptions } from "./health/health-routes.js";
+export { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthDetails, type HealthOptions } from "./health/health-routes.js";
 export { ERROR_BODY_DOC, type OpenApiOptions } from "./openapi/openapi.js";
 export { THREAD_ID_PATTERN, successMessageSchema, threadIdSchema, threadParamsSchema } from "./schemas.js";
 

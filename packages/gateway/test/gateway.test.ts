@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
-import type { FastifyPluginAsync } from "fastify";
+import Fastify, { type FastifyPluginAsync } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { GatewayError, createGateway, type GatewayOptions } from "../src/index.js";
+import { DRAINING_MESSAGE, GatewayError, createGateway, drainGateway, type GatewayOptions } from "../src/index.js";
 import { ADMIN_KEY, USER_KEY, createFixture, type Fixture } from "./support/fixture.js";
 import pino from "./support/pino.js";
 
@@ -65,6 +65,44 @@ describe("createGateway", () => {
     it("answers 200 with every check ok", async () => {
       const { app } = await setup({ gateway: { healthChecks: { store: async () => undefined } } });
       expect((await app.inject({ url: "/health" })).json()).toEqual({ status: "ok", checks: { store: "ok" } });
+    });
+
+    it("adds healthDetails to every answer, and leaves out a provider that throws", async () => {
+      let gaps = 0;
+      const { app } = await setup({ gateway: { healthChecks: { store: async () => undefined }, healthDetails: () => ({ stream_bridge: { slow_subscriber_gaps: gaps } }) } });
+      expect((await app.inject({ url: "/health" })).json()).toEqual({ status: "ok", checks: { store: "ok" }, details: { stream_bridge: { slow_subscriber_gaps: 0 } } });
+      gaps = 2;
+      expect((await app.inject({ url: "/health" })).json().details).toEqual({ stream_bridge: { slow_subscriber_gaps: 2 } });
+      await fx?.close();
+      const broken = await setup({
+        gateway: {
+          healthDetails: () => {
+            throw new Error("boom");
+          },
+        },
+      });
+      expect((await broken.app.inject({ url: "/health" })).json()).toEqual({ status: "ok" });
+    });
+
+    it("while draining: 503 with Retry-After before authentication, /health 503 draining, /ok 200", async () => {
+      const { app } = await setup({ auth: true, gateway: { healthDetails: () => ({ local_runs: 1 }) } });
+      drainGateway(app, { retryAfterSeconds: 7 });
+      for (const url of ["/api/skills", "/nowhere"]) {
+        const res = await app.inject({ url });
+        expect(res.statusCode).toBe(503);
+        expect(res.headers["retry-after"]).toBe("7");
+        expect(res.json()).toEqual({ detail: DRAINING_MESSAGE });
+      }
+      const health = await app.inject({ url: "/health" });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toEqual({ status: "unavailable", draining: true, details: { local_runs: 1 } });
+      expect((await app.inject({ url: "/ok" })).statusCode).toBe(200);
+    });
+
+    it("drainGateway refuses an app createGateway did not build, and a bad Retry-After", async () => {
+      const { app } = await setup();
+      expect(() => drainGateway(Fastify())).toThrow(/not built by createGateway/);
+      expect(() => drainGateway(app, { retryAfterSeconds: 0 })).toThrow(/retryAfterSeconds/);
     });
   });
 
@@ -136,6 +174,9 @@ describe("createGateway", () => {
       const down = await get("down");
       expect(down.statusCode).toBe(503);
       expect(down.json()).toEqual({ detail: "Service Unavailable" });
+      // Unavailability is passing: the client is told when to retry.
+      expect(down.headers["retry-after"]).toBe("5");
+      expect((await get("busy")).headers["retry-after"]).toBeUndefined();
       const bug = await get("bug");
       expect(bug.statusCode).toBe(500);
       expect(bug.json()).toEqual({ detail: "Internal Server Error" });

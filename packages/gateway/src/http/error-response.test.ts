@@ -47,11 +47,16 @@ describe("toErrorResponse", () => {
     expect(toErrorResponse(new RuntimeError(code, `Run r1: ${code}`))).toEqual({ statusCode: status, detail: `Run r1: ${code}`, serverError: false });
   });
 
-  it.each(["STORE_UNAVAILABLE", "BRIDGE_UNAVAILABLE", "SHUTTING_DOWN"])("answers %s with 503 and a generic detail", (code) => {
+  it.each([
+    ["STORE_UNAVAILABLE", 5],
+    ["BRIDGE_UNAVAILABLE", 5],
+    ["SHUTTING_DOWN", 1],
+  ] as const)("answers %s with 503, a generic detail and Retry-After %i s", (code, retryAfterSeconds) => {
     expect(toErrorResponse(new RuntimeError(code, "redis://secret@10.0.0.5 unreachable"))).toEqual({
       statusCode: 503,
       detail: "Service Unavailable",
       serverError: true,
+      retryAfterSeconds,
     });
   });
 

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from "node:http";
 import { GatewayError, isDeerflowError } from "../errors.js";
 import { skillErrorDetail } from "../skills/skill-error-detail.js";
-import { statusForCode } from "./status-table.js";
+import { RETRY_AFTER_SECONDS_BY_CODE, statusForCode } from "./status-table.js";
 import { toValidationIssues, type AjvLikeError } from "./validation-detail.js";
 
 /** What the error handler sends. */
@@ -16,6 +16,8 @@ export interface ErrorResponse {
   readonly detail: unknown;
   /** True when the failure is the server's (logged at error level with its stack). */
   readonly serverError: boolean;
+  /** Seconds for the `Retry-After` header, for unavailability that should pass. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** Error class names of `@deerflow/*` packages whose `code` is trusted without the shared brand. */
@@ -80,7 +82,8 @@ function fastifyResponse(err: FastifyLikeError, contentType: string | undefined)
  * - Other `@deerflow/*` errors (branded, or named like one) with a code in
  *   `ERROR_STATUS_BY_CODE`: that status; the message (or the structured scan
  *   detail of a skills security block) for 4xx, a generic text for 5xx, whose
- *   messages may name infrastructure.
+ *   messages may name infrastructure; `retryAfterSeconds` for the codes of
+ *   `RETRY_AFTER_SECONDS_BY_CODE` (a Redis outage, a shutdown).
  * - Fastify errors: validation → 422 issue list, JSON → 400, size → 413, media type → 415.
  * - Anything else: 500 `"Internal Server Error"`, flagged for logging.
  *
@@ -98,7 +101,10 @@ export function toErrorResponse(err: unknown, contentType?: string): ErrorRespon
   if (code !== undefined && (isDeerflowError(err) || named)) {
     const statusCode = statusForCode(code);
     if (statusCode !== undefined) {
-      if (statusCode >= 500) return { statusCode, detail: generic(statusCode), serverError: true };
+      if (statusCode >= 500) {
+        const retryAfterSeconds = Object.hasOwn(RETRY_AFTER_SECONDS_BY_CODE, code) ? RETRY_AFTER_SECONDS_BY_CODE[code] : undefined;
+        return { statusCode, detail: generic(statusCode), serverError: true, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+      }
       return { statusCode, detail: skillErrorDetail(err) ?? (err as Error).message, serverError: false };
     }
   }

@@ -60,6 +60,18 @@ export const ERROR_STATUS_BY_CODE: Readonly<Record<string, number>> = Object.fre
 });
 
 /**
+ * `Retry-After` (seconds) of the 503s that mean "try again shortly": a backing
+ * service (Redis) that does not answer, an instance shutting down (a load
+ * balancer sends the retry to another one).
+ */
+export const RETRY_AFTER_SECONDS_BY_CODE: Readonly<Record<string, number>> = Object.freeze({
+  STORE_UNAVAILABLE: 5,
+  BRIDGE_UNAVAILABLE: 5,
+  SHUTTING_DOWN: 1,
+  CLOSED: 1,
+});
+
+/**
  * @param code - an error's `code`.
  * @returns its HTTP status, or `undefined` for a code the table does not know.
  */

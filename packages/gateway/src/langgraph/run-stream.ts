@@ -19,6 +19,8 @@ export interface FollowOptions {
   /** Only events whose (base) name passes; `metadata`, `error` and the end always pass. */
   readonly accept?: ((event: string) => boolean) | undefined;
   readonly log: FastifyBaseLogger;
+  /** Names this response in the stream bridge's log lines (the request id). */
+  readonly subscriber?: string | undefined;
 }
 
 /** The error frame sent when the stream itself breaks (not the run): the client should rejoin. */
@@ -43,7 +45,12 @@ export async function pipeRunStream(manager: RunManager, response: LiveResponse,
   const { runId, log } = options;
   let complete = false;
   try {
-    const items = manager.stream(runId, { lastEventId: options.lastEventId ?? null, heartbeatMs: options.heartbeatMs, signal: response.signal });
+    const items = manager.stream(runId, {
+      lastEventId: options.lastEventId ?? null,
+      heartbeatMs: options.heartbeatMs,
+      signal: response.signal,
+      ...(options.subscriber === undefined ? {} : { subscriber: options.subscriber }),
+    });
     for await (const item of items) {
       if (item.kind === "event") {
         if (options.accept === undefined || options.accept(item.event)) await response.write(sseFrame(item.event, item.data, item.id));
@@ -122,7 +129,12 @@ export async function answerWhenDone(
   let errorEvent: ErrorEventData | undefined;
   let ended = false;
   try {
-    for await (const item of manager.stream(run.runId, { heartbeatMs: options.heartbeatMs, signal: response.signal })) {
+    const items = manager.stream(run.runId, {
+      heartbeatMs: options.heartbeatMs,
+      signal: response.signal,
+      ...(options.subscriber === undefined ? {} : { subscriber: options.subscriber }),
+    });
+    for await (const item of items) {
       if (item.kind === "heartbeat") await response.write("\n");
       else if (item.kind === "event" && item.event === "error") errorEvent = (item.data ?? {}) as ErrorEventData;
       else if (item.kind === "end") {

@@ -65,6 +65,7 @@ export function registerRunRoutes(app: FastifyInstance, ctx: LangGraphContext): 
       heartbeatMs: ctx.heartbeatMs,
       cancelOnDisconnect: run.onDisconnect === "cancel",
       log: request.log,
+      subscriber: request.id,
     });
     cleanupLater(request, admitted, piped);
     await piped;
@@ -78,6 +79,7 @@ export function registerRunRoutes(app: FastifyInstance, ctx: LangGraphContext): 
       heartbeatMs: ctx.heartbeatMs,
       cancelOnDisconnect: run.onDisconnect === "cancel",
       log: request.log,
+      subscriber: request.id,
       ...(admitted.deleteThreadAfter ? { beforeAnswer: async () => void (await manager.deleteThread(run.threadId)) } : {}),
     });
   }
@@ -212,6 +214,7 @@ export function registerRunRoutes(app: FastifyInstance, ctx: LangGraphContext): 
         heartbeatMs: ctx.heartbeatMs,
         cancelOnDisconnect: flag(request.query.cancel_on_disconnect),
         log: request.log,
+        subscriber: request.id,
       });
     },
   );
@@ -235,6 +238,7 @@ export function registerRunRoutes(app: FastifyInstance, ctx: LangGraphContext): 
       cancelOnDisconnect: flag(request.query.cancel_on_disconnect),
       accept,
       log: request.log,
+      subscriber: request.id,
     });
   }
 

@@ -1,9 +1,10 @@
 /**
  * The SSE bytes on the wire, read from a raw socket: headers, frame grammar,
  * the metadata and end frames, heartbeat lines, the gap frame, keep-alives of
- * /wait, CORS exposure, and what closing the server does to open streams.
+ * /wait, CORS exposure, and what draining and closing the server do to open streams.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAINING_MESSAGE, drainGateway } from "../../src/index.js";
 import { framesOf, openRaw, parseFrame } from "./support/raw-sse.js";
 import { eventually, startServer, type TestServer } from "./support/server.js";
 
@@ -122,6 +123,41 @@ describe("SSE wire format", () => {
     expect(raw.headers["content-location"]).toMatch(/^\/api\/runs\/[0-9a-f-]{36}$/);
     expect(raw.headers["location"]).toMatch(/^\/runs\/[0-9a-f-]{36}\/stream$/);
     expect((await raw.done()).endsWith("event: end\ndata: null\n\n")).toBe(true);
+  });
+
+  it("draining refuses new requests with 503 and Retry-After while open streams go on to their end", async () => {
+    const own = await startServer({ heartbeatMs: 20 });
+    try {
+      const threadId = await newThread(own);
+      const raw = await openRaw(own.origin, `/api/threads/${threadId}/runs/stream`, { method: "POST", body: { assistant_id: "slow", input: human("hold") } });
+      await eventually(async () => (own.gates.waiting(threadId) === 1 ? true : undefined), "the run to hold");
+      const drain = drainGateway(own.app, { retryAfterSeconds: 3 });
+      expect(drain.inFlight).toBe(1);
+
+      const refused = await fetch(`${own.apiUrl}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("3");
+      expect(refused.headers.get("connection")).toBe("close");
+      expect(await refused.json()).toEqual({ detail: DRAINING_MESSAGE });
+      const health = await fetch(`${own.origin}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ status: "unavailable", draining: true });
+      expect((await fetch(`${own.origin}/ok`)).status).toBe(200);
+
+      // The stream in flight is untouched: the run finishes and the client gets every event and the end.
+      expect(await drain.settled(50)).toBe(false);
+      own.gates.release(threadId);
+      const frames = framesOf(await raw.done()).filter((f) => !f.startsWith(":"));
+      expect(frames.at(-1)).toBe("event: end\ndata: null\n\n");
+      expect(frames.map((f) => parseFrame(f).event)).toContain("values");
+      const seqs = frames.slice(0, -1).map((f) => Number(parseFrame(f).id?.split("-")[1]));
+      expect(seqs).toEqual(seqs.map((_, i) => i));
+      expect((await own.manager.list(threadId))[0]?.status).toBe("success");
+      expect(await drain.settled(10_000)).toBe(true);
+      expect(drain.inFlight).toBe(0);
+    } finally {
+      await own.close();
+    }
   });
 
   it("ends open streams when the server closes, leaving their runs to the manager", async () => {
