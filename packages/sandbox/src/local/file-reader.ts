@@ -1,13 +1,13 @@
 /**
- * Reading files behind resolved virtual paths: UTF-8 text (whole, or a
- * streamed line range) and raw bytes, each under a size cap.
+ * Reading files behind virtual paths: UTF-8 text (whole, or a streamed line
+ * range) and raw bytes, each under a size cap. The file is opened relative
+ * to its parent directory as the resolver holds it, never by host path.
  */
 import type { FileHandle } from "node:fs/promises";
 import { SandboxError } from "../errors.js";
 import { MAX_READ_BYTES } from "../limits.js";
-import { toSandboxError } from "../paths/fs-errors.js";
-import type { ResolvedPath } from "../paths/mount-resolver.js";
-import { openRegularFileWithin } from "../paths/safe-open.js";
+import type { MountResolver } from "../paths/mount-resolver.js";
+import { openRegularFile } from "../paths/safe-open.js";
 import type { ReadFileOptions } from "../sandbox.js";
 import { isBinaryFile, readLines } from "../search/text-file.js";
 
@@ -39,79 +39,84 @@ export function validateLineRange(options: ReadFileOptions): void {
  * before the range are skipped undecoded, reading stops after it) and joined
  * with `\n`, without a trailing newline.
  *
- * @param resolved - The file (resolved for reading).
+ * @param resolver - The sandbox's mounts.
+ * @param virtualPath - The file.
  * @param options - Optional 1-based inclusive range (already validated).
  * @returns The text.
  * @throws {@link SandboxError} `NOT_FOUND` (`File not found: <path>`), `IS_A_DIRECTORY`,
- *   `INVALID_ARGUMENT` for binary files, `TOO_LARGE` past 100 MiB of text.
+ *   `INVALID_ARGUMENT` for binary files, `TOO_LARGE` past 100 MiB of text, path errors.
  */
-export async function readTextFile(resolved: ResolvedPath, options: ReadFileOptions = {}): Promise<string> {
-  const handle = await openForRead(resolved);
-  try {
-    if (await isBinaryFile(handle)) throw binaryFileError(resolved.virtualPath);
-    if (options.startLine === undefined && options.endLine === undefined) {
-      if ((await handle.stat()).size > MAX_READ_BYTES) throw textTooLarge(resolved.virtualPath);
-      return (await handle.readFile()).toString("utf8");
-    }
-    const lines: string[] = [];
-    let total = 0;
-    const range = {
-      maxLineBytes: MAX_READ_BYTES,
-      ...(options.startLine === undefined ? {} : { startLine: options.startLine }),
-      ...(options.endLine === undefined ? {} : { endLine: options.endLine }),
-    };
-    for await (const line of readLines(handle, range)) {
-      if (line.text === undefined) throw textTooLarge(resolved.virtualPath);
-      total += line.text.length + 1;
-      if (total > MAX_READ_BYTES) throw textTooLarge(resolved.virtualPath);
-      lines.push(line.text);
-    }
-    return lines.join("\n");
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "file");
-  } finally {
-    await handle.close().catch(() => undefined);
+export function readTextFile(resolver: MountResolver, virtualPath: string, options: ReadFileOptions = {}): Promise<string> {
+  return withReadHandle(resolver, virtualPath, (handle, shownPath) => readText(handle, shownPath, options));
+}
+
+async function readText(handle: FileHandle, virtualPath: string, options: ReadFileOptions): Promise<string> {
+  if (await isBinaryFile(handle)) throw binaryFileError(virtualPath);
+  if (options.startLine === undefined && options.endLine === undefined) {
+    if ((await handle.stat()).size > MAX_READ_BYTES) throw textTooLarge(virtualPath);
+    return (await handle.readFile()).toString("utf8");
   }
+  const lines: string[] = [];
+  let total = 0;
+  const range = {
+    maxLineBytes: MAX_READ_BYTES,
+    ...(options.startLine === undefined ? {} : { startLine: options.startLine }),
+    ...(options.endLine === undefined ? {} : { endLine: options.endLine }),
+  };
+  for await (const line of readLines(handle, range)) {
+    if (line.text === undefined) throw textTooLarge(virtualPath);
+    total += line.text.length + 1;
+    if (total > MAX_READ_BYTES) throw textTooLarge(virtualPath);
+    lines.push(line.text);
+  }
+  return lines.join("\n");
 }
 
 /**
  * Reads a file's bytes, refusing anything over 100 MiB (also when the file
  * grows while being read).
  *
- * @param resolved - The file (resolved for reading).
+ * @param resolver - The sandbox's mounts.
+ * @param virtualPath - The file.
  * @returns The bytes.
- * @throws {@link SandboxError} `TOO_LARGE` with DeerFlow's message, `NOT_FOUND`, `IS_A_DIRECTORY`.
+ * @throws {@link SandboxError} `TOO_LARGE` with DeerFlow's message, `NOT_FOUND`, `IS_A_DIRECTORY`, path errors.
  */
-export async function readFileBytes(resolved: ResolvedPath): Promise<Uint8Array> {
-  const handle = await openForRead(resolved);
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_READ_BYTES) throw bytesTooLarge(resolved.virtualPath);
-    // One byte more than expected, so a file that grew past the cap since stat() is still refused.
-    // Buffer.alloc is never pooled: the returned view's `.buffer` holds nothing but this file.
-    const capacity = Math.min(size, MAX_READ_BYTES) + 1;
-    const buffer = Buffer.alloc(capacity);
-    let length = 0;
-    while (length < capacity) {
-      const { bytesRead } = await handle.read(buffer, length, capacity - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    if (length > MAX_READ_BYTES) throw bytesTooLarge(resolved.virtualPath);
-    return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "file");
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+export function readFileBytes(resolver: MountResolver, virtualPath: string): Promise<Uint8Array> {
+  return withReadHandle(resolver, virtualPath, readBytesOf);
 }
 
-async function openForRead(resolved: ResolvedPath): Promise<FileHandle> {
-  try {
-    return await openRegularFileWithin(resolved.hostPath, "read", resolved.hostRoot);
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "file");
+async function readBytesOf(handle: FileHandle, virtualPath: string): Promise<Uint8Array> {
+  const { size } = await handle.stat();
+  if (size > MAX_READ_BYTES) throw bytesTooLarge(virtualPath);
+  // One byte more than expected, so a file that grew past the cap since stat() is still refused.
+  // Buffer.alloc is never pooled: the returned view's `.buffer` holds nothing but this file.
+  const capacity = Math.min(size, MAX_READ_BYTES) + 1;
+  const buffer = Buffer.alloc(capacity);
+  let length = 0;
+  while (length < capacity) {
+    const { bytesRead } = await handle.read(buffer, length, capacity - length, length);
+    if (bytesRead === 0) break;
+    length += bytesRead;
   }
+  if (length > MAX_READ_BYTES) throw bytesTooLarge(virtualPath);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+}
+
+/** Opens the regular file at `virtualPath` (links followed inside the mount) and runs `read` on it. */
+function withReadHandle<T>(resolver: MountResolver, virtualPath: string, read: (handle: FileHandle, virtualPath: string) => Promise<T>): Promise<T> {
+  return resolver.withEntry(
+    virtualPath,
+    "read",
+    async (entry) => {
+      const handle = await openRegularFile(entry.dir, entry.name, "read");
+      try {
+        return await read(handle, entry.virtualPath);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    },
+    { target: "file" },
+  );
 }
 
 /**

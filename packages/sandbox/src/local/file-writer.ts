@@ -1,43 +1,62 @@
 /**
- * Writing files behind resolved virtual paths. Replacements are atomic (a
- * temp file in the same directory, then `rename`), so readers and concurrent
- * writers see one whole version; appends use `O_APPEND`. Parent directories
- * are created, then re-checked: a symlink planted while they were being
- * created must not redirect the write out of the mount.
+ * Writing files behind virtual paths. Every step happens relative to the
+ * parent directory the resolver holds open: missing folders are created
+ * there one by one, a replacement is written to a temp file there and renamed
+ * onto the name there (atomic, so readers and concurrent writers see one
+ * whole version), an append opens the name there with `O_APPEND`. None of it
+ * follows a symlink by path, so a folder swapped for a link meanwhile cannot
+ * redirect a write out of the mount.
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { SandboxError } from "../errors.js";
-import { isDirectoryError, toSandboxError } from "../paths/fs-errors.js";
-import type { ResolvedPath } from "../paths/mount-resolver.js";
-import { openRegularFileWithin } from "../paths/safe-open.js";
-import { ESCAPE_MESSAGE, isHostPathWithin } from "../paths/virtual-paths.js";
+import type { Stats } from "node:fs";
+import type { DirHandle } from "../paths/dir-handle.js";
+import { errnoOf, isDirectoryError } from "../paths/fs-errors.js";
+import { symlinkInTheWay, type MountResolver, type PathEntry } from "../paths/mount-resolver.js";
+import { openRegularFile } from "../paths/safe-open.js";
 
-const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /** Mode of new files before the umask, as `fs.writeFile`. */
 const NEW_FILE_MODE = 0o666;
 
+/** A write about to happen (passed to {@link WriteHooks.beforeWrite}). */
+export interface WriteChange {
+  /** The normalised virtual path asked for. */
+  readonly virtualPath: string;
+  /** Bytes the call writes. */
+  readonly bytes: number;
+  /** Size of the file the call replaces or appends to (0 when it is new). */
+  readonly existingBytes: number;
+  readonly append: boolean;
+  /** The file does not exist yet. */
+  readonly created: boolean;
+  /** Parent folders this call has just created (they stay if the hook refuses the write). */
+  readonly createdDirs: number;
+}
+
+/** Checks run inside the resolution, before any byte is written. */
+export interface WriteHooks {
+  /** Throw to refuse the write (for example a disk quota); no file is created or changed then. */
+  readonly beforeWrite?: (change: WriteChange) => Promise<void>;
+}
+
 /**
- * Replaces (or creates) a file atomically. An existing file keeps its mode.
+ * Replaces (or creates) a file atomically, creating its parent folders. An
+ * existing file keeps its mode; a symlink at the name is followed while it
+ * stays in the mount.
  *
- * @param resolved - The target (resolved for writing).
+ * @param resolver - The sandbox's mounts.
+ * @param virtualPath - The target.
  * @param data - Text (written as UTF-8) or bytes.
+ * @param hooks - Checks before the write.
  * @throws {@link SandboxError} `IS_A_DIRECTORY`, `NOT_A_DIRECTORY` (a parent is a
- *   file), `PATH_ESCAPE`, `PERMISSION_DENIED`...; the old content survives any failure.
+ *   file), `PATH_ESCAPE`, `READ_ONLY`, `PERMISSION_DENIED`...; the old content survives any failure.
  */
-export async function writeFileAtomic(resolved: ResolvedPath, data: string | Uint8Array): Promise<void> {
-  try {
-    const target = await prepareTarget(resolved);
-    const existing = await fs.lstat(target).catch(() => undefined);
-    if (existing?.isDirectory() === true) throw isDirectoryError(resolved.virtualPath);
+export async function writeFileAtomic(resolver: MountResolver, virtualPath: string, data: string | Uint8Array, hooks: WriteHooks = {}): Promise<void> {
+  await atWriteTarget(resolver, virtualPath, data, false, hooks, async (dir, name, existing) => {
     const mode = existing?.isFile() === true ? existing.mode & 0o7777 : undefined;
-    const name = path.basename(target).slice(0, 100);
-    const temp = path.join(path.dirname(target), `.${name}.${randomBytes(6).toString("hex")}.tmp`);
+    const temp = `.${name.slice(0, 100)}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
-      const handle = await fs.open(temp, flags, mode ?? NEW_FILE_MODE);
+      const handle = await dir.openFile(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode ?? NEW_FILE_MODE);
       try {
         await handle.writeFile(data);
         // open() applies the umask; an existing file's exact mode is restored.
@@ -45,46 +64,82 @@ export async function writeFileAtomic(resolved: ResolvedPath, data: string | Uin
       } finally {
         await handle.close();
       }
-      await fs.rename(temp, target);
+      // Replaces whatever holds the name now, a symlink swapped in included, without following it.
+      await dir.rename(temp, name);
     } catch (err) {
-      await fs.rm(temp, { force: true }).catch(() => undefined);
+      await dir.unlink(temp).catch(() => undefined);
       throw err;
     }
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "file");
-  }
+  });
 }
 
 /**
- * Appends to a file, creating it (and its parents) when missing.
+ * Appends to a file, creating it (and its parent folders) when missing. A
+ * symlink at the name is followed while it stays in the mount.
  *
- * @param resolved - The target (resolved for writing).
+ * @param resolver - The sandbox's mounts.
+ * @param virtualPath - The target.
  * @param data - Text (written as UTF-8) or bytes.
- * @throws {@link SandboxError} as {@link writeFileAtomic}; a symlink swapped in
- *   for the file is refused (`PATH_ESCAPE`) instead of followed.
+ * @param hooks - Checks before the write.
+ * @throws {@link SandboxError} as {@link writeFileAtomic}.
  */
-export async function appendToFile(resolved: ResolvedPath, data: string | Uint8Array): Promise<void> {
-  try {
-    const target = await prepareTarget(resolved);
-    const handle = await openRegularFileWithin(target, "append", resolved.hostRoot);
+export async function appendToFile(resolver: MountResolver, virtualPath: string, data: string | Uint8Array, hooks: WriteHooks = {}): Promise<void> {
+  await atWriteTarget(resolver, virtualPath, data, true, hooks, async (dir, name) => {
+    const handle = await openRegularFile(dir, name, "append");
     try {
       await handle.writeFile(data);
     } finally {
       await handle.close();
     }
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "file");
-  }
+  });
 }
 
-/** Creates the parent directories and returns the target's host path under the real parent. */
-async function prepareTarget(resolved: ResolvedPath): Promise<string> {
-  if (resolved.hostPath === resolved.hostRoot) throw isDirectoryError(resolved.virtualPath);
-  const parent = path.dirname(resolved.hostPath);
-  await fs.mkdir(parent, { recursive: true });
-  const realParent = await fs.realpath(parent);
-  if (!isHostPathWithin(resolved.hostRoot, realParent)) {
-    throw new SandboxError("PATH_ESCAPE", ESCAPE_MESSAGE, { path: resolved.virtualPath });
+/**
+ * Resolves a write's target with its parents created, looks at what holds
+ * its name (a symlink is followed, a directory refused), asks the hooks
+ * (before anything is created, so a refusal leaves no file), then writes.
+ */
+async function atWriteTarget(
+  resolver: MountResolver,
+  virtualPath: string,
+  data: string | Uint8Array,
+  append: boolean,
+  hooks: WriteHooks,
+  write: (dir: DirHandle, name: string, existing: Stats | undefined) => Promise<void>,
+): Promise<void> {
+  const bytes = typeof data === "string" ? Buffer.byteLength(data, "utf8") : data.byteLength;
+  await resolver.withEntry(
+    virtualPath,
+    "write",
+    async (entry) => {
+      const { dir, name } = entry;
+      if (name === undefined) throw isDirectoryError(entry.virtualPath);
+      const existing = await lstatOrUndefined(entry, name);
+      if (existing?.isSymbolicLink() === true) throw symlinkInTheWay();
+      if (existing?.isDirectory() === true) throw isDirectoryError(entry.virtualPath);
+      await hooks.beforeWrite?.(changeOf(entry, existing, bytes, append));
+      await write(dir, name, existing);
+    },
+    { createParents: true, target: "file" },
+  );
+}
+
+function changeOf(entry: PathEntry, existing: Stats | undefined, bytes: number, append: boolean): WriteChange {
+  return {
+    virtualPath: entry.virtualPath,
+    bytes,
+    existingBytes: existing?.isFile() === true ? existing.size : 0,
+    append,
+    created: existing === undefined,
+    createdDirs: entry.createdDirs,
+  };
+}
+
+async function lstatOrUndefined(entry: PathEntry, name: string): Promise<Stats | undefined> {
+  try {
+    return await entry.dir.lstat(name);
+  } catch (err) {
+    if (errnoOf(err) === "ENOENT") return undefined;
+    throw err;
   }
-  return path.join(realParent, path.basename(resolved.hostPath));
 }

@@ -5,13 +5,16 @@
  * directory that exists only as the parent of mounts (`/mnt/user-data` when
  * only its children are mounted) lists those mounts, as DeerFlow does.
  */
-import fs from "node:fs/promises";
 import { SandboxError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { notADirectoryError, notFoundError, toSandboxError } from "../paths/fs-errors.js";
+import type { Mount } from "../mount.js";
+import { usingDir, type DirHandle } from "../paths/dir-handle.js";
+import { notFoundError } from "../paths/fs-errors.js";
 import type { MountResolver } from "../paths/mount-resolver.js";
+import { openDirectory } from "../paths/safe-open.js";
 import { NOT_ALLOWED_MESSAGE, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "../paths/virtual-paths.js";
-import { classifySymlink, walkTree } from "../search/walk.js";
+import { walkTree } from "../search/walk.js";
+import { linkKind } from "./link-kind.js";
 
 /**
  * Lists a virtual directory.
@@ -33,11 +36,12 @@ export async function listVirtualDir(resolver: MountResolver, virtualPath: strin
   const mountPoints = new Set(nested.map((mount) => mount.virtualPath.replace(/\/+$/, "")));
   const entries = new Set<string>();
 
-  const walk = async (hostDir: string, boundary: string, virtualDir: string, depth: number): Promise<void> => {
+  /** Walks `dir`, which lies at `base` below `mount`'s root and at `virtualDir` in the listing. */
+  const walk = async (dir: DirHandle, mount: Mount, base: readonly string[], virtualDir: string, depth: number): Promise<void> => {
     const omit = (rel: string): boolean => mountPoints.has(joinVirtual(virtualDir, rel));
-    for await (const entry of walkTree(hostDir, { maxDepth: depth, omit, logger })) {
+    for await (const entry of walkTree(dir, { maxDepth: depth, omit, logger })) {
       const entryPath = joinVirtual(virtualDir, entry.relativePath);
-      const kind = entry.kind === "symlink" ? await classifySymlink(entry.hostPath, boundary) : entry.kind;
+      const kind = entry.kind === "symlink" ? await linkKind(resolver, mount, [...base, ...entry.relativePath.split("/")], entryPath) : entry.kind;
       if (kind === undefined) continue;
       entries.add(kind === "directory" ? `${entryPath}/` : entryPath);
     }
@@ -48,39 +52,33 @@ export async function listVirtualDir(resolver: MountResolver, virtualPath: strin
     throw new SandboxError("PATH_NOT_ALLOWED", NOT_ALLOWED_MESSAGE, { path: normalized });
   }
   if (covering !== undefined) {
-    const resolved = await resolver.resolve(normalized);
-    await assertDirectory(resolved.hostPath, normalized);
-    await walk(resolved.hostPath, resolved.hostRoot, normalized, maxDepth);
+    await resolver.withEntry(
+      normalized,
+      "read",
+      (entry) => usingDir(openDirectory(entry), (dir) => walk(dir, entry.mount, entry.segments, normalized, maxDepth)),
+      { target: "directory" },
+    );
   }
 
   let overlaid = false;
   for (const mount of nested) {
     const mountPath = mount.virtualPath.replace(/\/+$/, "");
-    let root: string;
+    let root: DirHandle;
     try {
-      root = await resolver.realRoot(mount);
-      if (!(await fs.stat(root)).isDirectory()) continue;
+      root = await resolver.openRoot(mount);
     } catch {
       // A mount whose folder is missing is not shown (no phantom entries).
       continue;
     }
-    overlaid = true;
-    const segments = (normalized === "/" ? mountPath.slice(1) : mountPath.slice(normalized.length + 1)).split("/");
-    segments.forEach((_, index) => {
-      if (index < maxDepth) entries.add(`${joinVirtual(normalized, segments.slice(0, index + 1).join("/"))}/`);
+    await usingDir(root, async () => {
+      overlaid = true;
+      const segments = (normalized === "/" ? mountPath.slice(1) : mountPath.slice(normalized.length + 1)).split("/");
+      segments.forEach((_, index) => {
+        if (index < maxDepth) entries.add(`${joinVirtual(normalized, segments.slice(0, index + 1).join("/"))}/`);
+      });
+      if (segments.length < maxDepth) await walk(root, mount, [], mountPath, maxDepth - segments.length);
     });
-    if (segments.length < maxDepth) await walk(root, root, mountPath, maxDepth - segments.length);
   }
   if (covering === undefined && !overlaid) throw notFoundError(normalized, "directory");
   return [...entries].sort();
-}
-
-async function assertDirectory(hostPath: string, virtualPath: string): Promise<void> {
-  let stats;
-  try {
-    stats = await fs.stat(hostPath);
-  } catch (err) {
-    throw toSandboxError(err, virtualPath, "directory");
-  }
-  if (!stats.isDirectory()) throw notADirectoryError(virtualPath);
 }

@@ -4,7 +4,6 @@
  * and read-only checks; commands are handed to a {@link CommandRunner}
  * (bubblewrap, or the host when allowed), which this class never bypasses.
  */
-import fs from "node:fs/promises";
 import { SandboxError } from "../errors.js";
 import { scrubEnvironment, validateEnvironment } from "../exec/environment.js";
 import type { CommandRunner, CommandSpec, ResourceLimits } from "../exec/command-runner.js";
@@ -12,8 +11,9 @@ import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_LIST_DEPTH, MAX_STREAM_OUTPUT_BYTES
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import type { Mount } from "../mount.js";
-import { notADirectoryError, toSandboxError } from "../paths/fs-errors.js";
-import { MountResolver, type ResolvedPath } from "../paths/mount-resolver.js";
+import { usingDir } from "../paths/dir-handle.js";
+import { MountResolver } from "../paths/mount-resolver.js";
+import { openDirectory } from "../paths/safe-open.js";
 import { normalizeVirtualPath } from "../paths/virtual-paths.js";
 import type {
   ExecuteOptions,
@@ -27,7 +27,7 @@ import type {
   WriteFileOptions,
 } from "../sandbox.js";
 import { readFileBytes, readTextFile, validateLineRange } from "./file-reader.js";
-import { appendToFile, writeFileAtomic } from "./file-writer.js";
+import { appendToFile, writeFileAtomic, type WriteHooks } from "./file-writer.js";
 import { listVirtualDir } from "./list-dir.js";
 import { globMounts, grepMounts } from "./mount-search.js";
 
@@ -84,6 +84,8 @@ export class LocalSandbox implements Sandbox {
   private readonly defaultTimeoutMs: number;
   private readonly maxOutputBytes: number;
   private readonly logger: Logger;
+  /** Checks every file-API write runs before writing (none yet). */
+  private readonly writeHooks: WriteHooks = {};
 
   /**
    * @param options - Id, mounts, runner and command defaults.
@@ -113,12 +115,16 @@ export class LocalSandbox implements Sandbox {
     if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
       throw new SandboxError("INVALID_ARGUMENT", `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
     }
-    const cwd = await this.resolver.resolve(options.cwd ?? WORKSPACE_PATH);
-    await assertDirectory(cwd);
+    const cwd = await this.resolver.withEntry(
+      options.cwd ?? WORKSPACE_PATH,
+      "read",
+      async (entry) => usingDir(openDirectory(entry), async () => entry.virtualPath),
+      { target: "directory" },
+    );
     const spec: CommandSpec = {
       command,
       mounts: this.mounts,
-      cwd: cwd.virtualPath,
+      cwd,
       env: { ...this.baseEnvironment(), ...extraEnv },
       timeoutMs,
       maxOutputBytes: this.maxOutputBytes,
@@ -133,24 +139,23 @@ export class LocalSandbox implements Sandbox {
   /** {@inheritDoc Sandbox.readFile} */
   async readFile(path: string, options: ReadFileOptions = {}): Promise<string> {
     validateLineRange(options);
-    return readTextFile(await this.resolver.resolve(path), options);
+    return readTextFile(this.resolver, path, options);
   }
 
   /** {@inheritDoc Sandbox.readBytes} */
   async readBytes(path: string): Promise<Uint8Array> {
-    return readFileBytes(await this.resolver.resolve(path));
+    return readFileBytes(this.resolver, path);
   }
 
   /** {@inheritDoc Sandbox.writeFile} */
   async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {
-    const resolved = await this.resolver.resolve(path, "write");
-    if (options.append === true) await appendToFile(resolved, content);
-    else await writeFileAtomic(resolved, content);
+    if (options.append === true) await appendToFile(this.resolver, path, content, this.writeHooks);
+    else await writeFileAtomic(this.resolver, path, content, this.writeHooks);
   }
 
   /** {@inheritDoc Sandbox.writeBytes} */
   async writeBytes(path: string, data: Uint8Array): Promise<void> {
-    await writeFileAtomic(await this.resolver.resolve(path, "write"), data);
+    await writeFileAtomic(this.resolver, path, data, this.writeHooks);
   }
 
   /** {@inheritDoc Sandbox.listDir} */
@@ -183,16 +188,6 @@ export class LocalSandbox implements Sandbox {
   toVirtualPath(hostPath: string): string | undefined {
     return this.resolver.toVirtual(hostPath);
   }
-}
-
-async function assertDirectory(resolved: ResolvedPath): Promise<void> {
-  let stats;
-  try {
-    stats = await fs.stat(resolved.hostPath);
-  } catch (err) {
-    throw toSandboxError(err, resolved.virtualPath, "directory");
-  }
-  if (!stats.isDirectory()) throw notADirectoryError(resolved.virtualPath);
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -4,37 +4,44 @@
  * folder, the overlaid part of the parent left out), results mapped back to
  * virtual paths, merged, sorted and capped once more.
  */
-import fs from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { SandboxError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { DEFAULT_GLOB_RESULTS, DEFAULT_GREP_RESULTS, MAX_GLOB_RESULTS, MAX_GREP_RESULTS } from "../limits.js";
-import { notADirectoryError, notFoundError, toSandboxError } from "../paths/fs-errors.js";
+import type { Mount } from "../mount.js";
+import type { DirHandle } from "../paths/dir-handle.js";
+import { notADirectoryError, notFoundError } from "../paths/fs-errors.js";
 import type { MountResolver } from "../paths/mount-resolver.js";
+import { OpenRefusedError, openTarget } from "../paths/safe-open.js";
 import { NOT_ALLOWED_MESSAGE, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "../paths/virtual-paths.js";
 import type { GlobOptions, GrepMatch, GrepOptions, SearchResult } from "../sandbox.js";
 import { globFiles } from "../search/glob.js";
 import { compileGlob } from "../search/glob-pattern.js";
 import { compileSearchRegex, grepFiles } from "../search/grep.js";
 import { effectiveMaxResults } from "../search/result-cap.js";
+import { linkKind } from "./link-kind.js";
 
-/** One host folder to search, and where it sits below the search root. */
+/** One folder to search (held open), and where it sits below the search root. */
 interface SearchRoot {
-  readonly hostDir: string;
-  readonly boundary: string;
+  readonly dir: DirHandle;
+  readonly mount: Mount;
+  /** Where the folder really is below its mount's root (links followed). */
+  readonly segments: readonly string[];
   /** Relative path of the folder from the search root (`""` for the root itself). */
   readonly prefix: string;
   /** Leaves out subtrees that nested mounts overlay. */
   readonly omit: (relativePath: string) => boolean;
 }
 
-/** What a search covers. */
+/** What a search covers; every handle in it is open until {@link SearchPlan.close}. */
 interface SearchPlan {
   readonly virtualRoot: string;
   readonly roots: SearchRoot[];
   /** Directories that exist only as mount points (or their parents), relative to the root. */
   readonly virtualDirs: string[];
   /** Set when the root is a file (grep only). */
-  readonly file?: { readonly hostPath: string; readonly boundary: string };
+  readonly file?: { readonly handle: FileHandle; readonly name: string };
+  close(): Promise<void>;
 }
 
 /**
@@ -60,17 +67,21 @@ export async function globMounts(
   const plan = await planSearch(resolver, virtualPath, false);
   const found: string[] = options.includeDirs === true ? plan.virtualDirs.filter((dir) => matcher(dir)) : [];
   let truncated = false;
-  for (const root of plan.roots) {
-    const result = await globFiles(root.hostDir, pattern, {
-      maxResults: cap,
-      boundary: root.boundary,
-      omit: root.omit,
-      pathPrefix: root.prefix,
-      logger,
-      ...(options.includeDirs === undefined ? {} : { includeDirs: options.includeDirs }),
-    });
-    found.push(...result.matches);
-    truncated ||= result.truncated;
+  try {
+    for (const root of plan.roots) {
+      const result = await globFiles(root.dir, pattern, {
+        maxResults: cap,
+        classifyLink: (rel) => linkKind(resolver, root.mount, [...root.segments, ...rel.split("/")], joinVirtual(plan.virtualRoot, rel)),
+        omit: root.omit,
+        pathPrefix: root.prefix,
+        logger,
+        ...(options.includeDirs === undefined ? {} : { includeDirs: options.includeDirs }),
+      });
+      found.push(...result.matches);
+      truncated ||= result.truncated;
+    }
+  } finally {
+    await plan.close();
   }
   const sorted = [...new Set(found)].sort();
   return {
@@ -109,15 +120,19 @@ export async function grepMounts(
     ...(options.literal === undefined ? {} : { literal: options.literal }),
     ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
   };
-  const targets = plan.file !== undefined ? [{ hostDir: plan.file.hostPath, boundary: plan.file.boundary, prefix: "", omit: () => false }] : plan.roots;
+  const targets = plan.file !== undefined ? [{ root: { file: plan.file.handle, name: plan.file.name }, prefix: "", omit: () => false }] : plan.roots.map((r) => ({ ...r, root: r.dir }));
   const found: GrepMatch[] = [];
   let truncated = false;
-  for (const root of targets) {
-    const result = await grepFiles(root.hostDir, pattern, { ...common, boundary: root.boundary, omit: root.omit, pathPrefix: root.prefix });
-    for (const match of result.matches) {
-      found.push({ path: joinVirtual(plan.virtualRoot, match.relativePath), line: match.line, text: match.text });
+  try {
+    for (const target of targets) {
+      const result = await grepFiles(target.root, pattern, { ...common, omit: target.omit, pathPrefix: target.prefix });
+      for (const match of result.matches) {
+        found.push({ path: joinVirtual(plan.virtualRoot, match.relativePath), line: match.line, text: match.text });
+      }
+      truncated ||= result.truncated;
     }
-    truncated ||= result.truncated;
+  } finally {
+    await plan.close();
   }
   found.sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
   return { matches: found.slice(0, cap), truncated: truncated || found.length > cap };
@@ -133,35 +148,49 @@ async function planSearch(resolver: MountResolver, virtualPath: string, allowFil
   }
   const roots: SearchRoot[] = [];
   const virtualDirs = new Set<string>();
+  const close = async (): Promise<void> => {
+    await Promise.all(roots.map((root) => root.dir.close().catch(() => undefined)));
+  };
   const omitUnder = (virtualDir: string) => (rel: string) => mountPoints.has(joinVirtual(virtualDir, rel));
-  if (covering !== undefined) {
-    const resolved = await resolver.resolve(virtualRoot);
-    let stats;
-    try {
-      stats = await fs.stat(resolved.hostPath);
-    } catch (err) {
-      throw toSandboxError(err, virtualRoot, "directory");
+  try {
+    if (covering !== undefined) {
+      const opened = await resolver.withEntry(
+        virtualRoot,
+        "read",
+        async (entry) => {
+          const target = await openTarget(entry).catch((err: unknown) => {
+            // A FIFO, socket or device as the root: neither a file to grep nor a folder.
+            throw err instanceof OpenRefusedError ? notADirectoryError(virtualRoot) : err;
+          });
+          return { target, mount: entry.mount, segments: entry.segments, name: entry.name ?? "" };
+        },
+        { target: "directory" },
+      );
+      if (opened.target.kind === "file") {
+        const { file } = opened.target;
+        if (allowFile) return { virtualRoot, roots: [], virtualDirs: [], file: { handle: file, name: opened.name }, close: () => file.close() };
+        await file.close();
+        throw notADirectoryError(virtualRoot);
+      }
+      roots.push({ dir: opened.target.dir, mount: opened.mount, segments: opened.segments, prefix: "", omit: omitUnder(virtualRoot) });
     }
-    if (stats.isFile() && allowFile) {
-      return { virtualRoot, roots: [], virtualDirs: [], file: { hostPath: resolved.hostPath, boundary: resolved.hostRoot } };
+    for (const mount of nested) {
+      const mountPath = mount.virtualPath.replace(/\/+$/, "");
+      let dir: DirHandle;
+      try {
+        dir = await resolver.openRoot(mount);
+      } catch {
+        continue;
+      }
+      const prefix = virtualRoot === "/" ? mountPath.slice(1) : mountPath.slice(virtualRoot.length + 1);
+      const segments = prefix.split("/");
+      segments.forEach((_, index) => virtualDirs.add(segments.slice(0, index + 1).join("/")));
+      roots.push({ dir, mount, segments: [], prefix, omit: omitUnder(mountPath) });
     }
-    if (!stats.isDirectory()) throw notADirectoryError(virtualRoot);
-    roots.push({ hostDir: resolved.hostPath, boundary: resolved.hostRoot, prefix: "", omit: omitUnder(virtualRoot) });
+    if (roots.length === 0) throw notFoundError(virtualRoot, "directory");
+  } catch (err) {
+    await close();
+    throw err;
   }
-  for (const mount of nested) {
-    const mountPath = mount.virtualPath.replace(/\/+$/, "");
-    let hostDir: string;
-    try {
-      hostDir = await resolver.realRoot(mount);
-      if (!(await fs.stat(hostDir)).isDirectory()) continue;
-    } catch {
-      continue;
-    }
-    const prefix = virtualRoot === "/" ? mountPath.slice(1) : mountPath.slice(virtualRoot.length + 1);
-    const segments = prefix.split("/");
-    segments.forEach((_, index) => virtualDirs.add(segments.slice(0, index + 1).join("/")));
-    roots.push({ hostDir, boundary: hostDir, prefix, omit: omitUnder(mountPath) });
-  }
-  if (roots.length === 0) throw notFoundError(virtualRoot, "directory");
-  return { virtualRoot, roots, virtualDirs: [...virtualDirs] };
+  return { virtualRoot, roots, virtualDirs: [...virtualDirs], close };
 }

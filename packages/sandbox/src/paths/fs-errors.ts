@@ -26,11 +26,10 @@ export function toSandboxError(err: unknown, virtualPath: string, target: FsTarg
   if (SandboxError.isInstance(err)) return err;
   const at = { path: virtualPath };
   if (err instanceof OpenRefusedError) {
-    if (err.reason === "escape") return new SandboxError("PATH_ESCAPE", ESCAPE_MESSAGE, at);
     if (err.reason === "directory") return isDirectoryError(virtualPath);
     return new SandboxError("INVALID_ARGUMENT", `Not a regular file: ${virtualPath}`, at);
   }
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoOf(err);
   switch (code) {
     case "ENOENT":
       return notFoundError(virtualPath, target);
@@ -56,6 +55,17 @@ export function toSandboxError(err: unknown, virtualPath: string, target: FsTarg
     default:
       return new SandboxError("UNAVAILABLE", `I/O error${code === undefined ? "" : ` (${code})`}: ${virtualPath}`, at);
   }
+}
+
+/**
+ * The errno code of a Node filesystem error (`ENOENT`...), if it has one.
+ *
+ * @param err - Anything thrown.
+ * @returns The code, or `undefined`.
+ */
+export function errnoOf(err: unknown): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /**

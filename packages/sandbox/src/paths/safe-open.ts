@@ -1,22 +1,22 @@
 /**
- * Opening files that were resolved earlier, without trusting that nothing
- * changed in between. An agent's own processes can swap a file for a symlink
- * or a FIFO between our check and our `open`; these helpers close that window
- * as far as Node allows: no following of a final symlink, no blocking on
- * FIFOs, a regular-file check on the open descriptor, and (on Linux) a check
- * of where the descriptor really points.
+ * Opening the target of a resolved path (an entry of a directory held open,
+ * see `mount-resolver.ts`) without trusting what sits there: no following of
+ * a symlink (`ELOOP`, which the resolver turns into following the link
+ * virtually), no blocking on FIFOs, and a type check on the open descriptor.
  */
 import { constants } from "node:fs";
-import fs, { type FileHandle } from "node:fs/promises";
-import { isHostPathWithin } from "./virtual-paths.js";
+import type { FileHandle } from "node:fs/promises";
+import { DirHandle } from "./dir-handle.js";
+import { notADirectoryError } from "./fs-errors.js";
 
-const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+/** Mode of files created by an append, before the umask. */
+const APPEND_FILE_MODE = 0o644;
 
-/** Why {@link openRegularFileWithin} refused a file. */
-export type OpenRefusal = "escape" | "not-regular" | "directory";
+/** Why an open was refused. */
+export type OpenRefusal = "not-regular" | "directory";
 
-/** Raised by {@link openRegularFileWithin}; callers map it to a `SandboxError`. */
+/** Raised by the openers of this module; `toSandboxError` maps it to a `SandboxError`. */
 export class OpenRefusedError extends Error {
   readonly reason: OpenRefusal;
 
@@ -27,34 +27,27 @@ export class OpenRefusedError extends Error {
   }
 }
 
-/** Open flags of {@link openRegularFileWithin}. */
+/** Open flags of {@link openRegularFile}. */
 export type OpenMode = "read" | "append";
 
 /**
- * Opens a regular file for reading or appending and proves it lies inside
- * `boundary`.
+ * Opens a regular file of `dir` for reading or appending.
  *
- * @param hostPath - The already-resolved real host path.
+ * @param dir - The directory holding it.
+ * @param name - Its name there; `undefined` means `dir` itself (refused as a directory).
  * @param mode - `read`, or `append` (creates the file when missing).
- * @param boundary - The real host directory the file must stay inside.
  * @returns An open handle; the caller closes it.
- * @throws {@link OpenRefusedError} for a symlink swapped in (`escape`), a
- *   descriptor that points outside `boundary` (`escape`), a directory
- *   (`directory`) or a FIFO/socket/device (`not-regular`); Node's error for
- *   other failures (`ENOENT`, `EACCES`...).
+ * @throws {@link OpenRefusedError} for a directory or a FIFO/socket/device; Node's
+ *   error otherwise: `ELOOP` when `name` holds a symlink, `ENOENT`, `EACCES`...
  */
-export async function openRegularFileWithin(hostPath: string, mode: OpenMode, boundary: string): Promise<FileHandle> {
-  const flags =
-    mode === "read"
-      ? constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK
-      : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NOFOLLOW | O_NONBLOCK;
+export async function openRegularFile(dir: DirHandle, name: string | undefined, mode: OpenMode): Promise<FileHandle> {
+  if (name === undefined) throw new OpenRefusedError("directory");
+  const flags = mode === "read" ? constants.O_RDONLY | O_NONBLOCK : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NONBLOCK;
   let handle: FileHandle;
   try {
-    handle = await fs.open(hostPath, flags, 0o644);
+    handle = await dir.openFile(name, flags, APPEND_FILE_MODE);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // ELOOP: the final component became a symlink after we resolved it.
-    if (code === "ELOOP") throw new OpenRefusedError("escape");
     if (code === "EISDIR") throw new OpenRefusedError("directory");
     // ENXIO: a FIFO without a reader, opened for writing without blocking.
     if (code === "ENXIO") throw new OpenRefusedError("not-regular");
@@ -64,8 +57,6 @@ export async function openRegularFileWithin(hostPath: string, mode: OpenMode, bo
     const stats = await handle.stat();
     if (stats.isDirectory()) throw new OpenRefusedError("directory");
     if (!stats.isFile()) throw new OpenRefusedError("not-regular");
-    const actual = await descriptorPath(handle.fd);
-    if (actual !== undefined && !isHostPathWithin(boundary, actual)) throw new OpenRefusedError("escape");
     return handle;
   } catch (err) {
     await handle.close().catch(() => undefined);
@@ -73,19 +64,49 @@ export async function openRegularFileWithin(hostPath: string, mode: OpenMode, bo
   }
 }
 
+/** What {@link openTarget} found. */
+export type OpenedTarget = { readonly kind: "directory"; readonly dir: DirHandle } | { readonly kind: "file"; readonly file: FileHandle };
+
 /**
- * Where an open descriptor points, read from `/proc/self/fd` (Linux). Returns
- * `undefined` where procfs is unavailable or the file was deleted meanwhile.
+ * Opens whatever a resolved path names, for reading: a directory or a regular file.
  *
- * @param fd - An open file descriptor.
- * @returns The absolute path, or `undefined` when it cannot be known.
+ * @param entry - The directory holding the target and its name (`undefined`: the directory itself).
+ * @returns The open directory (one owner) or file; the caller closes it.
+ * @throws {@link OpenRefusedError} `not-regular` for a FIFO/socket/device; Node's
+ *   error otherwise (`ELOOP` when the name holds a symlink, `ENOENT`...).
  */
-export async function descriptorPath(fd: number): Promise<string | undefined> {
+export async function openTarget(entry: { readonly dir: DirHandle; readonly name: string | undefined }): Promise<OpenedTarget> {
+  if (entry.name === undefined) return { kind: "directory", dir: entry.dir.retain() };
+  // No O_DIRECTORY: with it a symlink fails as ENOTDIR, without it as ELOOP, which the resolver follows.
+  const handle = await entry.dir.openFile(entry.name, constants.O_RDONLY | O_NONBLOCK);
   try {
-    const target = await fs.readlink(`/proc/self/fd/${fd}`);
-    if (!target.startsWith("/") || target.endsWith(" (deleted)")) return undefined;
-    return target;
-  } catch {
-    return undefined;
+    const stats = await handle.stat();
+    if (stats.isDirectory()) return { kind: "directory", dir: DirHandle.adopt(handle) };
+    if (stats.isFile()) return { kind: "file", file: handle };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
   }
+  await handle.close().catch(() => undefined);
+  throw new OpenRefusedError("not-regular");
+}
+
+/**
+ * Opens the directory a resolved path names.
+ *
+ * @param entry - As {@link openTarget}, with the virtual path for the error.
+ * @returns The directory (one owner); the caller closes it.
+ * @throws {@link SandboxError} `NOT_A_DIRECTORY` for anything else; as {@link openTarget}.
+ */
+export async function openDirectory(entry: { readonly dir: DirHandle; readonly name: string | undefined; readonly virtualPath: string }): Promise<DirHandle> {
+  let target: OpenedTarget;
+  try {
+    target = await openTarget(entry);
+  } catch (err) {
+    if (err instanceof OpenRefusedError) throw notADirectoryError(entry.virtualPath);
+    throw err;
+  }
+  if (target.kind === "directory") return target.dir;
+  await target.file.close().catch(() => undefined);
+  throw notADirectoryError(entry.virtualPath);
 }

@@ -6,8 +6,7 @@
  * 200 characters (`197 + "..."`); case-insensitive by default. Files are read
  * line by line, so memory stays bounded whatever their size.
  */
-import fs, { type FileHandle } from "node:fs/promises";
-import path from "node:path";
+import type { FileHandle } from "node:fs/promises";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import { SandboxError } from "../errors.js";
@@ -19,7 +18,8 @@ import {
   GREP_MAX_LINE_CHARS,
   MAX_GREP_RESULTS,
 } from "../limits.js";
-import { openRegularFileWithin } from "../paths/safe-open.js";
+import type { DirHandle } from "../paths/dir-handle.js";
+import { openRegularFile } from "../paths/safe-open.js";
 import { compileGlob, type GlobMatcher } from "./glob-pattern.js";
 import { escapeRegExp } from "./ignore.js";
 import { collector, effectiveMaxResults, type CappedResult } from "./result-cap.js";
@@ -36,8 +36,6 @@ export interface GrepFilesOptions {
   readonly caseSensitive?: boolean;
   /** Default 100, capped at 500; `<= 0` means the default. */
   readonly maxResults?: number;
-  /** Real host directory every opened file must stay inside. Default `root` (its directory for a file root). */
-  readonly boundary?: string;
   /** Relative paths to leave out with their subtrees (nested mount points). */
   readonly omit?: (relativePath: string) => boolean;
   /** Prepended (with `/`) to relative paths before glob filtering and in results. */
@@ -56,32 +54,38 @@ export interface HostGrepMatch {
 }
 
 /**
- * Searches file contents under `root` (or the single file `root`).
+ * Searches file contents under the directory `root` (or in one open file).
  *
- * @param root - Real host file or directory.
+ * @param root - An open directory, or an open regular file and its name (neither is closed here).
  * @param pattern - A JavaScript regular expression (a leading `(?i)` is
  *   accepted), or literal text with `literal`.
- * @param options - Filters, case, cap, boundary.
+ * @param options - Filters, case, cap.
  * @returns Matches in path then line order, and whether more existed.
  * @throws {@link SandboxError} `INVALID_ARGUMENT` (`Invalid regex pattern: <detail>`,
  *   or a malformed `glob`).
  * @example
- * const { matches } = await grepFiles("/srv/ws", "TODO", { glob: "**" + "/*.ts" });
+ * const { matches } = await grepFiles(dir, "TODO", { glob: "**" + "/*.ts" });
  */
-export async function grepFiles(root: string, pattern: string, options: GrepFilesOptions = {}): Promise<CappedResult<HostGrepMatch>> {
+export async function grepFiles(
+  root: DirHandle | GrepFileRoot,
+  pattern: string,
+  options: GrepFilesOptions = {},
+): Promise<CappedResult<HostGrepMatch>> {
   const regex = compileSearchRegex(pattern, options.literal === true, options.caseSensitive === true);
   const filter = options.glob === undefined ? undefined : compileGlob(options.glob, { matchBase: true });
   const cap = effectiveMaxResults(options.maxResults, DEFAULT_GREP_RESULTS, MAX_GREP_RESULTS);
   const results = collector<HostGrepMatch>(cap);
   const logger = options.logger ?? silentLogger;
   const prefix = options.pathPrefix ?? "";
-  const boundary = options.boundary ?? root;
-  const search = async (hostPath: string, relativePath: string, fileBoundary: string): Promise<boolean> =>
-    searchFile(hostPath, relativePath, fileBoundary, regex, (match) => results.push(match), logger);
+  const push = (match: HostGrepMatch): boolean => results.push(match);
 
-  if ((await fs.stat(root)).isFile()) {
+  if (!isDirHandle(root)) {
     // A single-file root: the glob filter sees its name, as DeerFlow's does.
-    if (matchesFilter(filter, path.basename(root))) await search(root, "", options.boundary ?? path.dirname(root));
+    if (matchesFilter(filter, root.name)) {
+      await searchHandle(root.file, "", regex, push).catch((err: unknown) => {
+        logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep stopped reading a file");
+      });
+    }
     return results.result();
   }
   const walkOptions = {
@@ -90,30 +94,50 @@ export async function grepFiles(root: string, pattern: string, options: GrepFile
   };
   // Files are searched a chunk at a time, concurrently (the cost per file is
   // I/O latency, not CPU), and their matches are added in walk order, so the
-  // result is the same as a sequential search.
-  let chunk: { hostPath: string; relativePath: string }[] = [];
+  // result is the same as a sequential search. Each queued file keeps its
+  // directory open (retained) until it has been searched.
+  let chunk: { parent: DirHandle; name: string; relativePath: string }[] = [];
   const flush = async (): Promise<boolean> => {
+    const files = chunk;
+    chunk = [];
     const perFile = await Promise.all(
-      chunk.map(async (file) => {
+      files.map(async (file) => {
         const found: HostGrepMatch[] = [];
-        await searchFile(file.hostPath, file.relativePath, boundary, regex, (m) => found.push(m) <= cap, logger);
+        try {
+          await searchFile(file.parent, file.name, file.relativePath, regex, (m) => found.push(m) <= cap, logger);
+        } finally {
+          await file.parent.close().catch(() => undefined);
+        }
         return found;
       }),
     );
-    chunk = [];
     for (const found of perFile) for (const match of found) if (!results.push(match)) return false;
     return true;
   };
-  for await (const entry of walkTree(root, walkOptions)) {
-    // Symlinks under a directory root are skipped outright, as DeerFlow does.
-    if (entry.kind !== "file") continue;
-    const relativePath = prefix === "" ? entry.relativePath : `${prefix}/${entry.relativePath}`;
-    if (!matchesFilter(filter, relativePath)) continue;
-    chunk.push({ hostPath: entry.hostPath, relativePath });
-    if (chunk.length >= GREP_CHUNK_FILES && !(await flush())) return results.result();
+  try {
+    for await (const entry of walkTree(root, walkOptions)) {
+      // Symlinks under a directory root are skipped outright, as DeerFlow does.
+      if (entry.kind !== "file") continue;
+      const relativePath = prefix === "" ? entry.relativePath : `${prefix}/${entry.relativePath}`;
+      if (!matchesFilter(filter, relativePath)) continue;
+      chunk.push({ parent: entry.parent.retain(), name: entry.name, relativePath });
+      if (chunk.length >= GREP_CHUNK_FILES && !(await flush())) return results.result();
+    }
+    if (chunk.length > 0) await flush();
+  } finally {
+    await Promise.all(chunk.map((file) => file.parent.close().catch(() => undefined)));
   }
-  if (chunk.length > 0) await flush();
   return results.result();
+}
+
+/** An open regular file searched on its own, and the name the glob filter sees. */
+export interface GrepFileRoot {
+  readonly file: FileHandle;
+  readonly name: string;
+}
+
+function isDirHandle(root: DirHandle | GrepFileRoot): root is DirHandle {
+  return !("file" in root);
 }
 
 /**
@@ -158,38 +182,45 @@ function matchesFilter(filter: GlobMatcher | undefined, relativePath: string): b
   return filter === undefined || filter(relativePath);
 }
 
-/** Searches one file; returns false once the collector is full. Unreadable files are skipped. */
+/** Opens and searches one file of a walk; returns false once the collector is full. Unreadable files are skipped. */
 async function searchFile(
-  hostPath: string,
+  parent: DirHandle,
+  name: string,
   relativePath: string,
-  boundary: string,
   regex: RegExp,
   push: (match: HostGrepMatch) => boolean,
   logger: Logger,
 ): Promise<boolean> {
   let handle;
   try {
-    handle = await openRegularFileWithin(hostPath, "read", boundary);
+    // O_NOFOLLOW: a file swapped for a symlink since the listing is skipped, not followed.
+    handle = await openRegularFile(parent, name, "read");
   } catch (err) {
     logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep skipped a file it could not open");
     return true;
   }
   try {
-    const { size } = await handle.stat();
-    if (size > GREP_MAX_FILE_BYTES) return true;
-    const fast = await searchWholeText(handle, size, regex, relativePath, push);
-    if (fast !== undefined) return fast;
-    if (await isBinaryFile(handle)) return true;
-    // 4 bytes per character at most: anything longer is over the character limit too.
-    for await (const line of readLines(handle, { maxLineBytes: GREP_MAX_LINE_CHARS * 4 })) {
-      if (line.text === undefined || line.text.length > GREP_MAX_LINE_CHARS) continue;
-      if (!regex.test(line.text)) continue;
-      if (!push({ relativePath, line: line.number, text: truncateMatchLine(line.text) })) return false;
-    }
+    return await searchHandle(handle, relativePath, regex, push);
   } catch (err) {
     logger.debug({ code: (err as NodeJS.ErrnoException).code }, "grep stopped reading a file");
+    return true;
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/** Searches an open file; returns false once the collector is full. */
+async function searchHandle(handle: FileHandle, relativePath: string, regex: RegExp, push: (match: HostGrepMatch) => boolean): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size > GREP_MAX_FILE_BYTES) return true;
+  const fast = await searchWholeText(handle, size, regex, relativePath, push);
+  if (fast !== undefined) return fast;
+  if (await isBinaryFile(handle)) return true;
+  // 4 bytes per character at most: anything longer is over the character limit too.
+  for await (const line of readLines(handle, { maxLineBytes: GREP_MAX_LINE_CHARS * 4 })) {
+    if (line.text === undefined || line.text.length > GREP_MAX_LINE_CHARS) continue;
+    if (!regex.test(line.text)) continue;
+    if (!push({ relativePath, line: line.number, text: truncateMatchLine(line.text) })) return false;
   }
   return true;
 }

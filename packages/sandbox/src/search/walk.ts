@@ -1,15 +1,16 @@
 /**
- * Depth-first directory walk shared by `listDir`, `glob` and `grep`. It never
- * follows symlinks (they are reported as `symlink` entries for the caller to
- * judge with {@link classifySymlink}), skips ignored names, visits entries in
+ * Depth-first directory walk shared by `listDir`, `glob` and `grep`. It
+ * starts from a directory held open and opens each subdirectory relative to
+ * its parent's handle with `O_NOFOLLOW` (see `DirHandle`), so nothing a
+ * sandbox renames or swaps during the walk can lead it outside the tree it
+ * started in. It never follows symlinks (they are reported as `symlink`
+ * entries for the caller to judge), skips ignored names, visits entries in
  * name order, and holds one directory listing per level in memory.
  */
 import type { Dirent } from "node:fs";
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
-import { isHostPathWithin } from "../paths/virtual-paths.js";
+import type { DirHandle } from "../paths/dir-handle.js";
 import { isIgnoredName } from "./ignore.js";
 
 /** The type of a walked entry itself (a symlink is not followed). */
@@ -19,8 +20,14 @@ export type EntryKind = "file" | "directory" | "symlink" | "other";
 export interface WalkEntry {
   /** POSIX path relative to the walk root. */
   readonly relativePath: string;
-  /** Absolute host path. */
-  readonly hostPath: string;
+  /**
+   * The directory holding the entry. Valid until the walk moves on: to use
+   * it later (e.g. to open the file after the next entry), `retain()` it and
+   * `close()` it when done.
+   */
+  readonly parent: DirHandle;
+  /** The entry's name in `parent`. */
+  readonly name: string;
   readonly kind: EntryKind;
   /** 1 for the root's direct children. */
   readonly depth: number;
@@ -36,8 +43,18 @@ export interface WalkOptions {
   readonly logger?: Logger;
 }
 
+/**
+ * Levels whose directories stay open for the whole walk. Deeper levels keep
+ * theirs open only while they are the innermost, and are reopened from the
+ * deepest open ancestor when needed again, so a hostile, very deep tree
+ * costs time, never thousands of descriptors.
+ */
+const HELD_LEVELS = 32;
+
 interface Frame {
-  readonly hostDir: string;
+  /** Open while held (or while innermost, past {@link HELD_LEVELS}). */
+  dir: DirHandle | undefined;
+  readonly name: string;
   readonly relativeDir: string;
   readonly depth: number;
   readonly entries: Dirent[];
@@ -45,65 +62,89 @@ interface Frame {
 }
 
 /**
- * Walks `root` (a real host directory) in pre-order. Stop early by breaking
- * out of the loop; nothing more is read afterwards.
+ * Walks the directory `root` in pre-order. Stop early by breaking out of the
+ * loop; nothing more is read afterwards and every handle it opened is closed.
  *
- * @param root - Absolute host directory.
+ * @param root - An open directory (the walk does not close it).
  * @param options - Depth limit and pruning.
  * @yields Entries in name order, each directory before its contents.
  * @example
  * for await (const entry of walkTree(dir)) if (entry.kind === "file") console.log(entry.relativePath);
  */
-export async function* walkTree(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+export async function* walkTree(root: DirHandle, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const logger = options.logger ?? silentLogger;
   const first = await readSorted(root, logger);
   if (first === undefined) return;
-  const stack: Frame[] = [{ hostDir: root, relativeDir: "", depth: 1, entries: first, index: 0 }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    const dirent = frame.entries[frame.index++];
-    if (dirent === undefined) {
-      stack.pop();
-      continue;
+  const stack: Frame[] = [{ dir: root.retain(), name: "", relativeDir: "", depth: 1, entries: first, index: 0 }];
+  try {
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as Frame;
+      const dirent = frame.entries[frame.index++];
+      if (dirent === undefined) {
+        await stack.pop()?.dir?.close();
+        continue;
+      }
+      if (isIgnoredName(dirent.name)) continue;
+      const relativePath = frame.relativeDir === "" ? dirent.name : `${frame.relativeDir}/${dirent.name}`;
+      if (options.omit?.(relativePath) === true) continue;
+      const parent = await frameDir(stack);
+      if (parent === undefined) {
+        logger.debug({}, "sandbox walk lost a directory that moved away");
+        await stack.pop()?.dir?.close();
+        continue;
+      }
+      const kind = kindOf(dirent);
+      yield { relativePath, parent, name: dirent.name, kind, depth: frame.depth };
+      if (kind !== "directory" || frame.depth >= maxDepth) continue;
+      let child: DirHandle;
+      try {
+        child = await parent.openDir(dirent.name);
+      } catch (err) {
+        // Swapped for a symlink or removed since the listing: not followed.
+        logger.debug({ code: (err as NodeJS.ErrnoException).code }, "sandbox walk skipped a directory it could not open");
+        continue;
+      }
+      const entries = await readSorted(child, logger);
+      if (entries === undefined) {
+        await child.close();
+        continue;
+      }
+      if (stack.length > HELD_LEVELS) {
+        await frame.dir?.close();
+        frame.dir = undefined;
+      }
+      stack.push({ dir: child, name: dirent.name, relativeDir: relativePath, depth: frame.depth + 1, entries, index: 0 });
     }
-    if (isIgnoredName(dirent.name)) continue;
-    const relativePath = frame.relativeDir === "" ? dirent.name : `${frame.relativeDir}/${dirent.name}`;
-    if (options.omit?.(relativePath) === true) continue;
-    const hostPath = path.join(frame.hostDir, dirent.name);
-    const kind = kindOf(dirent);
-    yield { relativePath, hostPath, kind, depth: frame.depth };
-    if (kind !== "directory" || frame.depth >= maxDepth) continue;
-    const entries = await readSorted(hostPath, logger);
-    if (entries !== undefined) {
-      stack.push({ hostDir: hostPath, relativeDir: relativePath, depth: frame.depth + 1, entries, index: 0 });
-    }
+  } finally {
+    await Promise.all(stack.map((frame) => frame.dir?.close().catch(() => undefined)));
   }
 }
 
 /**
- * Decides what a symlink found during a walk stands for: its target's kind
- * when the target exists inside `boundary`, otherwise `undefined` (dangling
- * or escaping links are skipped by every walk).
- *
- * @param hostPath - The symlink's host path.
- * @param boundary - Real host directory the target must stay inside.
- * @returns `file`, `directory` or `other`, or `undefined` to skip the link.
+ * The innermost frame's directory, reopened by name from the deepest open
+ * ancestor when it was let go (`undefined` if it can no longer be reached
+ * that way: moved or swapped meanwhile).
  */
-export async function classifySymlink(hostPath: string, boundary: string): Promise<EntryKind | undefined> {
-  try {
-    const target = await fs.realpath(hostPath);
-    if (!isHostPathWithin(boundary, target)) return undefined;
-    const stats = await fs.stat(target);
-    return stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
-  } catch {
-    return undefined;
+async function frameDir(stack: Frame[]): Promise<DirHandle | undefined> {
+  const top = stack[stack.length - 1] as Frame;
+  if (top.dir !== undefined) return top.dir;
+  let open = stack.length - 1;
+  while ((stack[open] as Frame).dir === undefined) open--;
+  let dir = ((stack[open] as Frame).dir as DirHandle).retain();
+  for (let level = open + 1; level < stack.length; level++) {
+    const next = await dir.openDir((stack[level] as Frame).name).catch(() => undefined);
+    await dir.close().catch(() => undefined);
+    if (next === undefined) return undefined;
+    dir = next;
   }
+  top.dir = dir;
+  return dir;
 }
 
-async function readSorted(dir: string, logger: Logger): Promise<Dirent[] | undefined> {
+async function readSorted(dir: DirHandle, logger: Logger): Promise<Dirent[] | undefined> {
   try {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
+    const entries = await dir.readdir();
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
     logger.debug({ code: (err as NodeJS.ErrnoException).code }, "sandbox walk skipped an unreadable directory");

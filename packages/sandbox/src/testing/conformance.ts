@@ -11,11 +11,13 @@ import { hostilePathTests } from "./hostile-paths.js";
 import { lineRangeTests } from "./line-ranges.js";
 import { listDirTests } from "./list-dir.js";
 import { resolveOptions, type SandboxConformanceOptions } from "./options.js";
+import { swappedParentTests } from "./swapped-parent.js";
 
 /**
  * Registers the sandbox conformance suite: one `describe` per capability
  * (execute, files, line ranges, listDir, glob, grep, error codes, hostile
- * paths, hostile commands), each with a sandbox of its own from `makeSandbox`.
+ * paths, hostile commands, a swapped parent folder), each with a sandbox of
+ * its own from `makeSandbox`.
  * Call it at the top level of a `*.int.test.ts` file; vitest must be installed
  * (it is an optional peer dependency of this package).
  *
@@ -49,5 +51,6 @@ export function sandboxConformance(name: string, makeSandbox: MakeSandbox, optio
     capability("error codes", makeSandbox, resolved, errorTests);
     capability("hostile paths", makeSandbox, resolved, hostilePathTests);
     capability("hostile commands", makeSandbox, resolved, hostileCommandTests);
+    capability("swapped parent folder", makeSandbox, resolved, swappedParentTests);
   });
 }
