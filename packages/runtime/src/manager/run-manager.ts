@@ -273,9 +273,11 @@ export class RunManager {
     for (const run of await this.store.listActiveRuns()) {
       if (run.threadId === threadId) await this.cancel(run.runId, { wait: true }).catch(() => {});
     }
-    const deleted = await this.store.deleteThread(threadId);
-    if (deleted) await this.options.checkpointer?.deleteThread(threadId);
-    return deleted;
+    // Checkpoints first: if deleting them fails, the thread record is still there, so the caller's retry
+    // (the SDK retries a 5xx) deletes both instead of finding a 404 and leaving the checkpoints behind.
+    // Deleting the checkpoints of an unknown thread is a no-op (and clears any left by an older failure).
+    await this.options.checkpointer?.deleteThread(threadId);
+    return await this.store.deleteThread(threadId);
   }
 
   /**

@@ -241,6 +241,28 @@ describe("RunManager on one instance", () => {
   });
 });
 
+describe("RunManager.deleteThread", () => {
+  it("keeps the thread when deleting its checkpoints fails, so a retry deletes both", async () => {
+    const { manager, checkpointer } = makeManager();
+    const threadId = randomUUID();
+    const run = await manager.create({ threadId, assistantId: "work", input: { log: ["a"] } });
+    await manager.join(run.runId);
+    expect(await stateOf(checkpointer, threadId)).not.toEqual([]);
+    const realDelete = checkpointer.deleteThread.bind(checkpointer);
+    let failures = 1;
+    checkpointer.deleteThread = async (id: string) => {
+      if (failures-- > 0) throw new Error("checkpoint store unavailable");
+      return realDelete(id);
+    };
+    await expect(manager.deleteThread(threadId)).rejects.toThrow("checkpoint store unavailable");
+    expect(await manager.store.getThread(threadId)).not.toBeNull();
+    expect(await manager.deleteThread(threadId)).toBe(true);
+    expect(await manager.store.getThread(threadId)).toBeNull();
+    expect(await stateOf(checkpointer, threadId)).toEqual([]);
+    expect(await manager.deleteThread(threadId)).toBe(false);
+  });
+});
+
 describe("RunManager across instances sharing a store, bridge and coordination hub", () => {
   function pair(leaseMs = 30_000, options: { sweepIntervalMs?: number; withoutLeaseOf?: boolean } = {}) {
     const store = new MemoryRunStore();
