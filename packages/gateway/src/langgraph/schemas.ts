@@ -12,7 +12,15 @@
 import { STREAM_MODES } from "@deerflow/runtime";
 import { THREAD_ID_PATTERN, threadIdSchema } from "../schemas.js";
 
-const nullableObject = (description: string) => ({ type: "object", nullable: true, additionalProperties: true, description }) as const;
+/**
+ * `schema` or `null`. Not ajv's `nullable`: with the gateway's type coercion a
+ * nullable member turns `""`, `0` and `false` into `null`, so a wrong value
+ * would silently mean "absent" instead of a 422 naming the member.
+ */
+const orNull = <S extends object>(schema: S, description?: string) =>
+  ({ anyOf: [schema, { enum: [null] }], ...(description === undefined ? {} : { description }) }) as const;
+
+const nullableObject = (description: string) => orNull({ type: "object", additionalProperties: true } as const, description);
 
 /** An assistant id or graph id. */
 export const assistantIdSchema = { type: "string", minLength: 1, maxLength: 128, description: "Assistant id, or a graph id (its first assistant)." } as const;
@@ -23,17 +31,19 @@ export const runIdSchema = { type: "string", pattern: THREAD_ID_PATTERN, descrip
 const checkpointIdSchema = { type: "string", minLength: 1, maxLength: 256 } as const;
 
 /** `{thread_id?, checkpoint_ns?, checkpoint_id?, checkpoint_map?}`: a checkpoint named by a client. */
-export const checkpointSchema = {
+const checkpointObjectSchema = {
   type: "object",
-  nullable: true,
   additionalProperties: false,
   properties: {
     thread_id: { type: "string", nullable: true },
     checkpoint_ns: { type: "string", nullable: true },
     checkpoint_id: { ...checkpointIdSchema, nullable: true },
-    checkpoint_map: { type: "object", nullable: true, additionalProperties: true },
+    checkpoint_map: nullableObject("Checkpoint ids of subgraph namespaces."),
   },
 } as const;
+
+/** {@link checkpointObjectSchema} or null. */
+export const checkpointSchema = orNull(checkpointObjectSchema);
 
 const streamModesSchema = {
   type: "array",
@@ -51,17 +61,16 @@ const interruptNodesSchema = {
 } as const;
 
 /** The `config` of a run (a JSON `RunnableConfig`); other RunnableConfig members are accepted and ignored. */
-export const runConfigSchema = {
+export const runConfigSchema = orNull({
   type: "object",
-  nullable: true,
   additionalProperties: true,
   properties: {
     tags: { type: "array", nullable: true, items: { type: "string" } },
     recursion_limit: { type: "integer", nullable: true, minimum: 1 },
-    configurable: { type: "object", nullable: true, additionalProperties: true },
-    metadata: { type: "object", nullable: true, additionalProperties: true },
+    configurable: nullableObject("Per-run configuration values (`user_id` is the authenticated caller's)."),
+    metadata: nullableObject("Run metadata."),
   },
-} as const;
+} as const);
 
 /** `RunCreate` (every create route: background, stream, wait; thread-bound and stateless). */
 export const runCreateSchema = {
@@ -77,17 +86,18 @@ export const runCreateSchema = {
         "Graph input: an object of state channels (e.g. {messages: [...]}); null or absent continues from the checkpoint (resume, command runs). " +
         "A string, number, boolean or array is refused (422): the served graphs are StateGraphs, which would drop it and run without the input.",
     },
-    command: {
-      type: "object",
-      nullable: true,
-      additionalProperties: false,
-      description: "Instead of input: resume an interrupt, update state, and/or go to nodes.",
-      properties: {
-        resume: { description: "Value returned by the pending interrupt()." },
-        update: { description: "State update: an object, or a list of [channel, value] pairs." },
-        goto: { type: "array", nullable: true, items: {}, description: "A node name, a list of them, or Send objects {node, input}." },
-      },
-    },
+    command: orNull(
+      {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          resume: { description: "Value returned by the pending interrupt()." },
+          update: { description: "State update: an object, or a list of [channel, value] pairs." },
+          goto: { type: "array", nullable: true, items: {}, description: "A node name, a list of them, or Send objects {node, input}." },
+        },
+      } as const,
+      "Instead of input: resume an interrupt, update state, and/or go to nodes.",
+    ),
     config: runConfigSchema,
     context: nullableObject("Static runtime context, merged over the assistant's."),
     metadata: nullableObject("Run metadata; also recorded in the run's checkpoints."),
@@ -160,12 +170,12 @@ export const threadSearchSchema = {
     metadata: nullableObject("JSON containment on metadata."),
     ids: { type: "array", nullable: true, maxItems: 1000, items: threadIdSchema },
     status: { type: "string", nullable: true, enum: [...THREAD_STATUSES, null] },
-    values: { type: "object", nullable: true, maxProperties: 0, description: "Filtering on values is not supported: only {}." },
+    values: orNull({ type: "object", maxProperties: 0 } as const, "Filtering on values is not supported: only {}."),
     ...paging(1000),
     sort_by: { type: "string", nullable: true, enum: ["thread_id", "status", "created_at", "updated_at", null] },
     sort_order: { type: "string", nullable: true, enum: ["asc", "desc", null] },
     select: { type: "array", nullable: true, items: { type: "string" }, description: "Fields to return (all when absent)." },
-    extract: { type: "object", nullable: true, maxProperties: 0, description: "Not supported: only {}." },
+    extract: orNull({ type: "object", maxProperties: 0 } as const, "Not supported: only {}."),
   },
 } as const;
 
@@ -199,7 +209,7 @@ export const stateAtCheckpointSchema = {
   additionalProperties: false,
   required: ["checkpoint"],
   properties: {
-    checkpoint: { ...checkpointSchema, nullable: false },
+    checkpoint: checkpointObjectSchema,
     subgraphs: { type: "boolean", nullable: true },
     select: { type: "array", nullable: true, items: { type: "string" }, description: "Ignored." },
   },
@@ -316,7 +326,7 @@ const checkpointRefSchema = {
     thread_id: { type: "string" },
     checkpoint_ns: { type: "string" },
     checkpoint_id: { type: "string", nullable: true },
-    checkpoint_map: { type: "object", nullable: true, additionalProperties: true },
+    checkpoint_map: nullableObject("Checkpoint ids of subgraph namespaces."),
   },
 } as const;
 
