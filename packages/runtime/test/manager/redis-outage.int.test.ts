@@ -43,12 +43,12 @@ function gatedGraph(gate: Promise<void>): GraphFactory {
       .compile(checkpointer === undefined ? {} : { checkpointer });
 }
 
-/** A coordinator that records the leases it releases. */
+/** A coordinator that records the leases it has released (once the release settled). */
 class RecordingCoordinator extends RedisRunCoordinator {
   readonly released: string[] = [];
   override async release(runId: string): Promise<void> {
-    this.released.push(runId);
     await super.release(runId);
+    this.released.push(runId);
   }
 }
 
