@@ -6,7 +6,7 @@
  * and LangGraph-compatible routes — and the graceful shutdown that takes them
  * down in order.
  */
-import { AssistantRegistry, LocalThreadFiles, createGateway, createSharedSkillsBackend, langgraphRoutes, type GatewayOptions } from "@deerflow/gateway";
+import { AssistantRegistry, LocalThreadFiles, createGateway, createSharedSkillsBackend, drainGateway, langgraphRoutes, type GatewayOptions } from "@deerflow/gateway";
 import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
@@ -15,6 +15,7 @@ import { createLeadAgentFactory } from "../agent/lead-agent-factory.js";
 import { describeConfig } from "../config/describe.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
+import { healthDetailsOf } from "./health-details.js";
 import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
@@ -63,15 +64,22 @@ export interface DeerFlowServer {
    */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /**
-   * Graceful shutdown: stops accepting requests, drains local runs for up to the shutdown
-   * timeout, interrupts the rest, then closes the bridge, stores, checkpointer and sandbox.
+   * Graceful shutdown: answers new requests 503 (`Retry-After`) while local runs drain for up to
+   * the shutdown timeout, their SSE streams staying open to their real `end`; interrupts the runs
+   * still going at the deadline (their streams end too); then closes the HTTP server (ending the
+   * streams still open: runs executed elsewhere), the bridge, stores, checkpointer and sandbox.
    * Idempotent; never throws (failures are logged).
    */
   close(options?: CloseServerOptions): Promise<void>;
 }
 
-/** How long in-flight requests (SSE of runs executed elsewhere) may take once everything else has stopped. */
+/**
+ * How long requests still in flight once the local runs are done (the last frames of their
+ * streams, SSE of runs executed elsewhere, an upload) may take before they are ended.
+ */
 const REQUEST_GRACE_MS = 2_000;
+/** `Retry-After` of the 503s a draining server answers: another instance (or this one restarted) takes the retry. */
+const DRAIN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Creates the DeerFlow server from a loaded configuration.
@@ -132,6 +140,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       streamRetentionMs: config.runtime.retention.streamReplayMs,
       // Orphans are found by the sweep: keep it well inside the lease so recovery follows expiry closely.
       sweepIntervalMs: Math.min(10_000, Math.max(500, Math.floor(deployment.leaseMs / 3))),
+      coordinatorTimeoutMs: deployment.coordinatorTimeoutMs,
     });
     started = { manager };
 
@@ -142,6 +151,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       // config.yaml's keys are the operator's: each is an admin key (user "default").
       ...(config.server.apiKeys.length === 0 ? {} : { auth: { apiKeys: config.server.apiKeys.map((key) => ({ key, admin: true })) } }),
       healthChecks: components.healthChecks,
+      healthDetails: healthDetailsOf(manager, components.bridge),
       openapi: { title: "DeerFlow Server", version: "0.0.0", description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files." },
       ...(agent.catalog === undefined
         ? {}
@@ -197,14 +207,17 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         { event: "shutdown", drain, timeoutMs, localRuns: manager.localRunCount },
         drain ? "shutting down: no new requests; draining local runs" : "shutting down: no new requests; interrupting local runs",
       );
-      // Stop accepting now. The LangGraph routes end their open SSE responses at once (the runs go
-      // on; clients resume with Last-Event-ID, through another instance when the bridge is shared).
-      const appClosed = app.close().catch((err: unknown) => logger.warn({ err }, "closing the HTTP server failed"));
+      // New requests get 503 from now on; the ones in flight go on, so the SSE streams of local runs
+      // see every event and their real `end` as the runs finish (or are interrupted at the deadline).
+      const requests = drainGateway(app, { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS });
       try {
         await manager.shutdown({ drain, timeoutMs });
       } catch (err) {
         logger.error({ err }, "run manager shutdown failed");
       }
+      await requests.settled(REQUEST_GRACE_MS);
+      // Ends the streams still open (runs executed elsewhere: clients resume there with Last-Event-ID).
+      const appClosed = app.close().catch((err: unknown) => logger.warn({ err }, "closing the HTTP server failed"));
       await components.close();
       await resources.close().catch((err: unknown) => logger.warn({ err }, "closing the agent's sandbox provider failed"));
       // Anything still open (a slow upload, a /wait) is cut after a short grace.

@@ -12,6 +12,11 @@ export interface DeploymentSettings {
   readonly shutdownTimeoutMs: number;
   /** Run ownership lease (`DEERFLOW_RUN_LEASE_SECONDS`, default 30): how soon another instance recovers the runs of a dead one. */
   readonly leaseMs: number;
+  /**
+   * Longest wait for the run coordinator (`DEERFLOW_COORDINATOR_TIMEOUT_SECONDS`, default 5): while
+   * Redis is down, a new run is answered 503 (with `Retry-After`) after this long.
+   */
+  readonly coordinatorTimeoutMs: number;
   /** Prefix of every Redis key and channel (`DEERFLOW_REDIS_KEY_PREFIX`, default `deerflow:`). */
   readonly redisKeyPrefix: string;
   /** PostgreSQL schema of the run store (`DEERFLOW_POSTGRES_SCHEMA`, default `deerflow`). */
@@ -40,6 +45,7 @@ const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 export const DEPLOYMENT_DEFAULTS = Object.freeze({
   shutdownTimeoutSeconds: 10,
   leaseSeconds: 30,
+  coordinatorTimeoutSeconds: 5,
   redisKeyPrefix: "deerflow:",
   postgresSchema: "deerflow",
   heartbeatSeconds: 15,
@@ -86,6 +92,7 @@ export function readDeploymentSettings(env: NodeJS.ProcessEnv = process.env): De
   return {
     shutdownTimeoutMs: seconds(env, "DEERFLOW_SHUTDOWN_TIMEOUT_SECONDS", DEPLOYMENT_DEFAULTS.shutdownTimeoutSeconds, 0),
     leaseMs: seconds(env, "DEERFLOW_RUN_LEASE_SECONDS", DEPLOYMENT_DEFAULTS.leaseSeconds, 1),
+    coordinatorTimeoutMs: seconds(env, "DEERFLOW_COORDINATOR_TIMEOUT_SECONDS", DEPLOYMENT_DEFAULTS.coordinatorTimeoutSeconds, 0.1),
     redisKeyPrefix: value(env, "DEERFLOW_REDIS_KEY_PREFIX") ?? DEPLOYMENT_DEFAULTS.redisKeyPrefix,
     postgresSchema: schema ?? DEPLOYMENT_DEFAULTS.postgresSchema,
     checkpointerSchema: schema,

@@ -51,6 +51,7 @@ describe("readDeploymentSettings", () => {
     expect(d).toEqual({
       shutdownTimeoutMs: DEPLOYMENT_DEFAULTS.shutdownTimeoutSeconds * 1000,
       leaseMs: 30_000,
+      coordinatorTimeoutMs: 5_000,
       redisKeyPrefix: "deerflow:",
       postgresSchema: "deerflow",
       checkpointerSchema: undefined,
@@ -64,12 +65,13 @@ describe("readDeploymentSettings", () => {
     const d = readDeploymentSettings({
       DEERFLOW_SHUTDOWN_TIMEOUT_SECONDS: "2.5",
       DEERFLOW_RUN_LEASE_SECONDS: "3",
+      DEERFLOW_COORDINATOR_TIMEOUT_SECONDS: "0.5",
       DEERFLOW_REDIS_KEY_PREFIX: "t1:",
       DEERFLOW_POSTGRES_SCHEMA: "tenant_1",
       LOG_LEVEL: "DEBUG",
       DEERFLOW_INSTANCE_ID: "a",
     });
-    expect(d).toMatchObject({ shutdownTimeoutMs: 2500, leaseMs: 3000, redisKeyPrefix: "t1:", postgresSchema: "tenant_1", checkpointerSchema: "tenant_1", logLevel: "debug", instanceId: "a" });
+    expect(d).toMatchObject({ shutdownTimeoutMs: 2500, leaseMs: 3000, coordinatorTimeoutMs: 500, redisKeyPrefix: "t1:", postgresSchema: "tenant_1", checkpointerSchema: "tenant_1", logLevel: "debug", instanceId: "a" });
     const err = (env: NodeJS.ProcessEnv): string => {
       try {
         readDeploymentSettings(env);
@@ -80,6 +82,7 @@ describe("readDeploymentSettings", () => {
       return "no error";
     };
     expect(err({ DEERFLOW_RUN_LEASE_SECONDS: "0.5" })).toBe('DEERFLOW_RUN_LEASE_SECONDS must be a number of seconds >= 1, got "0.5"');
+    expect(err({ DEERFLOW_COORDINATOR_TIMEOUT_SECONDS: "0" })).toBe('DEERFLOW_COORDINATOR_TIMEOUT_SECONDS must be a number of seconds >= 0.1, got "0"');
     expect(err({ DEERFLOW_POSTGRES_SCHEMA: "Bad-Name" })).toContain("DEERFLOW_POSTGRES_SCHEMA must be a lowercase SQL identifier");
     expect(err({ LOG_LEVEL: "loud" })).toContain("LOG_LEVEL must be one of");
   });

@@ -20,7 +20,7 @@ function missing(service: string, why: string): null {
 }
 
 /** Sends PING over a raw socket; true on +PONG. */
-function pingRedis(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+export function pingRedis(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     const done = (ok: boolean): void => {
