@@ -25,6 +25,8 @@ export type SandboxErrorCode =
   | "PATH_NOT_ALLOWED"
   /** A file or payload is over a size limit. */
   | "TOO_LARGE"
+  /** A write would cross the thread's disk quota (bytes or entries). */
+  | "QUOTA_EXCEEDED"
   /** A command or request ran out of time. */
   | "TIMEOUT"
   /** The operation was aborted through its `AbortSignal`. */

@@ -43,6 +43,19 @@ export { isSecretName, sandboxEnvironment, scrubEnvironment, validateEnvironment
 export { truncationNotice } from "./exec/output-capture.js";
 export { ETC_ALLOWLIST } from "./exec/host-layout.js";
 
+// Resource bounds: cgroups (memory incl. shared memory and /tmp, pids, CPU weight) and the disk quota
+export type { CgroupBounds, CgroupController, CgroupMemoryEvents, CgroupMemoryStatus, CgroupVersion, CommandCgroup, EnforcedBounds, SandboxCgroup } from "./cgroups/cgroup-types.js";
+export { DEFAULT_CPU_WEIGHT, MAX_CPU_WEIGHT, MIN_CPU_WEIGHT, PIDS_HEADROOM, cgroupBoundsFromLimits } from "./cgroups/cgroup-bounds.js";
+export { CgroupV1Controller, type V1Controller, type V1ParentDirs } from "./cgroups/cgroup-v1.js";
+export { CgroupV2Controller, type V2Controller } from "./cgroups/cgroup-v2.js";
+export { NoCgroupController } from "./cgroups/no-cgroup.js";
+export { DEFAULT_CGROUP_PARENT, SERVER_LEAF_CGROUP, detectCgroups, type CgroupMode, type DetectCgroupsOptions } from "./cgroups/detect-cgroups.js";
+export { GATE_OPEN_LINE, gatedCommand } from "./cgroups/start-gate.js";
+export { DEFAULT_QUOTA_FILES, DEFAULT_QUOTA_MAX_AGE_MS, DEFAULT_QUOTA_POLL_MS, DiskQuota, type DiskQuotaLimits, type DiskQuotaOptions, type QuotaWriteChange } from "./quota/disk-quota.js";
+export { measureDiskUsage, type DiskUsage } from "./quota/disk-usage.js";
+export { SandboxBounds, type SandboxBoundsOptions, type SandboxBoundsStatus } from "./bounds/sandbox-bounds.js";
+export { DISK_QUOTA_NOTICE_PREFIX, MEMORY_LIMIT_NOTICE_PREFIX } from "./bounds/bound-messages.js";
+
 // Local sandbox
 export { LocalSandbox, type LocalSandboxOptions } from "./local/local-sandbox.js";
 export {

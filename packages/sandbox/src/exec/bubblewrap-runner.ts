@@ -22,6 +22,7 @@ import { toExecuteResult } from "./execute-result.js";
 import { findExecutable, isRoot, SHELL_CANDIDATES } from "./executables.js";
 import { probeHostLayout } from "./host-layout.js";
 import { filesystemRelativeAliases } from "./mount-aliases.js";
+import { attachTo } from "../cgroups/attach.js";
 import { adoptForSandbox, perSandboxIdentity, type SandboxIdentity } from "./ownership.js";
 import { PathRewriter } from "./path-rewrite.js";
 import { runProcessTree } from "./process-tree.js";
@@ -238,6 +239,7 @@ export class BubblewrapRunner implements CommandRunner {
       maxOutputBytes: spec.maxOutputBytes,
       onInfoPipe: (stream) => init.watch(stream),
       terminate: (leader) => init.kill(leader),
+      ...(spec.cgroup === undefined ? {} : { beforeStart: attachTo(spec.cgroup) }),
       ...(spec.signal === undefined ? {} : { signal: spec.signal }),
       ...(this.#drainGraceMs === undefined ? {} : { drainGraceMs: this.#drainGraceMs }),
     });

@@ -1,20 +1,37 @@
+import type { CommandCgroup } from "../cgroups/cgroup-types.js";
 import type { Mount } from "../mount.js";
 import type { ExecuteResult } from "../sandbox.js";
 
-/** Resource limits applied to one command (and every process it starts). */
+/**
+ * Resource limits. The RLIMITs apply to each command (and every process it
+ * starts); where the host has writable cgroups, `memoryBytes`, `processes`
+ * and `cpuWeight` also bound the whole sandbox through its cgroup, and
+ * `diskBytes` / `diskFiles` are a per-thread quota (see the README's
+ * "Resource bounds").
+ */
 export interface ResourceLimits {
   /** CPU seconds (RLIMIT_CPU). */
   readonly cpuSeconds?: number;
-  /** Data segment bytes (RLIMIT_DATA); RLIMIT_AS is avoided because it kills V8 below ~1 GiB. */
+  /**
+   * Data segment bytes (RLIMIT_DATA; RLIMIT_AS is avoided because it kills V8
+   * below ~1 GiB), and with cgroups the memory of the whole sandbox, shared
+   * memory, memfd and `/tmp` included, without swap.
+   */
   readonly memoryBytes?: number;
   /** Largest file the command may write (RLIMIT_FSIZE). */
   readonly fileSizeBytes?: number;
-  /** Most processes (RLIMIT_NPROC, enforced by running as a non-root uid). */
+  /** Most processes (RLIMIT_NPROC, enforced by running as a non-root uid; with cgroups also the sandbox's pids bound). */
   readonly processes?: number;
   /** Most open files (RLIMIT_NOFILE). */
   readonly openFiles?: number;
   /** Size of the private /tmp tmpfs. */
   readonly tmpBytes?: number;
+  /** The sandbox's CPU share under contention, 1–10000 (cgroup `cpu.weight`; 100 is the default). cgroups only. */
+  readonly cpuWeight?: number;
+  /** Disk quota of the thread: bytes of all files in its workspace, uploads and outputs. */
+  readonly diskBytes?: number;
+  /** Disk quota of the thread: entries (files, folders, links) in its workspace, uploads and outputs. */
+  readonly diskFiles?: number;
 }
 
 /** Everything a runner needs to run one command. */
@@ -34,6 +51,12 @@ export interface CommandSpec {
   readonly limits: ResourceLimits;
   /** Give the command network access (bubblewrap: share the host network namespace). */
   readonly network: boolean;
+  /**
+   * The sandbox's cgroup: a runner that spawns processes must `attach` its
+   * child before the child runs anything (see `runProcessTree`'s
+   * `beforeStart`), so every process of the command inherits it.
+   */
+  readonly cgroup?: CommandCgroup;
 }
 
 /**

@@ -9,6 +9,7 @@
  * everything it started (except processes that left the group with `setsid`).
  * Resource limits go through `prlimit` when it is installed.
  */
+import { attachTo } from "../cgroups/attach.js";
 import { SandboxError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { ExecuteResult } from "../sandbox.js";
@@ -99,6 +100,7 @@ export class HostRunner implements CommandRunner {
         env: spec.env,
         timeoutMs: spec.timeoutMs,
         maxOutputBytes: spec.maxOutputBytes,
+        ...(spec.cgroup === undefined ? {} : { beforeStart: attachTo(spec.cgroup) }),
         ...(spec.signal === undefined ? {} : { signal: spec.signal }),
         ...(this.#drainGraceMs === undefined ? {} : { drainGraceMs: this.#drainGraceMs }),
       });

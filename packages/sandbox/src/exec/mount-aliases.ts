@@ -18,7 +18,7 @@ interface MountRow {
 }
 
 /** Undoes mountinfo's octal escapes (`\040` for a space...). */
-function unescape(field: string): string {
+export function unescapeMountField(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_m, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }
 
@@ -35,7 +35,7 @@ export function parseMountInfo(text: string): MountRow[] {
     const root = fields[3];
     const mountPoint = fields[4];
     if (root === undefined || mountPoint === undefined) continue;
-    rows.push({ root: unescape(root), mountPoint: unescape(mountPoint) });
+    rows.push({ root: unescapeMountField(root), mountPoint: unescapeMountField(mountPoint) });
   }
   return rows;
 }

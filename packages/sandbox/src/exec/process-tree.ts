@@ -11,6 +11,7 @@
  */
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { gatedCommand, openGate } from "../cgroups/start-gate.js";
 import { SandboxError } from "../errors.js";
 import { OutputCapture } from "./output-capture.js";
 
@@ -54,6 +55,13 @@ export interface ProcessTreeOptions {
    * the leader is still running {@link TERMINATE_GRACE_MS} later.
    */
   readonly terminate?: (pid: number) => boolean;
+  /**
+   * Runs once the child exists but before it starts `file`: the child waits
+   * behind a start gate (see `start-gate.ts`) until this resolves, so that
+   * e.g. a cgroup attach covers every process it will fork. A rejection kills
+   * the child and rejects the run with that error.
+   */
+  readonly beforeStart?: (pid: number) => Promise<void>;
 }
 
 /** How the process ended and what it printed. */
@@ -113,11 +121,14 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
   return new Promise<ProcessTreeResult>((resolve, reject) => {
     const stdout = new OutputCapture(options.maxOutputBytes);
     const stderr = new OutputCapture(options.maxOutputBytes);
-    const child = spawn(options.file, [...options.args], {
+    const gate = options.beforeStart;
+    const command = gate === undefined ? { file: options.file, args: [...options.args] } : gatedCommand(options.file, options.args);
+    const stdin = gate === undefined ? "ignore" : "pipe";
+    const child = spawn(command.file, command.args, {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: { ...options.env },
       detached: true,
-      stdio: options.onInfoPipe === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", "pipe"],
+      stdio: options.onInfoPipe === undefined ? [stdin, "pipe", "pipe"] : [stdin, "pipe", "pipe", "pipe"],
       windowsHide: true,
     });
     const infoPipe = options.onInfoPipe === undefined ? undefined : ((child.stdio[3] as Readable | null | undefined) ?? undefined);
@@ -128,6 +139,7 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
 
     let timedOut = false;
     let aborted = false;
+    let startError: unknown;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
     let openStreams = 2;
@@ -184,6 +196,10 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
       if (settled || exited === undefined) return;
       settled = true;
       release();
+      if (startError !== undefined) {
+        reject(startError);
+        return;
+      }
       if (aborted) {
         reject(abortedError());
         return;
@@ -210,6 +226,16 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
       release();
       reject(aborted ? abortedError() : err);
     });
+    if (gate !== undefined && child.pid !== undefined) {
+      child.stdin?.on("error", () => {});
+      gate(child.pid).then(
+        () => openGate(child.stdin),
+        (err: unknown) => {
+          startError = err;
+          killGroup();
+        },
+      );
+    }
     child.once("exit", (code, sig) => {
       exited = { code, signal: sig };
       if (openStreams === 0) finish();

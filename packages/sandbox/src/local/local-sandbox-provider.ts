@@ -2,10 +2,14 @@
  * `LocalSandboxProvider`: one {@link LocalSandbox} per (user, thread), backed
  * by per-thread folders under a base directory, with the read-only skills
  * folder and operator-configured extra mounts. Sandboxes are cheap objects,
- * so `release` keeps them; an LRU cache bounds how many stay in memory.
+ * so `release` keeps them (it only ends their processes and cgroup); an LRU
+ * cache bounds how many stay in memory.
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { cgroupBoundsFromLimits, hasCgroupBounds } from "../cgroups/cgroup-bounds.js";
+import type { CgroupController } from "../cgroups/cgroup-types.js";
+import { detectCgroups, type CgroupMode } from "../cgroups/detect-cgroups.js";
 import { SandboxError } from "../errors.js";
 import type { CommandRunner, ResourceLimits } from "../exec/command-runner.js";
 import { createDefaultRunner } from "../exec/default-runner.js";
@@ -59,6 +63,15 @@ export interface LocalSandboxProviderBaseOptions {
   readonly maxOutputBytes?: number;
   /** LRU capacity. Default 256. */
   readonly maxCachedSandboxes?: number;
+  /**
+   * cgroups for the sandboxes' `memoryBytes`, `processes` and `cpuWeight`
+   * bounds: `auto` (default) detects v2, then v1, else none (RLIMITs only),
+   * once per process, and logs the choice; a mode forces one; a
+   * {@link CgroupController} is used as given.
+   */
+  readonly cgroups?: CgroupMode | CgroupController;
+  /** How often a running command's folders are measured for the disk quota (`diskBytes`, `diskFiles`). Default 250 ms. */
+  readonly quotaPollIntervalMs?: number;
   readonly logger?: Logger;
 }
 
@@ -82,6 +95,7 @@ export class LocalSandboxProvider implements SandboxProvider {
   private readonly logger: Logger;
   private readonly cache: LruCache<string, LocalSandbox>;
   private readonly pending = new Map<string, Promise<LocalSandbox>>();
+  private readonly cgroups: CgroupController | Promise<CgroupController> | undefined;
   private closed = false;
 
   /**
@@ -109,6 +123,7 @@ export class LocalSandboxProvider implements SandboxProvider {
     this.staticMounts = mounts;
     this.logger = options.logger ?? silentLogger;
     this.cache = new LruCache(capacity);
+    this.cgroups = cgroupsFor(options, this.logger);
   }
 
   /**
@@ -146,17 +161,22 @@ export class LocalSandboxProvider implements SandboxProvider {
   }
 
   /**
-   * Does nothing: a local sandbox holds no resources, so it stays cached for
-   * the thread's next turn.
+   * Kills whatever the sandbox still runs and removes its cgroup; the sandbox
+   * object stays cached for the thread's next turn (a new cgroup is made by
+   * its next command).
    *
-   * @param _id - The sandbox id.
+   * @param id - The sandbox id.
    */
-  async release(_id: string): Promise<void> {}
+  async release(id: string): Promise<void> {
+    await this.cache.get(id)?.bounds.release();
+  }
 
-  /** Forgets every sandbox; `acquire` fails with `UNAVAILABLE` afterwards. Thread folders stay on disk. */
+  /** Releases and forgets every sandbox; `acquire` fails with `UNAVAILABLE` afterwards. Thread folders stay on disk. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    const sandboxes = this.cache.values();
     this.cache.clear();
+    await Promise.all(sandboxes.map((sandbox) => sandbox.bounds.release()));
     this.pending.clear();
   }
 
@@ -208,15 +228,38 @@ export class LocalSandboxProvider implements SandboxProvider {
       ...(o.network === undefined ? {} : { network: o.network }),
       ...(o.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: o.defaultTimeoutMs }),
       ...(o.maxOutputBytes === undefined ? {} : { maxOutputBytes: o.maxOutputBytes }),
+      ...(this.cgroups === undefined ? {} : { cgroups: this.cgroups }),
+      ...(o.quotaPollIntervalMs === undefined ? {} : { quotaPollIntervalMs: o.quotaPollIntervalMs }),
     });
     this.assertOpen();
-    for (const [evicted] of this.cache.set(id, sandbox)) this.logger.debug({ sandboxId: evicted }, "local sandbox evicted from the cache");
+    for (const [evicted, old] of this.cache.set(id, sandbox)) {
+      this.logger.debug({ sandboxId: evicted }, "local sandbox evicted from the cache");
+      void old.bounds.release();
+    }
     return sandbox;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new SandboxError("UNAVAILABLE", "LocalSandboxProvider has been shut down");
   }
+}
+
+/**
+ * The cgroup controller of a provider: none when its limits ask for no cgroup
+ * bound, else the configured one or the host's (detected once per process).
+ *
+ * @throws SandboxError `CONFIG_INVALID` for a bad `cpuWeight`.
+ */
+function cgroupsFor(options: LocalSandboxProviderOptions, logger: Logger): CgroupController | Promise<CgroupController> | undefined {
+  let wanted: boolean;
+  try {
+    wanted = hasCgroupBounds(cgroupBoundsFromLimits(options.limits ?? {}));
+  } catch (err) {
+    throw new SandboxError("CONFIG_INVALID", (err as Error).message);
+  }
+  if (!wanted) return undefined;
+  const cgroups = options.cgroups ?? "auto";
+  return typeof cgroups === "string" ? detectCgroups({ mode: cgroups, logger }) : cgroups;
 }
 
 /** Options of {@link createLocalSandboxProvider}: a runner is optional. */

@@ -4,17 +4,19 @@
  * and read-only checks; commands are handed to a {@link CommandRunner}
  * (bubblewrap, or the host when allowed), which this class never bypasses.
  */
+import { SandboxBounds } from "../bounds/sandbox-bounds.js";
+import type { CgroupController } from "../cgroups/cgroup-types.js";
 import { SandboxError } from "../errors.js";
 import { scrubEnvironment, validateEnvironment } from "../exec/environment.js";
 import type { CommandRunner, CommandSpec, ResourceLimits } from "../exec/command-runner.js";
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_LIST_DEPTH, MAX_STREAM_OUTPUT_BYTES, WORKSPACE_PATH } from "../limits.js";
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_LIST_DEPTH, MAX_STREAM_OUTPUT_BYTES, USER_DATA_ROOT, WORKSPACE_PATH } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import type { Mount } from "../mount.js";
 import { usingDir } from "../paths/dir-handle.js";
 import { MountResolver } from "../paths/mount-resolver.js";
 import { openDirectory } from "../paths/safe-open.js";
-import { normalizeVirtualPath } from "../paths/virtual-paths.js";
+import { isVirtualPathWithin, normalizeVirtualPath } from "../paths/virtual-paths.js";
 import type {
   ExecuteOptions,
   ExecuteResult,
@@ -54,6 +56,14 @@ export interface LocalSandboxOptions {
   /** Bytes kept per output stream. Default 10 MiB. */
   readonly maxOutputBytes?: number;
   readonly logger?: Logger;
+  /**
+   * Makes the sandbox's cgroup (memory, pids and CPU bounds of `limits` for
+   * the whole sandbox). Default none: only RLIMITs. `LocalSandboxProvider`
+   * passes the host's detected controller.
+   */
+  readonly cgroups?: CgroupController | Promise<CgroupController>;
+  /** How often a running command's folders are measured for the disk quota. Default 250 ms. */
+  readonly quotaPollIntervalMs?: number;
 }
 
 /**
@@ -84,8 +94,10 @@ export class LocalSandbox implements Sandbox {
   private readonly defaultTimeoutMs: number;
   private readonly maxOutputBytes: number;
   private readonly logger: Logger;
-  /** Checks every file-API write runs before writing (none yet). */
-  private readonly writeHooks: WriteHooks = {};
+  /** Checks every file-API write runs before writing: the thread's disk quota. */
+  private readonly writeHooks: WriteHooks;
+  /** The sandbox's cgroup and its thread's disk quota; `bounds.release()` removes the cgroup. */
+  readonly bounds: SandboxBounds;
 
   /**
    * @param options - Id, mounts, runner and command defaults.
@@ -104,6 +116,16 @@ export class LocalSandbox implements Sandbox {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     this.maxOutputBytes = options.maxOutputBytes ?? MAX_STREAM_OUTPUT_BYTES;
     this.logger = options.logger ?? silentLogger;
+    this.bounds = new SandboxBounds({
+      sandboxId: this.id,
+      limits: this.limits,
+      // The thread's own writable folders; operator mounts are not the thread's to fill.
+      quotaMounts: this.mounts.filter((m) => !m.readOnly && isVirtualPathWithin(USER_DATA_ROOT, m.virtualPath)),
+      logger: this.logger,
+      ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
+      ...(options.quotaPollIntervalMs === undefined ? {} : { quotaPollIntervalMs: options.quotaPollIntervalMs }),
+    });
+    this.writeHooks = this.bounds.writeHooks;
   }
 
   /** {@inheritDoc Sandbox.execute} */
@@ -133,7 +155,7 @@ export class LocalSandbox implements Sandbox {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
     throwIfAborted(options.signal);
-    return this.runner.run(spec);
+    return this.bounds.runCommand(spec, (bounded) => this.runner.run(bounded));
   }
 
   /** {@inheritDoc Sandbox.readFile} */

@@ -65,6 +65,11 @@ export class LruCache<K, V> {
     return this.entries.delete(key);
   }
 
+  /** The values, least recently used first (a snapshot). */
+  values(): V[] {
+    return [...this.entries.values()];
+  }
+
   /** Removes every entry. */
   clear(): void {
     this.entries.clear();

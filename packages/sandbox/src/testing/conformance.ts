@@ -11,18 +11,20 @@ import { hostilePathTests } from "./hostile-paths.js";
 import { lineRangeTests } from "./line-ranges.js";
 import { listDirTests } from "./list-dir.js";
 import { resolveOptions, type SandboxConformanceOptions } from "./options.js";
+import { resourceBoundTests } from "./resource-bounds.js";
 import { swappedParentTests } from "./swapped-parent.js";
 
 /**
  * Registers the sandbox conformance suite: one `describe` per capability
  * (execute, files, line ranges, listDir, glob, grep, error codes, hostile
- * paths, hostile commands, a swapped parent folder), each with a sandbox of
- * its own from `makeSandbox`.
+ * paths, hostile commands, resource bounds, a swapped parent folder), each
+ * with a sandbox of its own from `makeSandbox`.
  * Call it at the top level of a `*.int.test.ts` file; vitest must be installed
  * (it is an optional peer dependency of this package).
  *
  * Checks of capabilities the implementation does not claim (`isolated`,
- * `skillsMounted`, `hostRoots`) are registered as skipped.
+ * `skillsMounted`, `hostRoots`, `resourceLimits`) are registered as skipped;
+ * a bound declared in `unenforcedBounds` is checked to be documented.
  *
  * @param name - Names the suite (`sandboxConformance: <name>`).
  * @param makeSandbox - Creates a fresh sandbox; `cleanup` runs after the capability's tests.
@@ -51,6 +53,7 @@ export function sandboxConformance(name: string, makeSandbox: MakeSandbox, optio
     capability("error codes", makeSandbox, resolved, errorTests);
     capability("hostile paths", makeSandbox, resolved, hostilePathTests);
     capability("hostile commands", makeSandbox, resolved, hostileCommandTests);
+    capability("resource bounds", makeSandbox, resolved, resourceBoundTests);
     capability("swapped parent folder", makeSandbox, resolved, swappedParentTests);
   });
 }

@@ -6,4 +6,11 @@
  */
 export { sandboxConformance } from "./conformance.js";
 export type { MakeSandbox, SandboxHandle } from "./context.js";
-export { DEFAULT_ISOLATED_LIMITS, type ClaimedLimits, type SandboxConformanceOptions, type SkillsFixture } from "./options.js";
+export {
+  DEFAULT_ISOLATED_LIMITS,
+  type ClaimedLimits,
+  type SandboxConformanceOptions,
+  type SkillsFixture,
+  type UnenforcedBound,
+  type UnenforcedBounds,
+} from "./options.js";

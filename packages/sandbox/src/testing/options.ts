@@ -43,9 +43,36 @@ export interface SandboxConformanceOptions {
    * sandboxes only: a host sandbox cannot contain one), `fileSizeBytes` with a
    * disk filler. Default for an isolated sandbox: at most 1024 processes and
    * 1 GiB files (pass the real, tighter values); otherwise none. Pass `{}` to
-   * claim no limits (the checks are then skipped).
+   * claim no limits (the checks are then skipped). `memoryBytes` and
+   * `diskBytes` are checked with the "resource bounds" hostile cases (shared
+   * memory, memfd and `/tmp` fillers; disk fillers and tool writes past the
+   * quota).
    */
   readonly resourceLimits?: ClaimedLimits;
+  /**
+   * Bounds the implementation says it does NOT enforce, with where it says
+   * so. Instead of the hostile case, the kit then checks that the named
+   * document contains the stated reason verbatim, so a missing bound is
+   * documented rather than silently passing. A bound can be claimed in
+   * `resourceLimits` or declared here, not both.
+   */
+  readonly unenforcedBounds?: UnenforcedBounds;
+}
+
+/** A bound an implementation declares it does not enforce. */
+export interface UnenforcedBound {
+  /** Why, exactly as its documentation words it (at least 20 characters). */
+  readonly reason: string;
+  /** Absolute path of the document (e.g. the provider's README) that contains `reason`. */
+  readonly documentedIn: string;
+}
+
+/** Bounds of the "resource bounds" checks an implementation may declare unenforced. */
+export interface UnenforcedBounds {
+  /** Memory of a command, shared memory, memfd and `/tmp` included. */
+  readonly memory?: UnenforcedBound;
+  /** The disk quota of the sandbox's folders. */
+  readonly disk?: UnenforcedBound;
 }
 
 /** Limits an implementation claims to enforce on commands. */
@@ -54,6 +81,18 @@ export interface ClaimedLimits {
   readonly processes?: number;
   /** Largest file a command may write, in bytes. */
   readonly fileSizeBytes?: number;
+  /**
+   * Memory of all the sandbox's processes together, shared memory (`/dev/shm`),
+   * memfd and `/tmp` pages included: a command crossing it is killed and its
+   * stderr says memory was the reason.
+   */
+  readonly memoryBytes?: number;
+  /**
+   * Disk quota of the sandbox's folders: a file-API write that would cross it
+   * is refused with `QUOTA_EXCEEDED` (earlier files kept), and a command that
+   * writes past it is stopped or cut with stderr saying so.
+   */
+  readonly diskBytes?: number;
 }
 
 /** What an isolated sandbox is held to when it states no limits. */
@@ -67,6 +106,7 @@ export interface ResolvedOptions {
   readonly timeoutScale: number;
   readonly hostRoots: readonly string[];
   readonly resourceLimits: ClaimedLimits;
+  readonly unenforcedBounds: UnenforcedBounds;
 }
 
 /**
@@ -89,7 +129,19 @@ export function resolveOptions(options: SandboxConformanceOptions | undefined): 
     timeoutScale,
     hostRoots,
     resourceLimits: validLimits(options?.resourceLimits ?? (options?.isolated === true ? DEFAULT_ISOLATED_LIMITS : {})),
+    unenforcedBounds: validUnenforced(options?.unenforcedBounds ?? {}, options?.resourceLimits ?? {}),
   };
+}
+
+function validUnenforced(unenforced: UnenforcedBounds, claimed: ClaimedLimits): UnenforcedBounds {
+  const claims = { memory: claimed.memoryBytes, disk: claimed.diskBytes };
+  for (const [bound, declaration] of Object.entries(unenforced) as [keyof UnenforcedBounds, UnenforcedBound | undefined][]) {
+    if (declaration === undefined) continue;
+    if (claims[bound] !== undefined) throw new TypeError(`unenforcedBounds.${bound} contradicts the claimed resourceLimits for it`);
+    if (typeof declaration.reason !== "string" || declaration.reason.trim().length < 20) throw new TypeError(`unenforcedBounds.${bound}.reason must say why, in at least 20 characters`);
+    if (typeof declaration.documentedIn !== "string" || !declaration.documentedIn.startsWith("/")) throw new TypeError(`unenforcedBounds.${bound}.documentedIn must be an absolute path`);
+  }
+  return unenforced;
 }
 
 function validLimits(limits: ClaimedLimits): ClaimedLimits {

@@ -28,6 +28,9 @@ export const DEFAULT_SERVER_LIMITS: Readonly<Required<ResourceLimits>> = {
   processes: 256,
   openFiles: 1024,
   tmpBytes: 256 * 1024 ** 2,
+  cpuWeight: 100,
+  diskBytes: 10 * 1024 ** 3,
+  diskFiles: 1_000_000,
 };
 
 /** Everything the server process needs. */
@@ -66,8 +69,8 @@ Options (environment variable in brackets):
   --allow-host-bash      run commands on the host when bubblewrap is unavailable [SANDBOX_ALLOW_HOST_BASH=1]
   --network              give commands network access [SANDBOX_NETWORK=1]
   --limits <json>        per-command limits over the defaults, e.g. '{"fileSizeBytes":1073741824}';
-                         keys cpuSeconds memoryBytes fileSizeBytes processes openFiles tmpBytes,
-                         0 removes a limit [SANDBOX_LIMITS]
+                         keys cpuSeconds memoryBytes fileSizeBytes processes openFiles tmpBytes
+                         cpuWeight diskBytes diskFiles, 0 removes a limit [SANDBOX_LIMITS]
   --public-url <url>     base of the sandbox_url values handed out [SANDBOX_PUBLIC_URL]
   --body-limit <bytes>   largest request body, default 64 MiB [SANDBOX_BODY_LIMIT]
   --log-level <level>    debug | info | warn | error, default info [SANDBOX_LOG_LEVEL]

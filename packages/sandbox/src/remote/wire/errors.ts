@@ -15,6 +15,8 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<SandboxErrorCode, number>> = {
   PERMISSION_DENIED: 403,
   HOST_EXECUTION_DISABLED: 403,
   TOO_LARGE: 413,
+  // 507 Insufficient Storage: the thread's disk quota, not the request, is the problem.
+  QUOTA_EXCEEDED: 507,
   INVALID_ARGUMENT: 400,
   NOT_A_DIRECTORY: 409,
   IS_A_DIRECTORY: 409,
@@ -129,6 +131,7 @@ function codeForStatus(status: number): SandboxErrorCode {
   if (status === 404) return "UNAVAILABLE";
   if (status === 408 || status === 504) return "TIMEOUT";
   if (status === 413) return "TOO_LARGE";
+  if (status === 507) return "QUOTA_EXCEEDED";
   if (status >= 500) return "UNAVAILABLE";
   return "INVALID_ARGUMENT";
 }
