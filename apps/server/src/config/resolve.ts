@@ -149,6 +149,9 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       ...opt("processes", limits["processes"] as number | undefined),
       ...opt("openFiles", limits["open_files"] as number | undefined),
       ...opt("tmpBytes", limits["tmp_bytes"] as number | undefined),
+      ...opt("cpuWeight", limits["cpu_weight"] as number | undefined),
+      ...opt("diskBytes", limits["disk_bytes"] as number | undefined),
+      ...opt("diskFiles", limits["disk_files"] as number | undefined),
     },
     options: (sb["options"] as Record<string, unknown> | undefined) ?? {},
   };

@@ -67,6 +67,9 @@ const sandbox = obj({
     processes: int(0),
     open_files: int(0),
     tmp_bytes: int(0),
+    cpu_weight: int(1, { maximum: 10_000 }),
+    disk_bytes: int(0),
+    disk_files: int(0),
   }),
   options: pluginOptions(),
 });

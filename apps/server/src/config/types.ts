@@ -61,6 +61,12 @@ export interface SandboxLimitsConfig {
   readonly processes?: number;
   readonly openFiles?: number;
   readonly tmpBytes?: number;
+  /** CPU share of each sandbox (cgroup `cpu.weight`, 1–10000). */
+  readonly cpuWeight?: number;
+  /** Disk quota of each thread, in bytes of files. */
+  readonly diskBytes?: number;
+  /** Disk quota of each thread, in files, folders and links. */
+  readonly diskFiles?: number;
 }
 
 /** `sandbox:` */

@@ -175,6 +175,13 @@ describe("loadConfig: schema errors", () => {
     );
   });
 
+  it("reads the sandbox limits, the CPU weight and the per-thread disk quota included", async () => {
+    const { loaded } = await load("sandbox:\n  limits:\n    memory_bytes: 536870912\n    processes: 64\n    cpu_weight: 50\n    disk_bytes: 1073741824\n    disk_files: 10000\n");
+    expect(loaded.config.sandbox.limits).toEqual({ memoryBytes: 536870912, processes: 64, cpuWeight: 50, diskBytes: 1073741824, diskFiles: 10000 });
+    const err = await loadError("sandbox:\n  limits:\n    cpu_weight: 0\n");
+    expect(err.problems).toEqual([{ path: "sandbox.limits.cpu_weight", message: "must be >= 1" }]);
+  });
+
   it("allows free-form plugin options", async () => {
     const { loaded } = await load('sandbox:\n  use: "./sandbox.js:create"\n  options:\n    region: eu\n    nested: { a: 1 }\n');
     expect(loaded.config.sandbox).toMatchObject({ use: { kind: "plugin", use: "./sandbox.js:create" }, options: { region: "eu", nested: { a: 1 } } });
