@@ -6,7 +6,7 @@ import path from "node:path";
 /** Workspace packages that declare a `test` script. */
 export function testedPackages(repoRoot) {
   const out = [];
-  for (const group of ["packages", "apps"]) {
+  for (const group of ["packages", "apps", "tools"]) {
     const dir = path.join(repoRoot, group);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir).sort()) {
