@@ -7,7 +7,7 @@
  * read-write).
  */
 import { existsSync } from "node:fs";
-import { mkdir, rmdir } from "node:fs/promises";
+import { mkdir, readFile, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
@@ -146,6 +146,9 @@ describe.skipIf(!usable)(usable ? `cgroup ${controller.version} (${controller.co
     expect(cgroup.enforced.cpu).toBe(true);
     const r = await gated(cgroup, "echo ok");
     expect(r.exitCode).toBe(0);
+    const [file, expected] = controller.version === "v2" ? ["cpu.weight", "50"] : ["cpu.shares", "512"];
+    const values = await Promise.all(sandboxDirs(cgroup.name).map((dir) => readFile(path.join(dir, file), "utf8").catch(() => undefined)));
+    expect(values.filter((v) => v !== undefined).map((v) => (v as string).trim())).toEqual([expected]);
   });
 
   it("close kills what is left in the cgroup, background and new-session processes included, and removes it", async () => {
