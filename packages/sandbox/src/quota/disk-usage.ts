@@ -86,7 +86,7 @@ export async function measureDiskUsage(roots: readonly string[], options: Measur
     const { dir, depth } = stack.pop() as { dir: string; depth: number };
     let handle;
     try {
-      handle = opendirSync(dir);
+      handle = opendirSync(dir, { bufferSize: 256 });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== "ENOENT" && code !== "ENOTDIR") incomplete ??= `a folder could not be read (${code ?? "error"})`;
@@ -94,26 +94,32 @@ export async function measureDiskUsage(roots: readonly string[], options: Measur
     }
     try {
       for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-        const full = path.join(dir, entry.name);
-        let stats: Stats | undefined;
-        try {
-          stats = lstatSync(full, { throwIfNoEntry: false });
-        } catch (err) {
-          files += 1;
-          incomplete ??= `an entry could not be measured (${(err as NodeJS.ErrnoException).code ?? "error"})`;
-          continue;
-        }
-        if (stats === undefined) continue; // removed meanwhile
-        count(stats);
-        if (stats.isDirectory()) {
-          if (depth + 1 > maxDepth) incomplete ??= `folders are nested deeper than ${maxDepth} levels`;
-          else stack.push({ dir: full, depth: depth + 1 });
-        }
-        if (files > options.maxEntries) return { bytes, files, stoppedEarly: true, incomplete };
         if (++sinceYield >= SLICE_ENTRIES) {
           sinceYield = 0;
           await yieldToLoop();
         }
+        const full = path.join(dir, entry.name);
+        // A folder is one entry with no bytes of its own: its dirent says enough, no lstat needed.
+        let folder = entry.isDirectory();
+        if (folder) files += 1;
+        else {
+          let stats: Stats | undefined;
+          try {
+            stats = lstatSync(full, { throwIfNoEntry: false });
+          } catch (err) {
+            files += 1;
+            incomplete ??= `an entry could not be measured (${(err as NodeJS.ErrnoException).code ?? "error"})`;
+            continue;
+          }
+          if (stats === undefined) continue; // removed meanwhile
+          count(stats);
+          folder = stats.isDirectory(); // filesystems that report no type in the dirent
+        }
+        if (folder) {
+          if (depth + 1 > maxDepth) incomplete ??= `folders are nested deeper than ${maxDepth} levels`;
+          else stack.push({ dir: full, depth: depth + 1 });
+        }
+        if (files > options.maxEntries) return { bytes, files, stoppedEarly: true, incomplete };
       }
     } catch (err) {
       incomplete ??= `a folder could not be listed (${(err as NodeJS.ErrnoException).code ?? "error"})`;
