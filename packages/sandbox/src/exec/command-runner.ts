@@ -52,6 +52,11 @@ export interface CommandSpec {
   /** Give the command network access (bubblewrap: share the host network namespace). */
   readonly network: boolean;
   /**
+   * The command only reads the mounts (the sandbox's ripgrep listing): a runner
+   * may bind every mount read-only and skip making files writable for it.
+   */
+  readonly readOnly?: boolean;
+  /**
    * The sandbox's cgroup: a runner that spawns processes must `attach` its
    * child before the child runs anything (see `runProcessTree`'s
    * `beforeStart`), so every process of the command inherits it.

@@ -32,6 +32,8 @@ import { readFileBytes, readTextFile, validateLineRange } from "./file-reader.js
 import { appendToFile, writeFileAtomic, type WriteHooks } from "./file-writer.js";
 import { listVirtualDir } from "./list-dir.js";
 import { globMounts, grepMounts } from "./mount-search.js";
+import type { RipgrepSearch } from "../search/ripgrep-search.js";
+import { sandboxRipgrep } from "../search/sandbox-ripgrep.js";
 
 /** Options of {@link LocalSandbox}. */
 export interface LocalSandboxOptions {
@@ -64,6 +66,13 @@ export interface LocalSandboxOptions {
   readonly cgroups?: CgroupController | Promise<CgroupController>;
   /** How often a running command's folders are measured for the disk quota. Default 250 ms. */
   readonly quotaPollIntervalMs?: number;
+  /**
+   * `grep` first lists the files that can match with ripgrep (`rg`), run as a
+   * read-only command of this sandbox, then searches only those; results are
+   * the same. Without `rg` in the sandbox, or for a pattern without a literal
+   * to look for, every file is searched. Default true.
+   */
+  readonly ripgrep?: boolean;
 }
 
 /**
@@ -98,6 +107,8 @@ export class LocalSandbox implements Sandbox {
   private readonly writeHooks: WriteHooks;
   /** The sandbox's cgroup and its thread's disk quota; `bounds.release()` removes the cgroup. */
   readonly bounds: SandboxBounds;
+  /** grep's prefilter, unless disabled. */
+  private readonly ripgrep: RipgrepSearch | undefined;
 
   /**
    * @param options - Id, mounts, runner and command defaults.
@@ -126,6 +137,10 @@ export class LocalSandbox implements Sandbox {
       ...(options.quotaPollIntervalMs === undefined ? {} : { quotaPollIntervalMs: options.quotaPollIntervalMs }),
     });
     this.writeHooks = this.bounds.writeHooks;
+    this.ripgrep =
+      options.ripgrep === false
+        ? undefined
+        : sandboxRipgrep({ runner: this.runner, mounts: this.mounts, limits: this.limits, environment: () => this.baseEnvironment(), logger: this.logger });
   }
 
   /** {@inheritDoc Sandbox.execute} */
@@ -192,7 +207,7 @@ export class LocalSandbox implements Sandbox {
 
   /** {@inheritDoc Sandbox.grep} */
   async grep(path: string, pattern: string, options: GrepOptions = {}): Promise<SearchResult<GrepMatch>> {
-    return grepMounts(this.resolver, path, pattern, options, this.logger);
+    return grepMounts(this.resolver, path, pattern, options, this.logger, this.ripgrep);
   }
 
   /** The environment a command starts from, before per-call variables. */

@@ -19,6 +19,7 @@ import { globFiles } from "../search/glob.js";
 import { compileGlob } from "../search/glob-pattern.js";
 import { compileSearchRegex, grepFiles } from "../search/grep.js";
 import { effectiveMaxResults } from "../search/result-cap.js";
+import type { RipgrepSearch } from "../search/ripgrep-search.js";
 import { linkKind } from "./link-kind.js";
 
 /** One folder to search (held open), and where it sits below the search root. */
@@ -98,6 +99,7 @@ export async function globMounts(
  * @param pattern - Regex (or literal) pattern.
  * @param options - Filter, case, cap.
  * @param logger - Receives skipped files at debug level.
+ * @param ripgrep - Lists the files that can match, so the walk reads only those; results are the same without it.
  * @returns Matches with virtual paths, in path then line order, and the truncation flag.
  * @throws {@link SandboxError} `INVALID_ARGUMENT` (`Invalid regex pattern: ...`), `NOT_FOUND`, path errors.
  */
@@ -107,9 +109,10 @@ export async function grepMounts(
   pattern: string,
   options: GrepOptions,
   logger: Logger,
+  ripgrep?: RipgrepSearch,
 ): Promise<SearchResult<GrepMatch>> {
   // Validate the pattern before touching the filesystem, so a bad regex is reported as such.
-  compileSearchRegex(pattern, options.literal === true, options.caseSensitive === true);
+  const regex = compileSearchRegex(pattern, options.literal === true, options.caseSensitive === true);
   if (options.glob !== undefined) compileGlob(options.glob, { matchBase: true });
   const cap = effectiveMaxResults(options.maxResults, DEFAULT_GREP_RESULTS, MAX_GREP_RESULTS);
   const plan = await planSearch(resolver, virtualPath, true);
@@ -124,8 +127,12 @@ export async function grepMounts(
   const found: GrepMatch[] = [];
   let truncated = false;
   try {
+    // A superset of the files with matches (or undefined: all): the walk leaves the others out unread.
+    const roots = plan.roots.map((root) => joinVirtual(plan.virtualRoot, root.prefix));
+    const candidates = plan.file === undefined ? await ripgrep?.candidates(regex, plan.virtualRoot, roots) : undefined;
     for (const target of targets) {
-      const result = await grepFiles(target.root, pattern, { ...common, omit: target.omit, pathPrefix: target.prefix });
+      const omit = candidates === undefined ? target.omit : candidates.omitting(target.omit, target.prefix);
+      const result = await grepFiles(target.root, pattern, { ...common, omit, pathPrefix: target.prefix });
       for (const match of result.matches) {
         found.push({ path: joinVirtual(plan.virtualRoot, match.relativePath), line: match.line, text: match.text });
       }

@@ -124,10 +124,7 @@ export function expectSuccess(kit: Kit, result: ExecuteResult): ExecuteResult {
   return result;
 }
 
-/** Single-quotes a string for `sh`. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from "../internal/shell-quote.js";
 
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
