@@ -8,11 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxError } from "../errors.js";
 import { HttpProvisionerBackend } from "./client/http-provisioner-backend.js";
 import { RemoteSandboxProvider } from "./client/remote-sandbox-provider.js";
 import { sandboxIdFor } from "./client/sandbox-id.js";
 import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
+import { codeOf } from "./test-support/error-code.js";
 
 const KEY_A = "client-a-key-0123456789";
 const KEY_B = "client-b-key-0123456789";
@@ -26,14 +26,6 @@ interface Answer {
 
 function errorCode(answer: Answer): unknown {
   return (answer.body as { error?: { code?: unknown } } | undefined)?.error?.code;
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return SandboxError.isInstance(err) ? err.code : `no SandboxError: ${String(err)}`;
 }
 
 describe("sandbox ownership per client key (deerflow-sandbox-server, separate process)", () => {

@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SandboxError } from "../errors.js";
 import type { Clock } from "./client/clock.js";
 import { HttpProvisionerBackend } from "./client/http-provisioner-backend.js";
 import type { RemoteSandbox } from "./client/remote-sandbox.js";
@@ -10,6 +9,7 @@ import { RemoteSandboxProvider } from "./client/remote-sandbox-provider.js";
 import type { SandboxBackend } from "./client/sandbox-backend.js";
 import { sandboxIdFor } from "./client/sandbox-id.js";
 import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
+import { codeOf } from "./test-support/error-code.js";
 
 const API_KEY = "int-test-key-0123456789";
 const IDLE_MS = 60_000;
@@ -50,14 +50,6 @@ class CountingBackend implements SandboxBackend {
   isAlive(id: string) {
     return this.inner.isAlive(id);
   }
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return SandboxError.isInstance(err) ? err.code : `no SandboxError: ${String(err)}`;
 }
 
 describe("RemoteSandboxProvider against deerflow-sandbox-server (separate process)", () => {

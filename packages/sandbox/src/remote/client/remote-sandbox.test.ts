@@ -1,21 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SandboxError } from "../../errors.js";
 import { createSandboxServer } from "../server/create-sandbox-server.js";
 import { injectFetch, refusedFetch } from "../test-support/inject-fetch.js";
 import { MemorySandboxProvider, okResult, type MemorySandbox } from "../test-support/memory-sandbox.js";
 import { RemoteSandbox } from "./remote-sandbox.js";
+import { codeOf } from "../test-support/error-code.js";
 
 const KEY = "k";
 const URL_ = "http://svc.test/sandboxes/sb1";
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  const err: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return SandboxError.isInstance(err) ? err.code : `not a SandboxError: ${String(err)}`;
-}
 
 describe("RemoteSandbox", () => {
   let provider: MemorySandboxProvider;
