@@ -65,7 +65,11 @@ describe("createServer on embedded defaults", () => {
     expect(await (await fetch(`${url}/ok`)).json()).toEqual({ ok: true });
     const health = await fetch(`${url}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok", checks: { run_store: "ok", stream_bridge: "ok" } });
+    expect(await health.json()).toEqual({
+      status: "ok",
+      checks: { run_store: "ok", stream_bridge: "ok" },
+      details: { local_runs: 0, stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 } },
+    });
     const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
     expect(doc.info.title).toBe("DeerFlow Server");
     for (const p of ["/api/threads/{thread_id}/runs/stream", "/api/assistants/search", "/api/skills", "/api/threads/{thread_id}/uploads"]) {

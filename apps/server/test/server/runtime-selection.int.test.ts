@@ -86,7 +86,11 @@ describe("runtime selection", () => {
       expect(logs.messages().some((m) => m.startsWith("stream bridge: redis ") && m.includes("REDIS_URL is set"))).toBe(true);
       expect(logs.messages().some((m) => m.startsWith("checkpointer: postgres "))).toBe(true);
       const health = await fetch(`${url}/health`);
-      expect(await health.json()).toEqual({ status: "ok", checks: { run_store: "ok", stream_bridge: "ok" } });
+      expect(await health.json()).toEqual({
+        status: "ok",
+        checks: { run_store: "ok", stream_bridge: "ok" },
+        details: { local_runs: 0, stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 } },
+      });
 
       const thread = await client.threads.create();
       const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "Hello" }] } });
