@@ -1,3 +1,4 @@
+import { copyFile } from "node:fs/promises";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -14,4 +15,9 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   external: ["vitest"],
+  // The sandbox executor runs inside bubblewrap as a plain script, read from
+  // next to the bundle (see src/exec/executor/launch.ts): shipped as is.
+  onSuccess: async () => {
+    await copyFile("src/exec/executor/sandbox-executor.cjs", "dist/sandbox-executor.cjs");
+  },
 });

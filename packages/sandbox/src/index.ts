@@ -35,7 +35,10 @@ export { isSandboxProvider, loadSandboxProvider, parseProviderUse, type Provider
 
 // Command runners
 export type { CommandRunner, CommandSpec, ResourceLimits } from "./exec/command-runner.js";
-export { BubblewrapRunner, DEFAULT_SANDBOX_UID, DEFAULT_TMP_BYTES, type BubblewrapRunnerOptions } from "./exec/bubblewrap-runner.js";
+export { BubblewrapRunner, DEFAULT_SANDBOX_UID, DEFAULT_TMP_BYTES, type BubblewrapExecutorOptions, type BubblewrapRunnerOptions } from "./exec/bubblewrap-runner.js";
+export { DEFAULT_EXECUTOR_IDLE_MS, DEFAULT_MAX_EXECUTORS, EXECUTOR_START_BACKOFF_MS } from "./exec/executor/executor-pool.js";
+export { DEFAULT_EXECUTOR_START_TIMEOUT_MS } from "./exec/executor/executor-session.js";
+export { MIN_EXECUTOR_LIMITS } from "./exec/executor/executor-program.js";
 export { PER_SANDBOX_UID_BASE, PER_SANDBOX_UID_SPAN, perSandboxIdentity, type SandboxIdentity } from "./exec/ownership.js";
 export { HostRunner, type HostRunnerOptions } from "./exec/host-runner.js";
 export { createDefaultRunner, DisabledRunner, HOST_EXECUTION_DISABLED_MESSAGE, type DefaultRunnerOptions } from "./exec/default-runner.js";

@@ -15,6 +15,9 @@
  *         --clearenv --setenv K V ... --chdir <virtual cwd> -- <shell> -c <command>
  * ```
  *
+ * The sandbox executor uses the same line with its own program (`argv`) and
+ * its script bound from a descriptor (`dataFiles`, `--ro-bind-data`).
+ *
  * Why the root-only stage: as root, the command must run as an unprivileged
  * uid (RLIMIT_NPROC is ignored for root, and root inside bubblewrap keeps
  * capabilities). An unprivileged bubblewrap can only bind host directories it
@@ -69,6 +72,10 @@ export interface BubblewrapInvocationInput {
   readonly hardLimits?: HardLimits;
   /** Have the sandboxing bubblewrap report its namespace init's pid on this fd (`--info-fd`). */
   readonly infoFd?: number;
+  /** Program to run instead of `<shell> -c <command>` (the sandbox executor). */
+  readonly argv?: readonly string[];
+  /** Files whose content bubblewrap reads from an inherited descriptor and binds read-only (`--ro-bind-data`). */
+  readonly dataFiles?: readonly { readonly fd: number; readonly path: string }[];
 }
 
 /** A ready-to-spawn command line. */
@@ -107,6 +114,7 @@ export function buildBubblewrapInvocation(input: BubblewrapInvocationInput): Bub
   if (input.limits.tmpBytes !== undefined) inner.push("--size", String(input.limits.tmpBytes));
   inner.push("--tmpfs", "/tmp");
   mounts.forEach((m, i) => inner.push(m.readOnly ? "--ro-bind" : "--bind", sources[i] as string, m.virtualPath));
+  for (const file of input.dataFiles ?? []) inner.push("--ro-bind-data", String(file.fd), file.path);
   // bwrap's root is an unbounded tmpfs: make it read-only once every mount
   // point exists, so only /tmp (size-capped) and the rw mounts take writes.
   inner.push("--remount-ro", "/");
@@ -120,7 +128,7 @@ export function buildBubblewrapInvocation(input: BubblewrapInvocationInput): Bub
   if (input.infoFd !== undefined) inner.push("--info-fd", String(input.infoFd));
   inner.push("--clearenv");
   for (const name of Object.keys(input.env).sort()) inner.push("--setenv", name, input.env[name] as string);
-  inner.push("--chdir", input.cwd, "--", input.shell, "-c", input.command);
+  inner.push("--chdir", input.cwd, "--", ...(input.argv ?? [input.shell, "-c", input.command]));
 
   let argv = inner;
   if (dropTo !== undefined) {

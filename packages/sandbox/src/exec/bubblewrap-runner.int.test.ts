@@ -9,7 +9,7 @@ import type { Mount } from "../mount.js";
 import { BubblewrapRunner } from "./bubblewrap-runner.js";
 import type { CommandSpec, ResourceLimits } from "./command-runner.js";
 import { commandEnvironment } from "./environment.js";
-import { liveProcesses, makeThread, processesOfUid, waitFor, type ThreadDirs } from "./test-helpers.js";
+import { liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "./test-helpers.js";
 
 const available = await BubblewrapRunner.isAvailable();
 const inCI = process.env["CI"] === "true";
@@ -29,12 +29,17 @@ describe("BubblewrapRunner.isAvailable", () => {
 
 const LIMITS: ResourceLimits = { cpuSeconds: 20, memoryBytes: 1 << 30, fileSizeBytes: 64 << 20, openFiles: 256, processes: 64, tmpBytes: 16 << 20 };
 const noneMatch = (marker: string) => () => !liveProcesses().some((p) => p.cmdline.includes(marker));
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-describe.skipIf(!available)("BubblewrapRunner", () => {
+// Every test runs with the sandbox executor (the default) and with one bubblewrap per command.
+describe.skipIf(!available).each([
+  { mode: "with its executor", executor: true, uidOffset: 0 },
+  { mode: "with one bubblewrap per command", executor: false, uidOffset: 500_000 },
+])("BubblewrapRunner $mode", ({ executor, uidOffset }) => {
   // A uid of our own: RLIMIT_NPROC is per uid, and other suites may run
   // sandboxes as the default 65534 at the same time.
-  const uid = 2_000_000_000 + (process.pid % 1_000_000);
-  const runner = new BubblewrapRunner({ identity: { uid, gid: uid } });
+  const uid = 2_000_000_000 + uidOffset + (process.pid % 500_000);
+  const runner = new BubblewrapRunner({ identity: { uid, gid: uid }, ...(executor ? {} : { executor: false }) });
   let root: string;
   let dirs: ThreadDirs;
   let mounts: Mount[];
@@ -45,21 +50,12 @@ describe.skipIf(!available)("BubblewrapRunner", () => {
   });
   afterEach(async () => {
     delete process.env["MY_API_KEY"];
+    // Each test has folders of its own, hence a sandbox (and an executor) of its own.
+    await runner.close();
     await rm(root, { recursive: true, force: true });
   });
 
-  const run = (command: string, extra: Partial<CommandSpec> = {}) =>
-    runner.run({
-      command,
-      mounts,
-      cwd: "/mnt/user-data/workspace",
-      env: commandEnvironment(runner),
-      timeoutMs: 30_000,
-      maxOutputBytes: 1 << 20,
-      limits: LIMITS,
-      network: false,
-      ...extra,
-    });
+  const run = (command: string, extra: Partial<CommandSpec> = {}) => runner.run(testSpec(runner, { command, mounts, limits: LIMITS, ...extra }));
 
   it("has kind bubblewrap and is isolated", () => {
     expect(runner).toMatchObject({ kind: "bubblewrap", isolated: true });
@@ -278,15 +274,24 @@ describe.skipIf(!available)("BubblewrapRunner", () => {
     }
   });
 
-  it("leaves no process of its uid behind, zombies included, once a run returns", async () => {
+  it("leaves no process of its uid behind, zombies included, but its executor", async () => {
     // Every wrapper must be reaped by its own parent: an orphan would stay a
     // zombie of the sandbox uid (counting against its process limit) wherever
-    // PID 1 does not reap, e.g. a Node server as PID 1 in a container.
+    // PID 1 does not reap, e.g. a Node server as PID 1 in a container. With
+    // an executor, its own processes (bubblewrap, the init, node) stay until
+    // it is released; without, nothing stays.
+    const pidsOfUid = () => processesOfUid(uid).map((p) => p.split(" ")[0] as string);
+    await run("true");
+    const executorPids = pidsOfUid();
+    const names = processesOfUid(uid).map((p) => p.split(" ")[2]);
+    expect(names.sort()).toEqual(executor && process.geteuid?.() === 0 ? ["bwrap", "node", "sh"] : []);
     const normal = await run("sleep 30 & echo done");
     expect(normal.stdout).toBe("done\n");
-    expect(processesOfUid(uid)).toEqual([]);
+    expect(await waitFor(() => sameList(pidsOfUid(), executorPids))).toBe(true);
     const killed = await run("sleep 30 & sleep 30", { timeoutMs: 300 });
     expect(killed.timedOut).toBe(true);
+    expect(await waitFor(() => sameList(pidsOfUid(), executorPids))).toBe(true);
+    await runner.close();
     expect(processesOfUid(uid)).toEqual([]);
   });
 

@@ -1,5 +1,11 @@
 /**
- * `BubblewrapRunner`: runs each command in a fresh bubblewrap sandbox.
+ * `BubblewrapRunner`: runs commands isolated by bubblewrap.
+ *
+ * By default each sandbox gets one long-lived bubblewrap hosting an executor
+ * (`executor/`), which runs the sandbox's commands on request, saving the
+ * cost of building a sandbox per command; with `executor: false`, or when an
+ * executor cannot run, each command gets a bubblewrap of its own. Both paths
+ * build the same sandbox (`buildBubblewrapInvocation`).
  *
  * The command sees `/usr` (read-only), an allowlist of `/etc` files, its own
  * `/proc`, `/dev` and size-capped `/tmp`, and the sandbox's mounts at their
@@ -11,21 +17,28 @@
  * `ownership.ts` for how mounts stay reachable and writable.
  */
 import { realpathSync } from "node:fs";
+import { constants } from "node:os";
 import { SandboxError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { Mount } from "../mount.js";
 import type { ExecuteResult } from "../sandbox.js";
-import { buildBubblewrapInvocation, type BubblewrapInvocationInput } from "./bubblewrap-args.js";
-import type { CommandRunner, CommandSpec } from "./command-runner.js";
+import { buildBubblewrapInvocation, type BindSpec, type BubblewrapInvocationInput } from "./bubblewrap-args.js";
+import type { CommandRunner, CommandSpec, ResourceLimits } from "./command-runner.js";
 import { sandboxEnvironment } from "./environment.js";
 import { toExecuteResult } from "./execute-result.js";
 import { findExecutable, isRoot, SHELL_CANDIDATES } from "./executables.js";
+import { ExecutorPool, type ExecutorSlot } from "./executor/executor-pool.js";
+import { EXECUTOR_ENV, executorFits, executorProgram, latestExecutorBinds } from "./executor/executor-program.js";
+import type { ExecutorOutcome } from "./executor/executor-session.js";
+import { EXECUTOR_INFO_FD, EXECUTOR_SCRIPT_FD, EXECUTOR_SCRIPT_PATH, launchExecutorProcess } from "./executor/launch.js";
 import { probeHostLayout } from "./host-layout.js";
 import { filesystemRelativeAliases } from "./mount-aliases.js";
 import { attachTo } from "../cgroups/attach.js";
 import { adoptForSandbox, perSandboxIdentity, type SandboxIdentity } from "./ownership.js";
+import { OwnershipWatch } from "./ownership-watch.js";
 import { PathRewriter } from "./path-rewrite.js";
-import { runProcessTree } from "./process-tree.js";
+import { DEFAULT_DRAIN_GRACE_MS, runProcessTree, type ProcessTreeResult } from "./process-tree.js";
+import { currentHardLimits } from "./rlimits.js";
 import { SandboxInit } from "./sandbox-init.js";
 import { resolveMounts, resolveWorkingDirectory, validateSpec } from "./spec-validation.js";
 
@@ -61,6 +74,31 @@ export interface BubblewrapRunnerOptions {
   readonly etcAllowlist?: readonly string[];
   /** Output still collected after the command exits; default 200 ms. */
   readonly drainGraceMs?: number;
+  /**
+   * The long-lived executor per sandbox (default on): `false` gives every
+   * command a bubblewrap of its own; an object tunes it.
+   */
+  readonly executor?: false | BubblewrapExecutorOptions;
+}
+
+/** Tuning of {@link BubblewrapRunner}'s executors (see the README's "The command executor"). */
+export interface BubblewrapExecutorOptions {
+  /** An idle executor stops after this long. Default `DEFAULT_EXECUTOR_IDLE_MS` (5 minutes). */
+  readonly idleMs?: number;
+  /** Executors alive at once before least recently used idle ones are stopped. Default `DEFAULT_MAX_EXECUTORS` (64). */
+  readonly maxExecutors?: number;
+  /** How long a new executor may take to report ready. Default `DEFAULT_EXECUTOR_START_TIMEOUT_MS` (30 s). */
+  readonly startTimeoutMs?: number;
+}
+
+/** A command checked and resolved, ready for either way of running it. */
+interface PreparedCommand {
+  readonly tools: Tools;
+  readonly identity: SandboxIdentity | undefined;
+  readonly binds: readonly BindSpec[];
+  /** The complete environment of the command. */
+  readonly env: Record<string, string>;
+  readonly limits: ResourceLimits;
 }
 
 /** Tools found on this host. */
@@ -71,6 +109,46 @@ interface Tools {
 }
 
 let availability: Promise<boolean> | undefined;
+
+/** Output maskers and ownership watches kept by {@link BubblewrapRunner} (one per sandbox configuration). */
+const MAX_CACHED_REWRITERS = 256;
+
+const objectIds = new WeakMap<object, number>();
+let lastObjectId = 0;
+
+/** A number that identifies `value` for as long as it lives (for keys). */
+function objectId(value: object): number {
+  let id = objectIds.get(value);
+  if (id === undefined) {
+    id = ++lastObjectId;
+    objectIds.set(value, id);
+  }
+  return id;
+}
+
+/**
+ * Masks host paths that still show through `/proc/self/mountinfo` (bind
+ * roots) and bubblewrap's own setup errors, in every spelling.
+ */
+function maskingRewriter(hostAliases: readonly { readonly virtualPath: string; readonly hostPath: string }[]): PathRewriter {
+  const aliases = hostAliases.flatMap((a) => [a, ...filesystemRelativeAliases(a.hostPath).map((hostPath) => ({ virtualPath: a.virtualPath, hostPath }))]);
+  return new PathRewriter(aliases.filter((a) => a.hostPath !== a.virtualPath));
+}
+
+/**
+ * An executor's outcome as bubblewrap reported a command's end: a command
+ * killed by a signal exits with 128 + its number (a timeout stays a SIGKILL
+ * with no exit code); a command that could not start exits 127 (not found) or
+ * 126, with the reason on stderr.
+ */
+function asBubblewrapReports(outcome: ExecutorOutcome): ProcessTreeResult {
+  if (outcome.spawnError !== null) {
+    outcome.stderr.write(Buffer.from(`Cannot start the command: ${outcome.spawnError}\n`));
+    return { ...outcome, exitCode: outcome.spawnError === "ENOENT" ? 127 : 126, signal: null };
+  }
+  if (outcome.timedOut || outcome.signal === null) return outcome;
+  return { ...outcome, exitCode: 128 + (constants.signals[outcome.signal] ?? 0), signal: null };
+}
 
 function findTools(): Tools | string {
   const bwrap = findExecutable("bwrap");
@@ -132,6 +210,11 @@ export class BubblewrapRunner implements CommandRunner {
   readonly #adopt: boolean;
   readonly #etcAllowlist: readonly string[] | undefined;
   readonly #drainGraceMs: number | undefined;
+  readonly #executors: ExecutorPool | undefined;
+  /** Output maskers by executor key (building one reads /proc/self/mountinfo). */
+  readonly #rewriters = new Map<string, PathRewriter>();
+  /** Ownership watches by sandbox identity and writable directories. */
+  readonly #ownership = new Map<string, OwnershipWatch>();
 
   /** @param options - see {@link BubblewrapRunnerOptions}. */
   constructor(options: BubblewrapRunnerOptions = {}) {
@@ -140,6 +223,7 @@ export class BubblewrapRunner implements CommandRunner {
     this.#adopt = options.adoptWritableMounts ?? true;
     this.#etcAllowlist = options.etcAllowlist;
     this.#drainGraceMs = options.drainGraceMs;
+    this.#executors = options.executor === false ? undefined : new ExecutorPool({ ...options.executor, logger: this.#logger });
   }
 
   /**
@@ -186,18 +270,55 @@ export class BubblewrapRunner implements CommandRunner {
   }
 
   /**
-   * Runs one command in a new sandbox.
+   * Runs one command: on the sandbox's executor (started on first use), or in
+   * a bubblewrap of its own when executors are off or cannot run.
    *
    * @param spec - the command. `spec.env` is laid over the base environment
    *   (so the sandbox always has a usable `PATH` and `HOME`); `/tmp` is capped
    *   at {@link DEFAULT_TMP_BYTES} unless `limits.tmpBytes` says otherwise.
    * @returns the result; a bubblewrap setup failure shows as exit code 1 with
-   *   bubblewrap's message on stderr.
+   *   bubblewrap's message on stderr; a command killed by a signal exits with
+   *   128 + the signal's number, as bubblewrap reports it.
    * @throws SandboxError `INVALID_ARGUMENT`, `CONFIG_INVALID` (mount missing or
    *   on a system path), `PATH_NOT_ALLOWED`, `NOT_FOUND`, `ABORTED`,
-   *   `UNAVAILABLE` (bwrap/setpriv missing).
+   *   `UNAVAILABLE` (bwrap/setpriv missing; the executor died while the
+   *   command ran, or the sandbox was released meanwhile).
    */
   async run(spec: CommandSpec): Promise<ExecuteResult> {
+    const prepared = await this.#prepare(spec);
+    if (this.#executors !== undefined && executorFits(prepared.limits)) {
+      const slot = this.#slot(spec, prepared);
+      const outcome = await this.#executors.run(slot, {
+        argv: [sandboxShell(), "-c", spec.command],
+        cwd: spec.cwd,
+        env: prepared.env,
+        timeoutMs: spec.timeoutMs,
+        maxOutputBytes: spec.maxOutputBytes,
+        drainGraceMs: this.#drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
+        ...(spec.signal === undefined ? {} : { signal: spec.signal }),
+      });
+      if (outcome !== undefined) return toExecuteResult(asBubblewrapReports(outcome), this.#rewriter(slot.key, prepared.binds));
+    }
+    return this.#runOnce(spec, prepared);
+  }
+
+  /**
+   * Stops the executor(s) of a sandbox; its next command starts a new one.
+   *
+   * @param sandboxId - the `sandboxId` its commands were run with.
+   */
+  async release(sandboxId: string): Promise<void> {
+    await this.#executors?.release(sandboxId);
+  }
+
+  /** Stops every executor (commands still running on them fail with `UNAVAILABLE`). The runner stays usable. */
+  async close(): Promise<void> {
+    await this.#executors?.close();
+    this.#rewriters.clear();
+  }
+
+  /** Checks the spec and resolves everything both ways of running it need. */
+  async #prepare(spec: CommandSpec): Promise<PreparedCommand> {
     validateSpec(spec);
     if (spec.signal?.aborted) throw new SandboxError("ABORTED", "Command aborted");
     for (const m of spec.mounts) {
@@ -212,13 +333,26 @@ export class BubblewrapRunner implements CommandRunner {
 
     // Root must not run agent code: drop to the sandbox identity (RLIMIT_NPROC then applies).
     const identity = isRoot() ? checkIdentity(typeof this.#identity === "function" ? this.#identity(spec.mounts) : this.#identity) : undefined;
-    if (identity !== undefined && this.#adopt) {
-      const writable = mounts.filter((m) => !m.readOnly).map((m) => m.realHostPath);
-      await adoptForSandbox(writable, identity, { fromUid: 0, logger: this.#logger });
+    // A read-only command (the sandbox's ripgrep listing) writes nothing, so it needs no ownership pass.
+    const readOnly = spec.readOnly === true;
+    if (identity !== undefined && this.#adopt && !readOnly) {
+      await this.#ownershipWatch(
+        identity,
+        mounts.filter((m) => !m.readOnly).map((m) => m.realHostPath),
+      ).prepare();
     }
-    const binds = mounts.map((m) => ({ virtualPath: m.virtualPath, hostPath: m.realHostPath, readOnly: m.readOnly }));
+    const binds = mounts.map((m) => ({ virtualPath: m.virtualPath, hostPath: m.realHostPath, readOnly: m.readOnly || readOnly }));
     const env = { ...sandboxEnvironment(), ...spec.env };
     const limits = spec.limits.tmpBytes === undefined ? { ...spec.limits, tmpBytes: DEFAULT_TMP_BYTES } : spec.limits;
+    if (tools.prlimit === undefined && Object.keys(spec.limits).length > 0) {
+      this.#logger.warn({}, "prlimit not found: sandboxed commands run without resource limits");
+    }
+    return { tools, identity, binds, env, limits };
+  }
+
+  /** One bubblewrap for this command only. */
+  async #runOnce(spec: CommandSpec, prepared: PreparedCommand): Promise<ExecuteResult> {
+    const { tools, identity, binds, env, limits } = prepared;
     const input = BubblewrapRunner.#input(tools, { command: spec.command, cwd: spec.cwd, mounts: binds, env, network: spec.network, limits });
     const init = new SandboxInit();
     const invocation = buildBubblewrapInvocation({
@@ -227,9 +361,6 @@ export class BubblewrapRunner implements CommandRunner {
       layout: probeHostLayout(this.#etcAllowlist),
       ...(identity === undefined ? {} : { dropTo: identity }),
     });
-    if (tools.prlimit === undefined && Object.keys(spec.limits).length > 0) {
-      this.#logger.warn({}, "prlimit not found: sandboxed commands run without resource limits");
-    }
     const tree = await runProcessTree({
       file: invocation.file,
       args: invocation.args,
@@ -243,9 +374,63 @@ export class BubblewrapRunner implements CommandRunner {
       ...(spec.signal === undefined ? {} : { signal: spec.signal }),
       ...(this.#drainGraceMs === undefined ? {} : { drainGraceMs: this.#drainGraceMs }),
     });
-    // Host paths still show through /proc/self/mountinfo (bind roots) and
-    // bubblewrap's own setup errors: mask them, in every spelling.
-    const aliases = invocation.hostAliases.flatMap((a) => [a, ...filesystemRelativeAliases(a.hostPath).map((hostPath) => ({ virtualPath: a.virtualPath, hostPath }))]);
-    return toExecuteResult(tree, new PathRewriter(aliases.filter((a) => a.hostPath !== a.virtualPath)));
+    return toExecuteResult(tree, maskingRewriter(invocation.hostAliases));
+  }
+
+  /** The executor a command needs: one per sandbox and everything that shapes its bubblewrap. */
+  #slot(spec: CommandSpec, prepared: PreparedCommand): ExecutorSlot {
+    const { tools, identity, binds, limits } = prepared;
+    const key = JSON.stringify([
+      spec.sandboxId ?? null,
+      binds,
+      spec.network,
+      Object.entries(limits).sort(([a], [b]) => a.localeCompare(b)),
+      identity ?? null,
+      spec.cgroup === undefined ? null : objectId(spec.cgroup),
+    ]);
+    const cpuSeconds = limits.cpuSeconds === undefined ? undefined : Math.min(limits.cpuSeconds, currentHardLimits().cpuSeconds ?? Number.POSITIVE_INFINITY);
+    return {
+      key,
+      sandboxId: spec.sandboxId,
+      ...(cpuSeconds === undefined || !Number.isFinite(cpuSeconds) ? {} : { cpuLimitMicros: cpuSeconds * 1e6 }),
+      launch: async () => {
+        const program = await executorProgram(this.#logger);
+        const input = BubblewrapRunner.#input(tools, { command: "", cwd: "/", mounts: [...binds, ...program.binds], env: EXECUTOR_ENV, network: spec.network, limits });
+        const invocation = buildBubblewrapInvocation({
+          ...input,
+          argv: program.argv,
+          infoFd: EXECUTOR_INFO_FD,
+          dataFiles: [{ fd: EXECUTOR_SCRIPT_FD, path: EXECUTOR_SCRIPT_PATH }],
+          layout: probeHostLayout(this.#etcAllowlist),
+          ...(identity === undefined ? {} : { dropTo: identity }),
+        });
+        return launchExecutorProcess({ file: invocation.file, args: invocation.args, env: WRAPPER_ENV, ...(spec.cgroup === undefined ? {} : { cgroup: spec.cgroup }) });
+      },
+    };
+  }
+
+  /** The watch that hands root-owned entries of these directories to the sandbox identity before a command. */
+  #ownershipWatch(identity: SandboxIdentity, writable: readonly string[]): OwnershipWatch {
+    const key = JSON.stringify([identity.uid, identity.gid, [...writable].sort()]);
+    let watch = this.#ownership.get(key);
+    if (watch === undefined) {
+      watch = new OwnershipWatch(writable, { fromUid: 0, adopt: (roots) => adoptForSandbox(roots, identity, { fromUid: 0, logger: this.#logger }) });
+      if (this.#ownership.size >= MAX_CACHED_REWRITERS) this.#ownership.delete(this.#ownership.keys().next().value as string);
+    }
+    // Re-inserted: the map's order is its least-recently-used order.
+    this.#ownership.delete(key);
+    this.#ownership.set(key, watch);
+    return watch;
+  }
+
+  /** The output masker of an executor's sandbox (its mounts, and the node binary when bound). */
+  #rewriter(key: string, binds: readonly BindSpec[]): PathRewriter {
+    let rewriter = this.#rewriters.get(key);
+    if (rewriter === undefined) {
+      rewriter = maskingRewriter([...binds, ...latestExecutorBinds()]);
+      if (this.#rewriters.size >= MAX_CACHED_REWRITERS) this.#rewriters.delete(this.#rewriters.keys().next().value as string);
+      this.#rewriters.set(key, rewriter);
+    }
+    return rewriter;
   }
 }

@@ -57,6 +57,12 @@ export interface CommandSpec {
    */
   readonly readOnly?: boolean;
   /**
+   * The sandbox the command belongs to (`LocalSandbox` sets its id). Runners
+   * that keep a process per sandbox (bubblewrap's executor) key it by this id
+   * and stop it on {@link CommandRunner.release}.
+   */
+  readonly sandboxId?: string;
+  /**
    * The sandbox's cgroup: a runner that spawns processes must `attach` its
    * child before the child runs anything (see `runProcessTree`'s
    * `beforeStart`), so every process of the command inherits it.
@@ -89,4 +95,12 @@ export interface CommandRunner {
    * that existing plugin runners stay valid; callers treat absence as `{}`.
    */
   baseEnvironment?(): Record<string, string>;
+  /**
+   * Frees what the runner keeps for one sandbox between commands (the
+   * bubblewrap executor); its next command starts afresh. Providers call it
+   * when a sandbox is released, evicted or shut down. Optional.
+   */
+  release?(sandboxId: string): Promise<void>;
+  /** Frees everything the runner keeps between commands; it stays usable. Optional. */
+  close?(): Promise<void>;
 }

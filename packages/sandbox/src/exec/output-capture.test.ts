@@ -103,4 +103,19 @@ describe("OutputCapture", () => {
   it("rejects a negative cap", () => {
     expect(() => new OutputCapture(-1)).toThrow(RangeError);
   });
+
+  it("counts bytes dropped upstream in the total and the notice", () => {
+    const c = new OutputCapture(4);
+    c.write(Buffer.from("abcd"));
+    expect(c.truncated).toBe(false);
+    c.countDiscarded(96);
+    expect(c).toMatchObject({ totalBytes: 100, retainedBytes: 4, truncated: true });
+    expect(c.text()).toBe("abcd\n... [output truncated after 4 of 100 bytes; remaining output discarded] ...");
+  });
+
+  it("refuses a negative or fractional discarded count", () => {
+    const c = new OutputCapture(4);
+    expect(() => c.countDiscarded(-1)).toThrow(RangeError);
+    expect(() => c.countDiscarded(0.5)).toThrow(RangeError);
+  });
 });

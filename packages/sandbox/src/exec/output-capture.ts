@@ -94,6 +94,18 @@ export class OutputCapture {
     this.#retained += kept.length;
   }
 
+  /**
+   * Counts bytes the stream produced that were dropped before they reached
+   * this capture (the sandbox executor forwards only the bytes that fit).
+   *
+   * @param bytes - how many were dropped.
+   * @throws RangeError when `bytes` is negative or not an integer.
+   */
+  countDiscarded(bytes: number): void {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`discarded bytes must be a non-negative integer, got ${bytes}`);
+    this.#total += bytes;
+  }
+
   /** Bytes seen so far. */
   get totalBytes(): number {
     return this.#total;

@@ -6,6 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Mount } from "../mount.js";
+import type { CommandRunner, CommandSpec } from "./command-runner.js";
+import { commandEnvironment } from "./environment.js";
 
 /** One live (non-zombie) process. */
 export interface ProcessInfo {
@@ -55,6 +57,26 @@ export function processesOfUid(uid: number): string[] {
   return out;
 }
 
+/**
+ * True when `ancestor` is `pid`'s parent, grandparent... (read from /proc).
+ *
+ * @param pid - the candidate descendant.
+ * @param ancestor - e.g. `process.pid`.
+ */
+export function descendsFrom(pid: number, ancestor: number): boolean {
+  let current = pid;
+  for (let depth = 0; depth < 32 && current > 1; depth += 1) {
+    try {
+      const stat = readFileSync(`/proc/${current}/stat`, "utf8");
+      current = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return false;
+    }
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
 /** True while `pid` exists and is not a zombie. */
 export function isRunning(pid: number): boolean {
   return liveProcesses().some((p) => p.pid === pid);
@@ -72,6 +94,20 @@ export async function waitFor(check: () => boolean, limitMs = 10_000): Promise<b
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * The spec the integration tests run commands with: in the thread's
+ * workspace, the runner's environment, 30 s, 1 MiB of output, no network.
+ *
+ * @param runner - gives the base environment.
+ * @param fields - the command, its mounts and limits, and anything to override.
+ */
+export function testSpec(
+  runner: CommandRunner,
+  fields: Pick<CommandSpec, "command" | "mounts" | "limits"> & Partial<CommandSpec>,
+): CommandSpec {
+  return { cwd: "/mnt/user-data/workspace", env: commandEnvironment(runner), timeoutMs: 30_000, maxOutputBytes: 1 << 20, network: false, ...fields };
 }
 
 /** Host directories of a test thread. */

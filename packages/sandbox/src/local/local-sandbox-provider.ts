@@ -168,7 +168,10 @@ export class LocalSandboxProvider implements SandboxProvider {
    * @param id - The sandbox id.
    */
   async release(id: string): Promise<void> {
-    await this.cache.get(id)?.bounds.release();
+    const sandbox = this.cache.get(id);
+    // The executor first, gracefully; the cgroup's kill would look like a crash.
+    await sandbox?.releaseRunner();
+    await sandbox?.bounds.release();
   }
 
   /** Releases and forgets every sandbox; `acquire` fails with `UNAVAILABLE` afterwards. Thread folders stay on disk. */
@@ -176,7 +179,10 @@ export class LocalSandboxProvider implements SandboxProvider {
     this.closed = true;
     const sandboxes = this.cache.values();
     this.cache.clear();
-    await Promise.all(sandboxes.map((sandbox) => sandbox.bounds.release()));
+    await Promise.all(sandboxes.map(async (sandbox) => {
+      await sandbox.releaseRunner();
+      await sandbox.bounds.release();
+    }));
     this.pending.clear();
   }
 
@@ -234,7 +240,10 @@ export class LocalSandboxProvider implements SandboxProvider {
     this.assertOpen();
     for (const [evicted, old] of this.cache.set(id, sandbox)) {
       this.logger.debug({ sandboxId: evicted }, "local sandbox evicted from the cache");
-      void old.bounds.release();
+      void old
+        .releaseRunner()
+        .catch(() => undefined)
+        .then(() => old.bounds.release());
     }
     return sandbox;
   }

@@ -167,10 +167,20 @@ export class LocalSandbox implements Sandbox {
       maxOutputBytes: this.maxOutputBytes,
       limits: this.limits,
       network: this.network,
+      sandboxId: this.id,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
     throwIfAborted(options.signal);
     return this.bounds.runCommand(spec, (bounded) => this.runner.run(bounded));
+  }
+
+  /**
+   * Stops what the runner keeps alive for this sandbox between commands (the
+   * bubblewrap executor); the next command starts it again. Providers call it
+   * on release, eviction and shutdown.
+   */
+  async releaseRunner(): Promise<void> {
+    await this.runner.release?.(this.id);
   }
 
   /** {@inheritDoc Sandbox.readFile} */
