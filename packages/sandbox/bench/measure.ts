@@ -28,6 +28,29 @@ export async function sampleNs(fn: () => Promise<unknown>, options: SampleOption
 }
 
 /**
+ * Like {@link sampleNs} for several functions at once, called in alternation
+ * (the order flipped every round), so that all of them are measured under the
+ * same load: on a shared machine the load drifts between two separate series.
+ *
+ * @param fns - The work to time (each awaited on its own).
+ * @param options - Warm-up and run counts, per function.
+ * @returns One list of samples per function, in the order given.
+ */
+export async function sampleInterleavedNs(fns: readonly (() => Promise<unknown>)[], options: SampleOptions): Promise<number[][]> {
+  for (let i = 0; i < options.warmup; i++) for (const fn of fns) await fn();
+  const samples = fns.map(() => [] as number[]);
+  for (let i = 0; i < options.runs; i++) {
+    const order = i % 2 === 0 ? fns.map((_, k) => k) : fns.map((_, k) => fns.length - 1 - k);
+    for (const k of order) {
+      const start = process.hrtime.bigint();
+      await (fns[k] as () => Promise<unknown>)();
+      (samples[k] as number[]).push(Number(process.hrtime.bigint() - start));
+    }
+  }
+  return samples;
+}
+
+/**
  * The `p`-th percentile (nearest rank) of a non-empty list: p50 is the median
  * of an odd-length list, p99 of 200 samples is the 198th smallest.
  *

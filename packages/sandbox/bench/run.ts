@@ -1,8 +1,10 @@
 /**
  * `pnpm bench` for @deerflow/sandbox: command latency of `execute("true")`
- * through the host runner, bubblewrap and the remote service (p50 and p99,
- * each against a bare `child_process.spawn("true")` measured in the same
- * run), and `grep` over 10,000 generated files through the sandbox API
+ * through the host runner, one bubblewrap per command, the isolated local
+ * sandbox's bubblewrap executor (measured in alternation with its baseline)
+ * and the remote service (p50 and p99, each against a bare
+ * `child_process.spawn("true")` measured in the same run), and `grep` over
+ * 10,000 generated files through the sandbox API
  * (ripgrep prefilter through the host runner and inside bubblewrap, and the
  * JavaScript search alone) against GNU `grep -rn` on the same tree, measured
  * in the same run. Every figure is printed and
@@ -18,7 +20,7 @@ import { BubblewrapRunner, HostRunner, LocalSandbox, LocalSandboxProvider, Remot
 import { findExecutable } from "../src/exec/executables.js";
 import { startRemoteService } from "../test/support/remote-service.js";
 import { generateTextTree } from "./generate.js";
-import { formatNs, percentile, sampleNs } from "./measure.js";
+import { formatNs, percentile, sampleInterleavedNs, sampleNs } from "./measure.js";
 import { appendRows, machineDescription, printFigure, type Figure } from "./report.js";
 
 const EXEC_RUNS = Number(process.env["BENCH_EXEC_RUNS"] ?? 200);
@@ -66,6 +68,22 @@ function latencyFigures(label: string, measured: Latency, baseline: Latency): Fi
   }));
 }
 
+/** p50 and p99 of the executor path, with the margin over the interleaved spawn baseline. */
+function executorFigures(samples: readonly number[], baselineSamples: readonly number[]): Figure[] {
+  const what = 'sandbox: execute("true") through the isolated local sandbox (bubblewrap executor)';
+  const n = `${EXEC_RUNS} runs after ${EXEC_WARMUP} warm-up, interleaved with the baseline`;
+  return ([50, 99] as const).map((p) => {
+    const measured = percentile(samples, p);
+    const base = percentile(baselineSamples, p);
+    return {
+      benchmark: `${what}, p${p} of ${n}`,
+      figure: `${formatNs(measured)} (+${formatNs(measured - base)})`,
+      baseline: `${formatNs(base)} (child_process.spawn("true") p${p}, interleaved, same run)`,
+      ratio: measured / base,
+    };
+  });
+}
+
 async function main(): Promise<void> {
   process.stdout.write(`@deerflow/sandbox benchmarks: ${EXEC_RUNS} execs per runner, grep over ${GREP_FILES.toLocaleString("en-US")} files\n${machineDescription()}\n\n`);
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "sandbox-bench-")));
@@ -79,9 +97,19 @@ async function main(): Promise<void> {
     figures.push(...latencyFigures("the host runner", await latency(() => executeTrue(host)), baseline));
 
     if (await BubblewrapRunner.isAvailable()) {
-      const bwrapProvider = new LocalSandboxProvider({ baseDir: path.join(tmp, "bwrap"), runner: new BubblewrapRunner(), limits: { processes: 256, fileSizeBytes: 1 << 30 } });
+      const limits = { processes: 256, fileSizeBytes: 1 << 30 };
+      const bwrapProvider = new LocalSandboxProvider({ baseDir: path.join(tmp, "bwrap"), runner: new BubblewrapRunner({ executor: false }), limits });
       const bwrap = await bwrapProvider.acquire("bench-exec");
-      figures.push(...latencyFigures("bubblewrap", await latency(() => executeTrue(bwrap)), baseline));
+      figures.push(...latencyFigures("bubblewrap, one per command", await latency(() => executeTrue(bwrap)), baseline));
+      await bwrapProvider.shutdown();
+
+      // The default: one long-lived executor per sandbox. Measured in alternation
+      // with its own spawn baseline, since its target is an absolute margin.
+      const executorProvider = new LocalSandboxProvider({ baseDir: path.join(tmp, "executor"), runner: new BubblewrapRunner(), limits });
+      const isolated = await executorProvider.acquire("bench-exec");
+      const [bare, viaExecutor] = await sampleInterleavedNs([() => run("true", []), () => executeTrue(isolated)], { warmup: EXEC_WARMUP, runs: EXEC_RUNS });
+      figures.push(...executorFigures(viaExecutor as number[], bare as number[]));
+      await executorProvider.shutdown();
     } else {
       process.stdout.write("bubblewrap is not available here: its latency is not measured\n");
     }
@@ -132,12 +160,11 @@ async function grepFigures(provider: LocalSandboxProvider): Promise<Figure[]> {
   }
   sandboxes.push(["LocalSandbox API, JavaScript search alone", new LocalSandbox({ id: "local:default:bench-grep-js", mounts: hostSandbox.mounts, runner: new HostRunner(), ripgrep: false })]);
   // Both sides search case-sensitively for a plain word and must agree.
-  const series: { label: string; count: () => Promise<number>; samples: number[] }[] = [
-    { label: "GNU grep", count: viaGnu, samples: [] },
+  const series: { label: string; count: () => Promise<number> }[] = [
+    { label: "GNU grep", count: viaGnu },
     ...sandboxes.map(([label, sandbox]) => ({
       label,
       count: async () => (await sandbox.grep(WORKSPACE_PATH, NEEDLE, { caseSensitive: true, maxResults: 500 })).matches.length,
-      samples: [] as number[],
     })),
   ];
   for (const entry of series) {
@@ -145,10 +172,11 @@ async function grepFigures(provider: LocalSandboxProvider): Promise<Figure[]> {
     if (found !== tree.needleLines) throw new Error(`grep disagreement (${entry.label}): ${found} lines, expected ${tree.needleLines}`);
     await entry.count();
   }
-  for (let round = 0; round < GREP_RUNS; round++) {
-    for (const entry of series) entry.samples.push(...(await sampleNs(entry.count, { warmup: 0, runs: 1 })));
-  }
-  const [gnu, ...ours] = series.map((entry) => ({ label: entry.label, median: percentile(entry.samples, 50) }));
+  const samples = await sampleInterleavedNs(
+    series.map((entry) => entry.count),
+    { warmup: 0, runs: GREP_RUNS },
+  );
+  const [gnu, ...ours] = series.map((entry, i) => ({ label: entry.label, median: percentile(samples[i] as number[], 50) }));
   const gnuNs = gnu?.median ?? Number.NaN;
   const size = `${GREP_FILES.toLocaleString("en-US")} files, ${(tree.bytes / 1e6).toFixed(1)} MB, ${tree.needleLines} matches`;
   return ours.map(({ label, median }) => ({
