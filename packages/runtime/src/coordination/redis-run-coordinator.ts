@@ -19,8 +19,8 @@ import { silentLogger, type Logger } from "../logger.js";
 import type { CancelAction } from "../runs/types.js";
 import { checkCancelAction, checkInstanceId, checkRunId, checkTtl, isCancelAction, resolveLeaseTiming } from "./arguments.js";
 import { HandlerRegistry } from "./handler-registry.js";
-import { ACQUIRE, RELEASE, RENEW, REQUEST_CANCEL, runScript } from "./redis-scripts.js";
-import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator } from "./run-coordinator.js";
+import { ACQUIRE, LEASE_OF, RELEASE, RENEW, REQUEST_CANCEL, runScript } from "./redis-scripts.js";
+import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator, RunLease } from "./run-coordinator.js";
 
 /** Options shared by both ways of connecting a {@link RedisRunCoordinator}. */
 export interface RedisRunCoordinatorBaseOptions {
@@ -194,6 +194,16 @@ export class RedisRunCoordinator implements RunCoordinator {
     this.assertOpen("ownerOf", runId);
     const owner = await this.call("ownerOf", runId, () => this.redis.get(this.leaseKey(runId)));
     return typeof owner === "string" ? owner : null;
+  }
+
+  async leaseOf(runId: string): Promise<RunLease | null> {
+    checkRunId(runId, "leaseOf");
+    this.assertOpen("leaseOf", runId);
+    const reply = await this.call("leaseOf", runId, () => runScript(this.redis, LEASE_OF, [this.leaseKey(runId)], []));
+    if (!Array.isArray(reply) || typeof reply[0] !== "string") return null;
+    // PTTL is -1 for a key without expiry (never written so by us) and -2 when it expired between the reads.
+    const expiresInMs = Number(reply[1]);
+    return expiresInMs > 0 ? { ownerId: reply[0], expiresInMs } : null;
   }
 
   async requestCancel(runId: string, action: CancelAction): Promise<CancelDelivery> {

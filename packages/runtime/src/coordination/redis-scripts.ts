@@ -79,3 +79,14 @@ return owner`,
 
 /** Runs `script` by SHA, loading it with EVAL when the server answers NOSCRIPT. */
 export const runScript = runLuaScript;
+
+/**
+ * KEYS: lease. Returns `{owner, pttl}` of a live lease, or false. One script so
+ * the owner and the time left are read at the same instant.
+ */
+export const LEASE_OF = script(
+  "leaseOf",
+  `local owner = redis.call('GET', KEYS[1])
+if not owner then return false end
+return {owner, redis.call('PTTL', KEYS[1])}`,
+);
