@@ -28,7 +28,7 @@ import { sandboxEnvironment } from "./environment.js";
 import { toExecuteResult } from "./execute-result.js";
 import { findExecutable, isRoot, SHELL_CANDIDATES } from "./executables.js";
 import { ExecutorPool, type ExecutorSlot } from "./executor/executor-pool.js";
-import { EXECUTOR_ENV, executorFits, executorProgram, latestExecutorBinds } from "./executor/executor-program.js";
+import { executorEnvironment, executorFits, executorProgram, latestExecutorBinds } from "./executor/executor-program.js";
 import type { ExecutorOutcome } from "./executor/executor-session.js";
 import { EXECUTOR_INFO_FD, EXECUTOR_SCRIPT_FD, EXECUTOR_SCRIPT_PATH, launchExecutorProcess } from "./executor/launch.js";
 import { probeHostLayout } from "./host-layout.js";
@@ -395,7 +395,7 @@ export class BubblewrapRunner implements CommandRunner {
       ...(cpuSeconds === undefined || !Number.isFinite(cpuSeconds) ? {} : { cpuLimitMicros: cpuSeconds * 1e6 }),
       launch: async () => {
         const program = await executorProgram(this.#logger);
-        const input = BubblewrapRunner.#input(tools, { command: "", cwd: "/", mounts: [...binds, ...program.binds], env: EXECUTOR_ENV, network: spec.network, limits });
+        const input = BubblewrapRunner.#input(tools, { command: "", cwd: "/", mounts: [...binds, ...program.binds], env: executorEnvironment(), network: spec.network, limits });
         const invocation = buildBubblewrapInvocation({
           ...input,
           argv: program.argv,

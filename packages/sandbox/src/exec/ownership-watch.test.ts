@@ -108,24 +108,43 @@ describe.runIf(asRoot)("OwnershipWatch", () => {
   });
 
   it("looks again into directories changed too close to the previous look to be trusted", async () => {
-    // The clock of the look sits right at the directories' ctimes: a change in
-    // the same clock tick would not move them, so they must be looked into again.
+    // A change that leaves the folder's ctime as it was (here: an entry's owner
+    // changing; in general, a change in the same clock tick as the look) is
+    // only seen because a ctime that recent is not trusted.
+    const file = path.join(workspace, "a", "b", "recent.txt");
+    await writeFile(file, "x");
     clock = Date.now();
     const w = watch();
-    await w.prepare();
-    await plant(path.join(workspace, "a", "b", "same-tick.txt"));
+    expect(await w.prepare()).toBe(false);
+    await chown(file, FOREIGN, FOREIGN);
     expect(await w.prepare()).toBe(true);
   });
 
-  it("lets a caller that arrives during a look wait for a look of its own", async () => {
-    const w = watch();
-    const first = w.prepare();
-    await plant(path.join(workspace, "late.txt"));
-    clock += 60_000;
-    const second = w.prepare();
-    const third = w.prepare();
-    await first;
-    expect(await second).toBe(true);
-    expect(await third).toBe(true);
+  it("lets callers that arrive during a look share one look of their own", async () => {
+    const first = path.join(workspace, "first.txt");
+    const second = path.join(outputs, "second.txt");
+    let release: () => void = () => {};
+    const passes: number[] = [];
+    const w = new OwnershipWatch([workspace, outputs], {
+      fromUid: FOREIGN,
+      adopt: async () => {
+        passes.push(passes.length + 1);
+        if (passes.length > 1) return;
+        // The first pass hands first.txt over, then holds its look open.
+        await chown(first, 0, 0);
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    await plant(first);
+    const looking = w.prepare();
+    while (passes.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await plant(second);
+    const [late, later] = [w.prepare(), w.prepare()];
+    release();
+    expect(await looking).toBe(true);
+    // Only a new look can have seen second.txt; the two late callers shared it.
+    expect(await late).toBe(true);
+    expect(await later).toBe(true);
+    expect(passes).toEqual([1, 2]);
   });
 });

@@ -19,7 +19,7 @@ import type { ResourceLimits } from "../command-runner.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import { executeOnlyNode } from "./execute-only-node.js";
 import { EXECUTOR_DIR, EXECUTOR_SCRIPT_PATH } from "./launch.js";
-import { codec } from "./protocol.js";
+import { executorCodec } from "./protocol.js";
 
 /** Init script of the sandbox (see the module comment). */
 export const EXECUTOR_INIT_SCRIPT = 'exec 9<&0; "$@" <&9 9<&- & exec 9<&- </dev/null >/dev/null; wait $!';
@@ -30,8 +30,15 @@ export const EXECUTOR_INIT_SCRIPT = 'exec 9<&0; "$@" <&9 9<&- & exec 9<&- </dev/
  */
 export const EXECUTOR_NODE_FLAGS: readonly string[] = ["--v8-pool-size=1", "--max-old-space-size=64"];
 
-/** Environment of the executor itself; each command gets its own complete environment. */
-export const EXECUTOR_ENV: Readonly<Record<string, string>> = { PATH: "/usr/bin:/bin", LC_ALL: "C", [codec.SANDBOX_MARKER]: "1" };
+/**
+ * Environment of the executor itself (each command gets its own complete
+ * environment), with the marker the executor checks before it runs.
+ *
+ * @returns a fresh record.
+ */
+export function executorEnvironment(): Record<string, string> {
+  return { PATH: "/usr/bin:/bin", LC_ALL: "C", [executorCodec().SANDBOX_MARKER]: "1" };
+}
 
 /** Below these limits Node cannot run reliably, and commands get one bubblewrap each instead. */
 export const MIN_EXECUTOR_LIMITS = { memoryBytes: 64 * 1024 * 1024, openFiles: 64, processes: 16 } as const;

@@ -12,7 +12,7 @@ import { killProcessGroup, TERMINATE_GRACE_MS, type ProcessTreeResult } from "..
 import { ExecutorLostError, ExecutorStartError } from "./executor-errors.js";
 import type { LaunchedExecutor } from "./launch.js";
 import {
-  codec,
+  executorCodec,
   encodeRequest,
   ExecutorProtocolError,
   MAX_EXECUTOR_FRAME_BYTES,
@@ -74,7 +74,7 @@ export class ExecutorSession {
   readonly #process: LaunchedExecutor;
   readonly #logger: Logger;
   readonly #pending = new Map<number, Pending>();
-  readonly #decoder = new codec.FrameDecoder(MAX_EXECUTOR_FRAME_BYTES);
+  readonly #decoder = new (executorCodec().FrameDecoder)(MAX_EXECUTOR_FRAME_BYTES);
   readonly #exited: Promise<void>;
   #ready: ((err?: Error) => void) | undefined;
   #alive = true;
@@ -249,7 +249,7 @@ export class ExecutorSession {
         if (frame.kind === "output") {
           const pending = this.#pending.get(frame.id);
           if (pending === undefined) throw new ExecutorProtocolError(`executor sent output for unknown request ${frame.id}`);
-          (frame.stream === codec.STDOUT ? pending.stdout : pending.stderr).write(frame.data);
+          (frame.stream === executorCodec().STDOUT ? pending.stdout : pending.stderr).write(frame.data);
         } else {
           this.#handle(parseExecutorMessage(frame.message));
         }
@@ -264,8 +264,8 @@ export class ExecutorSession {
     switch (message.type) {
       case "ready":
         if (this.#ready === undefined) throw new ExecutorProtocolError("executor reported ready twice");
-        if (message.protocol !== codec.PROTOCOL_VERSION) {
-          this.#ready(new Error(`it speaks protocol ${message.protocol}, the host ${codec.PROTOCOL_VERSION}`));
+        if (message.protocol !== executorCodec().PROTOCOL_VERSION) {
+          this.#ready(new Error(`it speaks protocol ${message.protocol}, the host ${executorCodec().PROTOCOL_VERSION}`));
           return;
         }
         this.#ready();

@@ -23,6 +23,7 @@ import { GATE_OPEN_LINE, gatedCommand } from "../../cgroups/start-gate.js";
 import { killProcessGroup } from "../process-tree.js";
 import { SandboxInit } from "../sandbox-init.js";
 import { ExecutorStartError } from "./executor-errors.js";
+import { executorCodec } from "./protocol.js";
 
 /** Descriptor of bubblewrap's `--info-fd` in the spawned process. */
 export const EXECUTOR_INFO_FD = 3;
@@ -82,6 +83,13 @@ export interface LaunchedExecutor {
  * @throws ExecutorStartError when it cannot be spawned; SandboxError `UNAVAILABLE` when it cannot be placed in its cgroup.
  */
 export async function launchExecutorProcess(options: ExecutorLaunchOptions): Promise<LaunchedExecutor> {
+  let source: Buffer;
+  try {
+    source = executorScript();
+    executorCodec();
+  } catch (err) {
+    throw new ExecutorStartError(`The sandbox executor script cannot be loaded: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+  }
   const command = options.cgroup === undefined ? { file: options.file, args: [...options.args] } : gatedCommand(options.file, options.args, { keepStdin: true });
   const child = spawn(command.file, command.args, {
     cwd: "/",
@@ -109,6 +117,6 @@ export async function launchExecutorProcess(options: ExecutorLaunchOptions): Pro
     }
     requests.write(GATE_OPEN_LINE);
   }
-  data.end(executorScript());
+  data.end(source);
   return { child, pid, requests, frames, diagnostics, init };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { codec, encodeRequest, ExecutorProtocolError, parseExecutorMessage } from "./protocol.js";
+import { encodeRequest, executorCodec, ExecutorProtocolError, parseExecutorMessage } from "./protocol.js";
 
-const { FrameDecoder, FrameError, encodeFrame, encodeMessage, encodeOutput, KIND_MESSAGE, STDERR, STDOUT } = codec;
+const { FrameDecoder, FrameError, encodeFrame, encodeMessage, encodeOutput, KIND_MESSAGE, STDERR, STDOUT } = executorCodec();
 
 const RESULT = {
   type: "result",

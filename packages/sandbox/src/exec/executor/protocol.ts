@@ -12,8 +12,20 @@ import type * as Codec from "./sandbox-executor.cjs";
 
 const requireHere = createRequire(import.meta.url);
 
-/** The frame codec of `sandbox-executor.cjs` (see that file for the wire format). */
-export const codec = requireHere("./sandbox-executor.cjs") as typeof Codec;
+let loaded: typeof Codec | undefined;
+
+/**
+ * The frame codec of `sandbox-executor.cjs` (see that file for the wire
+ * format), loaded on first use, so a broken install fails executors (which
+ * then fall back to one bubblewrap per command), not every import.
+ *
+ * @returns the codec module.
+ * @throws Error when the script is missing next to this module.
+ */
+export function executorCodec(): typeof Codec {
+  loaded ??= requireHere("./sandbox-executor.cjs") as typeof Codec;
+  return loaded;
+}
 
 /** Largest frame the host accepts from an executor (output frames carry at most 64 KiB). */
 export const MAX_EXECUTOR_FRAME_BYTES = 1024 * 1024;
@@ -148,5 +160,5 @@ export function parseExecutorMessage(raw: Record<string, unknown>): ExecutorMess
  * @returns one frame.
  */
 export function encodeRequest(request: ExecutorRequest): Buffer {
-  return codec.encodeMessage(request as unknown as Record<string, unknown>);
+  return executorCodec().encodeMessage(request as unknown as Record<string, unknown>);
 }
