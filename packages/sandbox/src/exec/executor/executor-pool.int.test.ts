@@ -82,18 +82,22 @@ describe("ExecutorPool", () => {
   it("retries a command its executor never started on a new executor, once", async () => {
     const fake = fakeLauncher();
     const pool = newPool();
-    const marker = path.join(await mkdtemp(path.join(os.tmpdir(), "exec-pool-")), "died");
-    // The first executor dies on receipt, before confirming the start; the second runs it.
-    const outcome = await pool.run(slot("s1", fake.launch), command(["die-before-start-once", marker]));
-    expect(outcome?.stdout.text()).toBe(marker);
-    expect(fake.pids).toHaveLength(2);
-    // Dying again on the retry is an error, not a third attempt.
-    await expect(pool.run(slot("s1", fake.launch), command(["die-before-start"]))).rejects.toMatchObject({
-      code: "UNAVAILABLE",
-      message: expect.stringContaining("before the command could start"),
-    });
-    expect(fake.pids).toHaveLength(3);
-    await rm(path.dirname(marker), { recursive: true, force: true });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "exec-pool-"));
+    const marker = path.join(dir, "died");
+    try {
+      // The first executor dies on receipt, before confirming the start; the second runs it.
+      const outcome = await pool.run(slot("s1", fake.launch), command(["die-before-start-once", marker]));
+      expect(outcome?.stdout.text()).toBe(marker);
+      expect(fake.pids).toHaveLength(2);
+      // Dying again on the retry is an error, not a third attempt.
+      await expect(pool.run(slot("s1", fake.launch), command(["die-before-start"]))).rejects.toMatchObject({
+        code: "UNAVAILABLE",
+        message: expect.stringContaining("before the command could start"),
+      });
+      expect(fake.pids).toHaveLength(3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("fails a started command whose executor died with UNAVAILABLE, and starts a new executor next time", async () => {
