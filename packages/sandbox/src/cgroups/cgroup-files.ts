@@ -2,7 +2,7 @@
  * Reading and writing cgroup control files, and emptying and removing a
  * cgroup directory. Shared by the v1 and v2 controllers.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { access, mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -166,6 +166,25 @@ export async function makeCgroupDir(dir: string): Promise<void> {
     if (code === "EEXIST") return;
     throw new SandboxError("UNAVAILABLE", `cgroup: cannot create a cgroup (${code ?? "error"})`, { cause: err });
   }
+}
+
+/**
+ * Creates and removes one child cgroup in `parent`. The parent can exist yet
+ * refuse this process (made by another user, e.g. root in an earlier run, or
+ * not delegated), and detection must then fall back instead of every command
+ * failing at its cgroup's creation.
+ *
+ * @returns Why a child cannot be created, or `undefined` when it can.
+ */
+export async function cannotCreateChild(parent: string): Promise<string | undefined> {
+  const probe = path.join(parent, `probe-${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    await mkdir(probe);
+  } catch (err) {
+    return `cannot create cgroups in ${parent} (${(err as NodeJS.ErrnoException).code ?? "error"})`;
+  }
+  await rmdir(probe).catch(() => undefined);
+  return undefined;
 }
 
 /** True while a process with this pid exists. */

@@ -6,6 +6,7 @@
  * the cgroup suite must run (these machines mount v1 memory and pids
  * read-write).
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rmdir } from "node:fs/promises";
 import path from "node:path";
@@ -74,6 +75,21 @@ describe("detectCgroups", () => {
     } else if (!usable) {
       expect(reason).not.toBe("");
     }
+  });
+
+  // The folder root made above exists, but a user without rights in it must fall back at detection,
+  // not get a controller whose every create() fails (each command would then be refused as UNAVAILABLE).
+  it.runIf(isRoot() && usable)("falls back to none for a user who cannot create cgroups in an existing parent", () => {
+    const script = `const m = await import(${JSON.stringify(path.join(import.meta.dirname, "detect-cgroups.ts"))}); const c = await m.detectCgroups(); console.log(JSON.stringify({ version: c.version, reason: c.reason }));`;
+    const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const detected = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "{}") as { version: string; reason: string };
+    expect(detected.version).toBe("none");
+    expect(detected.reason).toMatch(/cannot create (a cgroup|cgroups in)/);
   });
 
   it("is the no-op controller when turned off", async () => {

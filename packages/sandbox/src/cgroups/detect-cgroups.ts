@@ -13,7 +13,7 @@ import path from "node:path";
 import { silentLogger, type Logger } from "../logger.js";
 import { CgroupV1Controller, type V1Controller, type V1ParentDirs } from "./cgroup-v1.js";
 import { CgroupV2Controller, type V2Controller } from "./cgroup-v2.js";
-import { cgroupPids, makeCgroupDir, removeStaleCgroups, writeControl } from "./cgroup-files.js";
+import { cannotCreateChild, cgroupPids, makeCgroupDir, removeStaleCgroups, writeControl } from "./cgroup-files.js";
 import type { CgroupController } from "./cgroup-types.js";
 import { ownCgroupDir, readHostCgroups, type HostCgroups } from "./host-cgroups.js";
 import { NoCgroupController } from "./no-cgroup.js";
@@ -114,6 +114,8 @@ async function setUpV2(host: HostCgroups, parentName: string, logger: Logger): P
   if (typeof enabled === "string") return enabled;
   const parent = path.join(ownDir, parentName);
   await makeCgroupDir(parent);
+  const refused = await cannotCreateChild(parent);
+  if (refused !== undefined) return refused;
   const children: V2Controller[] = [];
   for (const controller of enabled) {
     if (await writeControl(parent, "cgroup.subtree_control", `+${controller}`).then(() => true, () => false)) children.push(controller);
@@ -183,6 +185,11 @@ async function setUpV1(host: HostCgroups, parentName: string, logger: Logger): P
     const parent = path.join(ownDir, parentName);
     try {
       await makeCgroupDir(parent);
+      const refused = await cannotCreateChild(parent);
+      if (refused !== undefined) {
+        problems.push(`${controller}: ${refused}`);
+        continue;
+      }
       parents[controller as V1Controller] = parent;
     } catch (err) {
       problems.push(`${controller}: ${errorText(err)}`);

@@ -140,7 +140,14 @@ export class LocalSandbox implements Sandbox {
     this.ripgrep =
       options.ripgrep === false
         ? undefined
-        : sandboxRipgrep({ runner: this.runner, mounts: this.mounts, limits: this.limits, environment: () => this.baseEnvironment(), logger: this.logger });
+        : sandboxRipgrep({
+            runner: this.runner,
+            mounts: this.mounts,
+            limits: this.limits,
+            environment: () => this.baseEnvironment(),
+            spec: () => ({ sandboxId: this.id }),
+            logger: this.logger,
+          });
   }
 
   /** {@inheritDoc Sandbox.execute} */
