@@ -104,7 +104,7 @@ export function hostileCommandTests(kit: Kit): void {
 
   const { processes, fileSizeBytes } = kit.options.resourceLimits;
 
-  kit.testIf(isolated && processes !== undefined, `stops a command from running more than ${String(processes)} processes, then contains a fork bomb`, async () => {
+  kit.testIf(isolated && processes !== undefined, `stops a command from running more than ${processes ?? "its limit of"} processes, then contains a fork bomb`, async () => {
     const cap = processes as number;
     // A bounded probe first: every sleeper that got started prints a line, so the
     // output counts them even when the stuck spawner is killed at the timeout. The

@@ -55,7 +55,7 @@ export function resourceBoundTests(kit: Kit): void {
   // In files below any file-size limit (it applies to tmpfs and memfd files too).
   const memoryChunk = Math.max(MiB, Math.min(64 * MiB, (fileSizeBytes ?? Number.POSITIVE_INFINITY) - 1));
 
-  kit.testIf(memoryBytes !== undefined, `kills a command filling shared memory (/dev/shm) past ${String(memoryBytes)} bytes and says it was memory`, async () => {
+  kit.testIf(memoryBytes !== undefined, `kills a command filling shared memory (/dev/shm) past ${memoryBytes ?? "the memory bound's"} bytes and says it was memory`, async () => {
     try {
       const result = await kit.sandbox().execute(chunkedFill("/dev/shm/kit-fill-", memoryAttempt, memoryChunk), { timeoutMs: kit.ms(120_000) });
       expect(result.stdout).not.toContain("wrote-all");
@@ -66,7 +66,7 @@ export function resourceBoundTests(kit: Kit): void {
     expectSuccess(kit, await kit.sandbox().execute("echo alive"));
   }, 180_000);
 
-  kit.testIf(memoryBytes !== undefined, `kills a command whose memfd pages cross ${String(memoryBytes)} bytes (RLIMIT_DATA does not count them)`, async () => {
+  kit.testIf(memoryBytes !== undefined, `kills a command whose memfd pages cross ${memoryBytes ?? "the memory bound's"} bytes (RLIMIT_DATA does not count them)`, async () => {
     const perFileMiB = Math.max(1, Math.min(64, Math.floor(((fileSizeBytes ?? Number.POSITIVE_INFINITY) - 1) / MiB)));
     const result = await kit.sandbox().execute(memfdFiller(memoryAttempt, perFileMiB), { timeoutMs: kit.ms(120_000) });
     expect(result.exitCode, result.stderr).not.toBe(99);
@@ -91,7 +91,7 @@ export function resourceBoundTests(kit: Kit): void {
   const chunk = Math.max(1, Math.min(8 * MiB, (fileSizeBytes ?? Number.POSITIVE_INFINITY) - 1));
   const crossing = Math.max(2, Math.min(16 * MiB, (fileSizeBytes ?? Number.POSITIVE_INFINITY) - 1, disk));
 
-  kit.testIf(diskBytes !== undefined, `refuses a file-API write past the ${String(diskBytes)}-byte disk quota with QUOTA_EXCEEDED and keeps earlier files`, async () => {
+  kit.testIf(diskBytes !== undefined, `refuses a file-API write past the ${diskBytes === undefined ? "" : `${diskBytes}-byte `}disk quota with QUOTA_EXCEEDED and keeps earlier files`, async () => {
     const dir = kit.dir("quota-writes");
     await kit.sandbox().writeFile(`${dir}/keep.txt`, "precious\n");
     try {
@@ -107,7 +107,7 @@ export function resourceBoundTests(kit: Kit): void {
     }
   }, 120_000);
 
-  kit.testIf(diskBytes !== undefined, `cuts a disk filler at the ${String(diskBytes)}-byte quota, says so, and keeps earlier files`, async () => {
+  kit.testIf(diskBytes !== undefined, `cuts a disk filler at the ${diskBytes === undefined ? "" : `${diskBytes}-byte `}quota, says so, and keeps earlier files`, async () => {
     const dir = kit.dir("quota-filler");
     await kit.sandbox().writeFile(`${dir}/keep.txt`, "precious\n");
     try {
