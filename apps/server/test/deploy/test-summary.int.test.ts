@@ -31,6 +31,8 @@ function repoWithPackage(name: string, body: string): { root: string; pkg: strin
   mkdirSync(pkg, { recursive: true });
   writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name, type: "module", scripts: { test: "vitest run" } }));
   writeFileSync(path.join(pkg, "vitest.config.mjs"), "export default { test: { globals: true, include: ['*.test.mjs'] } };\n");
+  // The throwaway package's own test must pass on purpose: what is under test is the summariser's
+  // count of this run (1 passed, plus any unhandled rejection `body` leaves), not this assertion.
   writeFileSync(path.join(pkg, "p.test.mjs"), `it("passes", async () => { ${body} expect(1).toBe(1); });\n`);
   return { root, pkg };
 }

@@ -438,6 +438,13 @@ describe.skipIf(!HAVE_CHROMIUM)("web console in Chromium", () => {
     expect(reportHref).toContain("/artifacts/mnt/user-data/outputs/demo-report.md");
     // The agent sees the upload.
     expect(existsSync(path.join(dir, "data", "users", "default", "threads", chatThread, "user-data", "uploads", "field-notes.txt"))).toBe(true);
+    // The limits in force are shown before an upload, and a name neutralised by the gateway is reported.
+    const limits = (await (await fetch(`${origin}/api/threads/${chatThread}/uploads/limits`)).json()) as { max_files: number };
+    expect(await page.getByTestId("upload-limits").textContent()).toContain(`Up to ${limits.max_files} files per upload`);
+    await chooseFile("#files-upload", "10:30 notes.txt", "meeting at half past ten\n");
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await page.getByTestId("files-status").filter({ hasText: "10:30 notes.txt stored as 10_30 notes.txt" }).waitFor();
+    await uploads.filter({ hasText: "/mnt/user-data/uploads/10_30 notes.txt" }).waitFor();
     await checkA11y("files");
     await screenshot(page, "files");
   });

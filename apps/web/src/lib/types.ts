@@ -76,6 +76,13 @@ export interface UploadResult {
   readonly skipped_files: string[];
 }
 
+/** `GET /api/threads/:id/uploads/limits`: the limits in force for one upload request. */
+export interface UploadLimits {
+  readonly max_files: number;
+  readonly max_file_size: number;
+  readonly max_total_size: number;
+}
+
 /** `GET /api/threads/:id/files`. */
 export interface ThreadFiles {
   readonly outputs: FileInfo[];

@@ -7,7 +7,7 @@ import { FileLink } from "../components/FileLink";
 import { apiJson, errorText, formatBytes, formatTime, sdkClient } from "../lib/api";
 import { navigate } from "../lib/router";
 import { lastThreadId, notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads";
-import type { FileInfo, ThreadFiles, UploadResult } from "../lib/types";
+import type { FileInfo, ThreadFiles, UploadLimits, UploadResult } from "../lib/types";
 
 function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; caption: string; testId: string }) {
   if (files.length === 0) return <p className="muted">None yet.</p>;
@@ -51,6 +51,7 @@ function uploadSummary(result: UploadResult): string {
 export function FilesPage({ threadId }: { threadId: string | null }) {
   const { threads, loading } = useThreadList();
   const [files, setFiles] = useState<ThreadFiles | null>(null);
+  const [limits, setLimits] = useState<UploadLimits | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -78,6 +79,12 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
     setFiles(null);
     void load();
   }, [load]);
+
+  // Shown before choosing files, so a refused upload is no surprise; a failure only hides the line.
+  useEffect(() => {
+    if (threadId === null) return;
+    apiJson<UploadLimits>(`/threads/${encodeURIComponent(threadId)}/uploads/limits`).then(setLimits, () => setLimits(null));
+  }, [threadId]);
 
   const upload = async (event: FormEvent) => {
     event.preventDefault();
@@ -144,6 +151,11 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
           <form className="card upload-form" onSubmit={(e) => void upload(e)}>
             <h2>Upload files</h2>
             <p className="muted">Uploads land in /mnt/user-data/uploads of this thread, where the agent can read them.</p>
+            {limits !== null && (
+              <p className="muted" data-testid="upload-limits">
+                Up to {limits.max_files} files per upload, {formatBytes(limits.max_file_size)} each, {formatBytes(limits.max_total_size)} in total.
+              </p>
+            )}
             <label htmlFor="files-upload">Files to upload</label>
             <input id="files-upload" ref={inputRef} type="file" multiple />
             <button type="submit" disabled={busy}>
