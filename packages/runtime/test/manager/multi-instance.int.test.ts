@@ -13,8 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunManager } from "../../src/manager/run-manager.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { requirePostgres, requireRedis, uniqueName } from "../support/services.js";
-import { Trace, buildWorkGraph } from "./support/graphs.js";
-import { startInstance, type Deployment, type Instance } from "./support/instance.js";
+import { Trace, buildWorkGraph } from "../support/manager/graphs.js";
+import { startInstance, type Deployment, type Instance } from "../support/manager/instance.js";
 
 const redisUrl = await requireRedis();
 const databaseUrl = await requirePostgres();
@@ -154,7 +154,7 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
 
   it("recovers the run of an instance killed mid-run: status error and an end event for waiting clients", async () => {
     const threadId = randomUUID();
-    const child = spawn(process.execPath, ["--import", "tsx", "test/manager/fixtures/instance-main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/manager/instance-main.ts"], {
       cwd: pkgDir,
       env: { ...process.env, DEPLOYMENT: JSON.stringify(deployment), THREAD_ID: threadId },
       stdio: ["ignore", "pipe", "inherit"],

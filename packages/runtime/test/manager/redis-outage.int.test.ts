@@ -16,7 +16,7 @@ import { RunManager } from "../../src/manager/run-manager.js";
 import { RedisStreamBridge } from "../../src/stream/redis-stream-bridge.js";
 import type { GraphFactory } from "../../src/worker/types.js";
 import { canStartRedis, pingRedis, ThrowawayRedis, uniqueName } from "../support/services.js";
-import { workGraphFactory } from "./support/graphs.js";
+import { workGraphFactory } from "../support/manager/graphs.js";
 
 const canStart = canStartRedis();
 

@@ -14,9 +14,9 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../../src/runs/sqlite/sqlite-run-store.js";
-import type { ChildReport } from "./sqlite-run-store-child.js";
+import type { ChildReport } from "../support/runs/sqlite-run-store-child.js";
 
-const CHILD = fileURLToPath(new URL("./sqlite-run-store-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../support/runs/sqlite-run-store-child.ts", import.meta.url));
 const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** A child process and the lines it printed so far, read as they come. */

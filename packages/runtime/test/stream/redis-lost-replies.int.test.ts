@@ -11,7 +11,7 @@ import type { Logger } from "../../src/logger.js";
 import { RedisStreamBridge, type RedisStreamBridgeCommonOptions } from "../../src/stream/redis-stream-bridge.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { requireRedis, uniqueName } from "../support/services.js";
-import { FlakyProxy } from "./support/flaky-proxy.js";
+import { FlakyProxy } from "../support/stream/flaky-proxy.js";
 
 const url = await requireRedis();
 const prefix = `${uniqueName("stream_lost")}:`;

@@ -10,8 +10,8 @@ import { RedisStreamBridge } from "../../src/stream/redis-stream-bridge.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { executeRun } from "../../src/worker/execute-run.js";
 import { requireRedis, uniqueName } from "../support/services.js";
-import { asStreamable } from "./support/graphs.js";
-import { makeRun } from "./support/run-record.js";
+import { asStreamable } from "../support/worker/graphs.js";
+import { makeRun } from "../support/worker/run-record.js";
 
 const url = await requireRedis();
 const prefix = `${uniqueName("worker_redis")}:`;

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createCheckpointer, type CheckpointerHandle } from "../../src/checkpointers/create-checkpointer.js";
 import { requirePostgres, uniqueName } from "../support/services.js";
-import { describeRollback } from "./support/rollback-suite.js";
+import { describeRollback } from "../support/worker/rollback-suite.js";
 
 const url = await requirePostgres();
 const schema = uniqueName("rt_rollback");

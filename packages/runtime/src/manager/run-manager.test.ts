@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalCoordinationHub, LocalRunCoordinator } from "../../src/coordination/local-run-coordinator.js";
-import { RuntimeError } from "../../src/errors.js";
-import { RunManager } from "../../src/manager/run-manager.js";
-import type { RunManagerOptions } from "../../src/manager/run-manager-options.js";
-import { MemoryRunStore } from "../../src/runs/memory-run-store.js";
-import { MemoryStreamBridge } from "../../src/stream/memory-stream-bridge.js";
-import type { StreamItem } from "../../src/stream/stream-bridge.js";
-import { Trace, buildWorkGraph, workGraphFactory } from "./support/graphs.js";
+import { LocalCoordinationHub, LocalRunCoordinator } from "../coordination/local-run-coordinator.js";
+import { RuntimeError } from "../errors.js";
+import { RunManager } from "./run-manager.js";
+import type { RunManagerOptions } from "./run-manager-options.js";
+import { MemoryRunStore } from "../runs/memory-run-store.js";
+import { MemoryStreamBridge } from "../stream/memory-stream-bridge.js";
+import type { StreamItem } from "../stream/stream-bridge.js";
+import { Trace, buildWorkGraph, workGraphFactory } from "../../test/support/manager/graphs.js";
 
 const managers: RunManager[] = [];
 afterEach(async () => {

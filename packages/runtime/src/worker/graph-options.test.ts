@@ -1,10 +1,10 @@
 import { Command, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { describe, expect, it } from "vitest";
-import { executeRun, graphInputOf, graphStreamOptionsOf, toGraphCommand } from "../../src/worker/execute-run.js";
-import { asStreamable } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { makeRun } from "./support/run-record.js";
+import { executeRun, graphInputOf, graphStreamOptionsOf, toGraphCommand } from "./execute-run.js";
+import { asStreamable } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 describe("graphStreamOptionsOf", () => {
   const signal = new AbortController().signal;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { decodeEntry, encodeData } from "../../src/stream/redis-entries.js";
-import { isTransientRedisError } from "../../src/stream/redis-errors.js";
+import { RuntimeError } from "../errors.js";
+import { decodeEntry, encodeData } from "./redis-entries.js";
+import { isTransientRedisError } from "./redis-errors.js";
 
 function replyError(message: string): Error {
   const error = new Error(message);

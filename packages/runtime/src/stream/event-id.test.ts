@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { compareEventIds, parseCursor, parseEventId } from "../../src/stream/event-id.js";
+import { RuntimeError } from "../errors.js";
+import { compareEventIds, parseCursor, parseEventId } from "./event-id.js";
 
 describe("event ids and cursors", () => {
   it("parses <ms>-<seq> up to 2^64-1 per part", () => {

@@ -8,10 +8,10 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { RuntimeError } from "../../src/errors.js";
-import type { AdmitRunInput } from "../../src/runs/run-store.js";
-import { SqliteRunStore } from "../../src/runs/sqlite/sqlite-run-store.js";
-import type { MultitaskStrategy } from "../../src/runs/types.js";
+import { RuntimeError } from "../../../src/errors.js";
+import type { AdmitRunInput } from "../../../src/runs/run-store.js";
+import { SqliteRunStore } from "../../../src/runs/sqlite/sqlite-run-store.js";
+import type { MultitaskStrategy } from "../../../src/runs/types.js";
 
 /** What a child reports. */
 export interface ChildReport {

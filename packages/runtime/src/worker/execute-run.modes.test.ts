@@ -3,12 +3,12 @@ import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import type { StreamMode } from "../../src/runs/types.js";
-import { executeRun } from "../../src/worker/execute-run.js";
-import { GatedChatModel } from "./support/gated-chat-model.js";
-import { asStreamable, chatFactory, chatGraph, nestedGraph } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { makeRun } from "./support/run-record.js";
+import type { StreamMode } from "../runs/types.js";
+import { executeRun } from "./execute-run.js";
+import { GatedChatModel } from "../../test/support/worker/gated-chat-model.js";
+import { asStreamable, chatFactory, chatGraph, nestedGraph } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 const userInput = { messages: [{ role: "user", content: "hi" }] };
 

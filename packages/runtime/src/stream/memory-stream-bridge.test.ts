@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { MemoryStreamBridge } from "../../src/stream/memory-stream-bridge.js";
-import type { StreamItem } from "../../src/stream/stream-bridge.js";
-import { streamBridgeConformance } from "../../src/testing/stream-bridge-conformance.js";
-import { capturingLogger } from "../support/capturing-logger.js";
+import { RuntimeError } from "../errors.js";
+import { MemoryStreamBridge } from "./memory-stream-bridge.js";
+import type { StreamItem } from "./stream-bridge.js";
+import { streamBridgeConformance } from "../testing/stream-bridge-conformance.js";
+import { capturingLogger } from "../../test/support/capturing-logger.js";
 
 streamBridgeConformance("MemoryStreamBridge", async () => ({ bridge: new MemoryStreamBridge({ maxEventsPerRun: 16 }) }), { maxEventsPerRun: 16 });
 streamBridgeConformance("MemoryStreamBridge (default retention)", async () => ({ bridge: new MemoryStreamBridge() }));

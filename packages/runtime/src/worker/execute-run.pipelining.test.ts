@@ -5,12 +5,12 @@
  */
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import type { StreamBridge, StreamItem } from "../../src/stream/stream-bridge.js";
-import { executeRun, type RunOutcome } from "../../src/worker/execute-run.js";
-import { Gate } from "./support/gate.js";
-import { asStreamable } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { makeRun } from "./support/run-record.js";
+import type { StreamBridge, StreamItem } from "../stream/stream-bridge.js";
+import { executeRun, type RunOutcome } from "./execute-run.js";
+import { Gate } from "../../test/support/worker/gate.js";
+import { asStreamable } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 /** One publish the test settles by hand. */
 interface HeldPublish {

@@ -1,6 +1,6 @@
 import { MemorySaver, emptyCheckpoint, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
-import { recordsRunMetadata, withRunMetadata } from "../../src/checkpointers/run-metadata.js";
+import { recordsRunMetadata, withRunMetadata } from "./run-metadata.js";
 
 describe("withRunMetadata", () => {
   it("merges config metadata into checkpoint metadata; the loop's keys win and identity keys are skipped", async () => {

@@ -5,10 +5,10 @@
  * containment is checked against PostgreSQL `jsonb @>` in the Postgres tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryRunStore } from "../../src/runs/memory-run-store.js";
-import type { ThreadSearchQuery } from "../../src/runs/run-store.js";
-import { SqliteRunStore } from "../../src/runs/sqlite/sqlite-run-store.js";
-import type { ThreadStatus } from "../../src/runs/types.js";
+import { MemoryRunStore } from "../memory-run-store.js";
+import type { ThreadSearchQuery } from "../run-store.js";
+import { SqliteRunStore } from "./sqlite-run-store.js";
+import type { ThreadStatus } from "../types.js";
 
 let seed = 7;
 function random(n: number): number {

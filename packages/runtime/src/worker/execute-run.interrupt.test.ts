@@ -1,12 +1,12 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import type { RunKwargs } from "../../src/runs/types.js";
-import { executeRun, type RunOutcome } from "../../src/worker/execute-run.js";
-import type { StreamableGraph } from "../../src/worker/types.js";
-import { GatedChatModel } from "./support/gated-chat-model.js";
-import { approvalGraph, chatGraph, nestedApprovalGraph } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { makeRun } from "./support/run-record.js";
+import type { RunKwargs } from "../runs/types.js";
+import { executeRun, type RunOutcome } from "./execute-run.js";
+import type { StreamableGraph } from "./types.js";
+import { GatedChatModel } from "../../test/support/worker/gated-chat-model.js";
+import { approvalGraph, chatGraph, nestedApprovalGraph } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 type Msg = { type: string; id: string | null; content: unknown };
 type State = { messages: Msg[]; decision?: string | null; __interrupt__?: { id: string; value: unknown }[] };

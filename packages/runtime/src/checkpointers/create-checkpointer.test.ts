@@ -5,9 +5,9 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { afterAll, describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { createCheckpointer, validateCheckpointerConfig, type CheckpointerConfig } from "../../src/checkpointers/create-checkpointer.js";
-import { expectUsableBeforeFirstCheckpoint } from "../support/fresh-checkpointer.js";
+import { RuntimeError } from "../errors.js";
+import { createCheckpointer, validateCheckpointerConfig, type CheckpointerConfig } from "./create-checkpointer.js";
+import { expectUsableBeforeFirstCheckpoint } from "../../test/support/fresh-checkpointer.js";
 
 function echoGraph(checkpointer: BaseCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, retryWithBackoff, sleep } from "../../src/internal/backoff.js";
+import { backoffDelay, retryWithBackoff, sleep } from "./backoff.js";
 
 describe("backoff", () => {
   it("doubles from the base up to the cap, with half of each delay random", () => {

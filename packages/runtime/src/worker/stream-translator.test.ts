@@ -1,6 +1,6 @@
 import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, ToolMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { parseGraphStreamItem, StreamTranslator } from "../../src/worker/stream-translator.js";
+import { parseGraphStreamItem, StreamTranslator } from "./stream-translator.js";
 
 const root = (mode: string, chunk: unknown) => ({ namespace: [], mode, chunk });
 

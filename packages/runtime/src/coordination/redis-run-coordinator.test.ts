@@ -4,8 +4,8 @@
  */
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { RedisRunCoordinator, type RedisRunCoordinatorOptions } from "../../src/coordination/redis-run-coordinator.js";
-import { RuntimeError } from "../../src/errors.js";
+import { RedisRunCoordinator, type RedisRunCoordinatorOptions } from "./redis-run-coordinator.js";
+import { RuntimeError } from "../errors.js";
 
 function configError(options: RedisRunCoordinatorOptions): RuntimeError {
   try {

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { SqliteRunStore } from "../../src/runs/sqlite/sqlite-run-store.js";
-import { runStoreConformance } from "../../src/testing/run-store-conformance.js";
-import { admission, admitRunning, expectRuntimeError } from "../../src/testing/run-store/context.js";
+import { RuntimeError } from "../../errors.js";
+import { SqliteRunStore } from "./sqlite-run-store.js";
+import { runStoreConformance } from "../../testing/run-store-conformance.js";
+import { admission, admitRunning, expectRuntimeError } from "../../testing/run-store/context.js";
 
 /** A fresh directory under the OS temp dir, removed by `cleanup`. */
 async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {

@@ -1,13 +1,13 @@
 import { MemorySaver, START, StateGraph, MessagesAnnotation } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import type { StreamMode } from "../../src/runs/types.js";
-import { executeRun } from "../../src/worker/execute-run.js";
-import type { GraphFactory, StreamableGraph } from "../../src/worker/types.js";
-import { GatedChatModel } from "./support/gated-chat-model.js";
-import { asStreamable, chatFactory } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { makeRun } from "./support/run-record.js";
+import { RuntimeError } from "../errors.js";
+import type { StreamMode } from "../runs/types.js";
+import { executeRun } from "./execute-run.js";
+import type { GraphFactory, StreamableGraph } from "./types.js";
+import { GatedChatModel } from "../../test/support/worker/gated-chat-model.js";
+import { asStreamable, chatFactory } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 class CustomError extends Error {
   constructor(message: string) {

@@ -4,11 +4,11 @@
  * implementation promises: option validation, input validation and the hub.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalCoordinationHub, LocalRunCoordinator } from "../../src/coordination/local-run-coordinator.js";
-import { RuntimeError } from "../../src/errors.js";
-import type { Logger } from "../../src/logger.js";
-import type { CancelAction } from "../../src/runs/types.js";
-import { runCoordinatorConformance } from "../../src/testing/run-coordinator-conformance.js";
+import { LocalCoordinationHub, LocalRunCoordinator } from "./local-run-coordinator.js";
+import { RuntimeError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { CancelAction } from "../runs/types.js";
+import { runCoordinatorConformance } from "../testing/run-coordinator-conformance.js";
 
 runCoordinatorConformance(
   "LocalRunCoordinator on a shared hub",

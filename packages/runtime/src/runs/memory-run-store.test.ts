@@ -3,9 +3,9 @@
  * memory store offers: an injected clock and creation order independent of it.
  */
 import { describe, expect, it } from "vitest";
-import { MemoryRunStore } from "../../src/runs/memory-run-store.js";
-import { runStoreConformance } from "../../src/testing/run-store-conformance.js";
-import { admission, expectRuntimeError } from "../../src/testing/run-store/context.js";
+import { MemoryRunStore } from "./memory-run-store.js";
+import { runStoreConformance } from "../testing/run-store-conformance.js";
+import { admission, expectRuntimeError } from "../testing/run-store/context.js";
 
 runStoreConformance("MemoryRunStore", async () => ({ store: new MemoryRunStore() }));
 

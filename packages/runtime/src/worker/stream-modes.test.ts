@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { graphStreamModesFor, normalizeStreamModes, sseEventName, STREAM_MODES } from "../../src/worker/stream-modes.js";
+import { RuntimeError } from "../errors.js";
+import { graphStreamModesFor, normalizeStreamModes, sseEventName, STREAM_MODES } from "./stream-modes.js";
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll } from "vitest";
-import { describeRollback } from "./support/rollback-suite.js";
+import { describeRollback } from "../../test/support/worker/rollback-suite.js";
 
 describeRollback("MemorySaver", () => new MemorySaver());
 

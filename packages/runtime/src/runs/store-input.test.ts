@@ -1,8 +1,8 @@
 /** The shared input rules of the run stores (pure functions). */
 import { describe, expect, it } from "vitest";
-import { RuntimeError } from "../../src/errors.js";
-import { checkFinishRunInput, checkPage, checkId, threadStatusAfterRun, toJsonObject } from "../../src/runs/store-input.js";
-import { checkThreadSearch, compareCodePoints, jsonContains } from "../../src/runs/thread-search.js";
+import { RuntimeError } from "../errors.js";
+import { checkFinishRunInput, checkPage, checkId, threadStatusAfterRun, toJsonObject } from "./store-input.js";
+import { checkThreadSearch, compareCodePoints, jsonContains } from "./thread-search.js";
 
 const code = (fn: () => unknown): string | undefined => {
   try {

@@ -6,7 +6,7 @@ import {
   serializeMessageTuple,
   serializeState,
   serializeValue,
-} from "../../src/worker/serialization.js";
+} from "./serialization.js";
 
 /** The value survives JSON.stringify unchanged (it is plain JSON data). */
 function expectJsonSafe(value: unknown): void {

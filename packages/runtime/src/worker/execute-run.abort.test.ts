@@ -5,13 +5,13 @@ import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/l
 import type { Checkpoint, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { executeRun } from "../../src/worker/execute-run.js";
-import { RunAbort, type GraphFactory, type RunAbortAction, type StreamableGraph } from "../../src/worker/types.js";
-import { GatedChatModel } from "./support/gated-chat-model.js";
-import { asStreamable, chatFactory } from "./support/graphs.js";
-import { RecordingBridge } from "./support/recording-bridge.js";
-import { Gate } from "./support/gate.js";
-import { makeRun } from "./support/run-record.js";
+import { executeRun } from "./execute-run.js";
+import { RunAbort, type GraphFactory, type RunAbortAction, type StreamableGraph } from "./types.js";
+import { GatedChatModel } from "../../test/support/worker/gated-chat-model.js";
+import { asStreamable, chatFactory } from "../../test/support/worker/graphs.js";
+import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
+import { Gate } from "../../test/support/worker/gate.js";
+import { makeRun } from "../../test/support/worker/run-record.js";
 
 const userInput = { messages: [{ role: "user", content: "hi" }] };
 
