@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SDKS, eventually, startServer, type SdkClient, type TestServer } from "./support/server.js";
+import { SDKS, eventually, startServer, type SdkClient, type TestServer } from "../support/langgraph/server.js";
 
 type Values = { messages: Array<{ content: unknown }> };
 

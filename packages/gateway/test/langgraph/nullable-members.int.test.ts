@@ -6,7 +6,7 @@
  * "", 0 and false into null — silently "absent" instead of an error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./support/server.js";
+import { startServer, type TestServer } from "../support/langgraph/server.js";
 
 type Detail = Array<{ loc: Array<string | number> }>;
 

@@ -6,7 +6,7 @@
  * among them: type coercion must not turn them into null.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./support/server.js";
+import { startServer, type TestServer } from "../support/langgraph/server.js";
 
 type Detail = Array<{ loc: Array<string | number>; msg: string; type: string }>;
 

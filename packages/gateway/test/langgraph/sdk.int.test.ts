@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_ID, SDKS, SLOW_ID, collect, eventually, startServer, type SdkClient, type SdkEvent, type TestServer } from "./support/server.js";
-import { openRaw } from "./support/raw-sse.js";
+import { AGENT_ID, SDKS, SLOW_ID, collect, eventually, startServer, type SdkClient, type SdkEvent, type TestServer } from "../support/langgraph/server.js";
+import { openRaw } from "../support/langgraph/raw-sse.js";
 
 type Message = { type: string; content: unknown; id?: string; tool_calls?: unknown[] };
 type Values = { messages: Message[] };

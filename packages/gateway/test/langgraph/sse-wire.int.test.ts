@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRAINING_MESSAGE, drainGateway } from "../../src/index.js";
-import { framesOf, openRaw, parseFrame } from "./support/raw-sse.js";
-import { eventually, startServer, type TestServer } from "./support/server.js";
+import { framesOf, openRaw, parseFrame } from "../support/langgraph/raw-sse.js";
+import { eventually, startServer, type TestServer } from "../support/langgraph/server.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 

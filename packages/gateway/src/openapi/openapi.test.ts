@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ADMIN_KEY, createFixture, type Fixture } from "./support/fixture.js";
+import { ADMIN_KEY, createFixture, type Fixture } from "../../test/support/fixture.js";
 
 type Operation = {
   requestBody?: { content: Record<string, { schema: { required?: string[]; properties?: Record<string, unknown> } }> };

@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import Fastify, { type FastifyPluginAsync } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { DRAINING_MESSAGE, GatewayError, createGateway, drainGateway, type GatewayOptions } from "../src/index.js";
-import { ADMIN_KEY, USER_KEY, createFixture, type Fixture } from "./support/fixture.js";
-import pino from "./support/pino.js";
+import { DRAINING_MESSAGE, GatewayError, createGateway, drainGateway, type GatewayOptions } from "./index.js";
+import { ADMIN_KEY, USER_KEY, createFixture, type Fixture } from "../test/support/fixture.js";
+import pino from "../test/support/pino.js";
 
 /** A runtime-shaped error (code + shared brand) without importing @deerflow/runtime. */
 function runtimeError(code: string, message: string): Error {

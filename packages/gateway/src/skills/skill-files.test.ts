@@ -2,8 +2,8 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "./support/fixture.js";
-import { skillArchive, skillMd } from "./support/zip.js";
+import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "../../test/support/fixture.js";
+import { skillArchive, skillMd } from "../../test/support/zip.js";
 
 const admin = { "x-api-key": ADMIN_KEY };
 const user = { "x-api-key": USER_KEY };

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { langgraphRoutes } from "../../src/index.js";
-import { eventually, startServer, type TestServer } from "./support/server.js";
+import { langgraphRoutes } from "../index.js";
+import { eventually, startServer, type TestServer } from "../../test/support/langgraph/server.js";
 
 type Detail = Array<{ loc: Array<string | number>; msg: string; type: string }>;
 

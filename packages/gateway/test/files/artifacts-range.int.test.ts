@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { putThreadFile, type Fixture } from "./support/fixture.js";
-import { listenFixture, type SocketFixture } from "./support/socket.js";
+import { putThreadFile, type Fixture } from "../support/fixture.js";
+import { listenFixture, type SocketFixture } from "../support/socket.js";
 
 const SIZE = 1000;
 const URL_PATH = "/api/threads/rg/artifacts/mnt/user-data/outputs/data.bin";

@@ -5,8 +5,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USER_KEY, type Fixture } from "./support/fixture.js";
-import { listenFixture, type SocketFixture } from "./support/socket.js";
+import { USER_KEY, type Fixture } from "../support/fixture.js";
+import { listenFixture, type SocketFixture } from "../support/socket.js";
 
 const user = { "x-api-key": USER_KEY };
 

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "./support/fixture.js";
-import { multipartBody } from "./support/multipart.js";
-import { buildZip, skillArchive, skillMd } from "./support/zip.js";
+import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "../../test/support/fixture.js";
+import { multipartBody } from "../../test/support/multipart.js";
+import { buildZip, skillArchive, skillMd } from "../../test/support/zip.js";
 
 const admin = { "x-api-key": ADMIN_KEY };
 const user = { "x-api-key": USER_KEY };

@@ -2,9 +2,9 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModerationScanner } from "@deerflow/skills";
-import { createGateway, type SkillsBackend } from "../src/index.js";
-import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "./support/fixture.js";
-import { skillArchive, skillMd } from "./support/zip.js";
+import { createGateway, type SkillsBackend } from "../index.js";
+import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "../../test/support/fixture.js";
+import { skillArchive, skillMd } from "../../test/support/zip.js";
 
 const admin = { "x-api-key": ADMIN_KEY };
 const user = { "x-api-key": USER_KEY };

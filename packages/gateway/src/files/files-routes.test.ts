@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GatewayError, type GatewayOptions } from "../src/index.js";
-import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "./support/fixture.js";
-import { multipartBody, type FormFile } from "./support/multipart.js";
+import { GatewayError, type GatewayOptions } from "../index.js";
+import { ADMIN_KEY, USER_KEY, createFixture, putThreadFile, type Fixture } from "../../test/support/fixture.js";
+import { multipartBody, type FormFile } from "../../test/support/multipart.js";
 
 const admin = { "x-api-key": ADMIN_KEY };
 const alice = { "x-api-key": USER_KEY };

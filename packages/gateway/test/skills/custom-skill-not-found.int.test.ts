@@ -3,9 +3,9 @@
  * real socket (DeerFlow ends some with a period and some without).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, putThreadFile, type Fixture } from "./support/fixture.js";
-import { listenFixture, type SocketFixture } from "./support/socket.js";
-import { skillArchive, skillMd } from "./support/zip.js";
+import { ADMIN_KEY, putThreadFile, type Fixture } from "../support/fixture.js";
+import { listenFixture, type SocketFixture } from "../support/socket.js";
+import { skillArchive, skillMd } from "../support/zip.js";
 
 const admin = { "x-api-key": ADMIN_KEY, "content-type": "application/json" };
 

@@ -5,9 +5,9 @@
 import { mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, USER_KEY, putThreadFile, type Fixture } from "./support/fixture.js";
-import { listenFixture, rawRequest, type SocketFixture } from "./support/socket.js";
-import { buildZip, skillArchive, skillMd } from "./support/zip.js";
+import { ADMIN_KEY, USER_KEY, putThreadFile, type Fixture } from "../support/fixture.js";
+import { listenFixture, rawRequest, type SocketFixture } from "../support/socket.js";
+import { buildZip, skillArchive, skillMd } from "../support/zip.js";
 
 const user = { "x-api-key": USER_KEY };
 const MiB = 1024 * 1024;
