@@ -5,5 +5,6 @@
  *
  * @packageDocumentation
  */
-export { RedisStreamBridge, type RedisStreamBridgeCommonOptions, type RedisStreamBridgeOptions } from "./stream/redis-stream-bridge.js";
+export { RedisStreamBridge } from "./stream/redis-stream-bridge.js";
+export type { RedisStreamBridgeCommonOptions, RedisStreamBridgeOptions } from "./stream/redis-bridge-options.js";
 export { RedisRunCoordinator, type RedisRunCoordinatorBaseOptions, type RedisRunCoordinatorOptions } from "./coordination/redis-run-coordinator.js";

@@ -104,10 +104,10 @@ describe("MemoryStreamBridge specifics", () => {
     const bridge = new MemoryStreamBridge();
     await bridge.publish("run", "custom", 0);
     await bridge.cleanup("run", { delayMs: 60_000 });
-    const internals = bridge as unknown as { cleanupTimers: Set<unknown>; pending: Map<string, unknown> };
-    expect(internals.cleanupTimers.size).toBe(1);
+    const internals = bridge as unknown as { cleanups: { timers: Set<unknown> }; pending: Map<string, unknown> };
+    expect(internals.cleanups.timers.size).toBe(1);
     await bridge.close();
-    expect(internals.cleanupTimers.size).toBe(0);
+    expect(internals.cleanups.timers.size).toBe(0);
     expect(await bridge.exists("run")).toBe(false);
   });
 

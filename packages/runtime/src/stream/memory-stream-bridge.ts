@@ -19,13 +19,14 @@
 import { setMaxListeners } from "node:events";
 import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
-import { parseCursor, type ParsedEventId } from "./event-id.js";
+import { DelayedCleanups } from "./delayed-cleanups.js";
+import type { ParsedEventId } from "./event-id.js";
 import { GapLog } from "./gap-log.js";
 import { linkSignals } from "./linked-signal.js";
 import { RunBuffer } from "./run-buffer.js";
 import { END, gapItem, HEARTBEAT } from "./items.js";
 import type { StreamBridge, StreamBridgeStats, StreamItem, SubscribeOptions } from "./stream-bridge.js";
-import { checkEventName, checkRunId, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption, subscribeHeartbeat } from "./validate.js";
+import { checkEventName, checkRunId, checkSubscribe, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption } from "./validate.js";
 import { WaitList } from "./waiters.js";
 
 /** Options of {@link MemoryStreamBridge}. */
@@ -67,7 +68,7 @@ export class MemoryStreamBridge implements StreamBridge {
   private readonly runs = new Map<string, RunBuffer>();
   /** Subscribers waiting for a run that has no stream yet. */
   private readonly pending = new Map<string, WaitList>();
-  private readonly cleanupTimers = new Set<NodeJS.Timeout>();
+  private readonly cleanups = new DelayedCleanups();
   private readonly closing = new AbortController();
 
   /**
@@ -106,10 +107,7 @@ export class MemoryStreamBridge implements StreamBridge {
    */
   subscribe(runId: string, options: SubscribeOptions = {}): AsyncIterable<StreamItem> {
     this.checkOpen();
-    checkRunId(runId);
-    const cursor = parseCursor(runId, options.lastEventId);
-    const heartbeatMs = subscribeHeartbeat(runId, options.heartbeatMs, this.heartbeatMs);
-    const subscriber = this.gaps.label(runId, options.subscriber);
+    const { cursor, heartbeatMs, subscriber } = checkSubscribe(runId, options, this.heartbeatMs, this.gaps);
     return this.follow(runId, cursor, heartbeatMs, options.signal, subscriber);
   }
 
@@ -126,25 +124,16 @@ export class MemoryStreamBridge implements StreamBridge {
   /** {@inheritDoc StreamBridge.cleanup} */
   async cleanup(runId: string, options: { delayMs?: number } = {}): Promise<void> {
     checkRunId(runId);
-    const delayMs = integerOption("delayMs", options.delayMs, 0, 0, "INVALID_ARGUMENT");
-    if (delayMs === 0) {
-      this.delete(runId);
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.cleanupTimers.delete(timer);
-      this.delete(runId);
-    }, delayMs);
-    timer.unref();
-    this.cleanupTimers.add(timer);
+    const delayMs = DelayedCleanups.delayOf(options);
+    if (delayMs === 0) this.delete(runId);
+    else this.cleanups.schedule(delayMs, () => this.delete(runId));
   }
 
   /** Ends every subscription (their iterators return) and drops all streams. Idempotent. */
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     this.closing.abort();
-    for (const timer of this.cleanupTimers) clearTimeout(timer);
-    this.cleanupTimers.clear();
+    this.cleanups.cancelAll();
     this.runs.clear();
     this.pending.clear();
   }

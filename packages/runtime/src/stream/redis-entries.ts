@@ -1,5 +1,6 @@
 /**
- * The entry format of {@link RedisStreamBridge} (DeerFlow's): data events are
+ * The data model of {@link RedisStreamBridge} (DeerFlow's): one stream per
+ * run, at `{keyPrefix}{runId}`; data events are
  * `{kind: "event", event: <name>, data: <compact JSON>}`, the end marker is
  * `{kind: "end"}`. Reading is lenient so hand-written or foreign entries never
  * break a subscriber: undecodable JSON is passed through as the raw string, a
@@ -7,6 +8,14 @@
  */
 import { RuntimeError } from "../errors.js";
 import type { StreamEvent } from "./stream-bridge.js";
+
+/** Default prefix of the stream keys. */
+export const DEFAULT_STREAM_KEY_PREFIX = "deerflow:stream:";
+
+/** The key of a run's stream. */
+export function streamKey(keyPrefix: string, runId: string): string {
+  return `${keyPrefix}${runId}`;
+}
 
 /** A decoded stream entry. */
 export type RedisEntry = StreamEvent | { kind: "end"; id: string };
@@ -51,6 +60,16 @@ export function decodeEntry(raw: unknown): RedisEntry | null {
   }
   if (kind === "end") return { kind: "end", id };
   return { kind: "event", id, event: typeof event === "string" && event.length > 0 ? event : "message", data: decodeData(data) };
+}
+
+/** Decodes raw entries, skipping what is not an entry. */
+export function decodeEntries(raw: readonly unknown[]): RedisEntry[] {
+  const entries: RedisEntry[] = [];
+  for (const item of raw) {
+    const entry = decodeEntry(item);
+    if (entry !== null) entries.push(entry);
+  }
+  return entries;
 }
 
 function decodeData(raw: unknown): unknown {

@@ -29,10 +29,8 @@ import type { Redis } from "ioredis";
 import { RuntimeError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { parseEventId } from "./event-id.js";
+import type { RedisCall } from "./redis-call.js";
 import { APPEND_END, APPEND_EVENTS, runScript } from "./redis-scripts.js";
-
-/** Runs one Redis operation with the bridge's retries; failures become `BRIDGE_UNAVAILABLE` (or `CLOSED`). */
-export type RedisCall = <T>(what: string, operation: () => Promise<T>) => Promise<T>;
 
 /** What {@link RedisPublisher} needs from its bridge. */
 export interface RedisPublisherOptions {

@@ -1,5 +1,8 @@
 /** Argument and option checks shared by the stream bridges. */
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
+import { parseCursor, type ParsedEventId } from "./event-id.js";
+import type { GapLog } from "./gap-log.js";
+import type { SubscribeOptions } from "./stream-bridge.js";
 
 /** Default idle time before a heartbeat, ms (DeerFlow's `heartbeat_interval`). */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -35,6 +38,28 @@ export function checkEventName(runId: string, event: unknown): asserts event is 
 }
 
 /** The heartbeat of one subscription: its own option, else the bridge default. */
-export function subscribeHeartbeat(runId: string, value: number | undefined, fallback: number): number {
+function subscribeHeartbeat(runId: string, value: number | undefined, fallback: number): number {
   return integerOption(`heartbeatMs (subscription to run "${runId}")`, value, fallback, 1, "INVALID_ARGUMENT", 2_147_483_647);
+}
+
+/** The arguments of one `subscribe` call, validated. */
+export interface SubscribeArguments {
+  /** The last event the subscriber has; null: from the start. */
+  readonly cursor: ParsedEventId | null;
+  readonly heartbeatMs: number;
+  /** The subscriber's label in logs (see {@link GapLog.label}). */
+  readonly subscriber: string;
+}
+
+/**
+ * Validates a `subscribe` call synchronously, so an HTTP layer can answer 400
+ * before sending headers.
+ *
+ * @throws RuntimeError `INVALID_ARGUMENT` for a malformed run id, `lastEventId`, `heartbeatMs` or `subscriber`.
+ */
+export function checkSubscribe(runId: string, options: SubscribeOptions, defaultHeartbeatMs: number, gaps: GapLog): SubscribeArguments {
+  checkRunId(runId);
+  const cursor = parseCursor(runId, options.lastEventId);
+  const heartbeatMs = subscribeHeartbeat(runId, options.heartbeatMs, defaultHeartbeatMs);
+  return { cursor, heartbeatMs, subscriber: gaps.label(runId, options.subscriber) };
 }

@@ -1,7 +1,8 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import type { RunKwargs } from "../runs/types.js";
-import { executeRun, type RunOutcome } from "./execute-run.js";
+import { executeRun } from "./execute-run.js";
+import type { RunOutcome } from "./run-outcome.js";
 import type { StreamableGraph } from "./types.js";
 import { GatedChatModel } from "../../test/support/worker/gated-chat-model.js";
 import { approvalGraph, chatGraph, nestedApprovalGraph } from "../../test/support/worker/graphs.js";

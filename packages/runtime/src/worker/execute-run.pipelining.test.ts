@@ -6,7 +6,8 @@
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import type { StreamBridge, StreamItem } from "../stream/stream-bridge.js";
-import { executeRun, type RunOutcome } from "./execute-run.js";
+import { executeRun } from "./execute-run.js";
+import type { RunOutcome } from "./run-outcome.js";
 import { Gate } from "../../test/support/worker/gate.js";
 import { asStreamable } from "../../test/support/worker/graphs.js";
 import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";

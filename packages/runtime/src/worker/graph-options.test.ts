@@ -1,7 +1,8 @@
 import { Command, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { describe, expect, it } from "vitest";
-import { executeRun, graphInputOf, graphStreamOptionsOf, toGraphCommand } from "./execute-run.js";
+import { executeRun } from "./execute-run.js";
+import { graphInputOf, graphStreamOptionsOf, toGraphCommand } from "./graph-input.js";
 import { asStreamable } from "../../test/support/worker/graphs.js";
 import { RecordingBridge } from "../../test/support/worker/recording-bridge.js";
 import { makeRun } from "../../test/support/worker/run-record.js";

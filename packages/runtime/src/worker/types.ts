@@ -1,8 +1,11 @@
 /**
- * What the worker needs from a graph, and why a run was aborted.
+ * What the worker needs: the run's graph and where its events go, and why a
+ * run was aborted.
  */
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
+import type { Logger } from "../logger.js";
 import type { RunRecord } from "../runs/types.js";
+import type { StreamBridge } from "../stream/stream-bridge.js";
 
 /**
  * The part of a compiled LangGraph graph (`Pregel`) the worker uses. Any
@@ -49,4 +52,32 @@ export class RunAbort extends Error {
   static actionOf(reason: unknown): RunAbortAction {
     return reason instanceof RunAbort ? reason.action : "interrupt";
   }
+}
+
+/** Input of `executeRun`. */
+export interface ExecuteRunInput {
+  /** The run to execute (status `running`, already admitted and started by the caller). */
+  run: RunRecord;
+  /** Builds the graph for the run. Called at most once, after the stream modes validated. */
+  graph: GraphFactory;
+  /** Where the run's events go. */
+  bridge: StreamBridge;
+  /** The checkpointer the graph is compiled with; needed for rollback. */
+  checkpointer?: BaseCheckpointSaver;
+  /** Long-term store handed to the graph factory. */
+  store?: BaseStore;
+  /** Aborted to stop the run; its `reason` (a {@link RunAbort}) picks the outcome. */
+  signal: AbortSignal;
+  logger?: Logger;
+  /**
+   * How long to wait, after an abort, for the graph to stop before the run is
+   * finalised (and, for rollback, its checkpoint restored). LangGraph stops at
+   * once; this bounds graphs that ignore their signal. Default 5000 ms.
+   */
+  abortGraceMs?: number;
+  /**
+   * Publishes of graph events kept in flight before the graph waits for the
+   * oldest one; 1 awaits each publish. Default 256.
+   */
+  maxInFlightPublishes?: number;
 }

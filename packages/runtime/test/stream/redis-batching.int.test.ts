@@ -7,7 +7,8 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../src/errors.js";
-import { RedisStreamBridge, type RedisStreamBridgeCommonOptions } from "../../src/stream/redis-stream-bridge.js";
+import type { RedisStreamBridgeCommonOptions } from "../../src/stream/redis-bridge-options.js";
+import { RedisStreamBridge } from "../../src/stream/redis-stream-bridge.js";
 import { APPEND_EVENTS, runScript } from "../../src/stream/redis-scripts.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { requireRedis, uniqueName } from "../support/services.js";

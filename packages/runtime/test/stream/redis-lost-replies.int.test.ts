@@ -8,7 +8,8 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../../src/logger.js";
-import { RedisStreamBridge, type RedisStreamBridgeCommonOptions } from "../../src/stream/redis-stream-bridge.js";
+import type { RedisStreamBridgeCommonOptions } from "../../src/stream/redis-bridge-options.js";
+import { RedisStreamBridge } from "../../src/stream/redis-stream-bridge.js";
 import type { StreamItem } from "../../src/stream/stream-bridge.js";
 import { requireRedis, uniqueName } from "../support/services.js";
 import { FlakyProxy } from "../support/stream/flaky-proxy.js";
