@@ -8,8 +8,8 @@
 import { Client as Client115 } from "@langchain/langgraph-sdk";
 import { Client as Client2 } from "sdk2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDirs } from "../helpers/temp-dir.js";
-import { embeddedEnv, startServer, statusOf, type TestServer } from "../server/helpers.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { embeddedEnv, startServer, statusOf, type TestServer } from "../support/server-harness.js";
 import { dropSchemas, requirePostgres, uniqueName } from "../support/services.js";
 
 /** The 1.x client type; the 2.0.0 client has the same API for everything used here. */

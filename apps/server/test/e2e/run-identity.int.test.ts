@@ -10,8 +10,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs } from "../helpers/temp-dir.js";
-import { startServer, type TestServer } from "../server/helpers.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
 
 const API_KEY = "operator-key-0123456789";
 const CONFIG = `

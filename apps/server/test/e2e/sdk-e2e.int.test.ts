@@ -20,9 +20,9 @@ import { Client as Client2 } from "sdk2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_LABEL } from "../../src/models/demo/planner.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { storedZip } from "../fixtures/zip.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
-import { eventually, startServer, statusOf, type TestServer } from "../server/helpers.js";
+import { storedZip } from "../support/zip.js";
+import { tempDirs, writeFiles } from "../support/temp-dir.js";
+import { eventually, startServer, statusOf, type TestServer } from "../support/server-harness.js";
 
 /** The 1.x client type; the 2.0.0 client has the same API for everything used here. */
 type SdkClient = Client115;

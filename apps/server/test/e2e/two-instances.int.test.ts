@@ -9,7 +9,7 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import { tempDirs, writeFiles } from "../support/temp-dir.js";
 import { ServerProcess } from "../support/server-process.js";
 import { deleteRedisKeys, dropSchemas, requirePostgres, requireRedis, uniqueName } from "../support/services.js";
 import path from "node:path";

@@ -22,8 +22,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { createChatModel } from "../../src/models/index.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
-import { embeddedEnv, startServer, type TestServer } from "../server/helpers.js";
+import { tempDirs, writeFiles } from "../support/temp-dir.js";
+import { embeddedEnv, startServer, type TestServer } from "../support/server-harness.js";
 
 // ---------------------------------------------------------------------------
 // The fake OpenAI-compatible endpoint

@@ -6,9 +6,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs } from "../helpers/temp-dir.js";
+import { tempDirs } from "../support/temp-dir.js";
 import { canStartRedisServer, startThrowawayRedis, type ThrowawayRedis } from "../support/throwaway-redis.js";
-import { HOST_BASH_CONFIG, startServer } from "./helpers.js";
+import { HOST_BASH_CONFIG, startServer } from "../support/server-harness.js";
 
 const temp = tempDirs();
 const servers: ThrowawayRedis[] = [];

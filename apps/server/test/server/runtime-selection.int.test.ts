@@ -12,9 +12,9 @@ import { readDeploymentSettings } from "../../src/server/deployment.js";
 import { createRuntimeComponents } from "../../src/server/runtime-components.js";
 import { ServerStartError } from "../../src/server/errors.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs } from "../helpers/temp-dir.js";
+import { tempDirs } from "../support/temp-dir.js";
 import { deleteRedisKeys, dropSchemas, requirePostgres, requireRedis, uniqueName } from "../support/services.js";
-import { captureLogger, embeddedEnv, startServer } from "./helpers.js";
+import { captureLogger, embeddedEnv, startServer } from "../support/server-harness.js";
 
 const temp = tempDirs();
 let redisUrl: string | null = null;

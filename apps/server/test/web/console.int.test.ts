@@ -26,10 +26,10 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_LABEL } from "../../src/models/demo/planner.js";
 import { CONSOLE_CSP } from "../../src/server/static-console.js";
-import { storedZip } from "../fixtures/zip.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
-import { eventually, startServer, type TestServer } from "../server/helpers.js";
-import { ARTIFACTS_DIR, CHROMIUM_PATH, HAVE_CHROMIUM, WEB_DIST, ensureConsoleBuilt, evaluate, launchChromium, runAxe, screenshot, type AxeViolation } from "./browser.js";
+import { storedZip } from "../support/zip.js";
+import { tempDirs, writeFiles } from "../support/temp-dir.js";
+import { eventually, startServer, type TestServer } from "../support/server-harness.js";
+import { ARTIFACTS_DIR, CHROMIUM_PATH, HAVE_CHROMIUM, WEB_DIST, ensureConsoleBuilt, evaluate, launchChromium, runAxe, screenshot, type AxeViolation } from "../support/browser.js";
 
 const IN_CI = process.env["CI"] === "true" || process.env["CI"] === "1";
 const BUILTIN_SKILLS = path.resolve(import.meta.dirname, "../../../../skills/public");
@@ -74,6 +74,7 @@ if (!HAVE_CHROMIUM) {
       });
     });
   } else {
+    // oxlint-disable-next-line no-console -- a loud skip on the developer's terminal is this line's job
     console.warn(`\n*** SKIPPED: ${message} ***\n`);
   }
 }
@@ -216,6 +217,7 @@ describe.skipIf(!HAVE_CHROMIUM)("web console in Chromium", () => {
     };
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     writeFileSync(path.join(ARTIFACTS_DIR, "load-time.json"), `${JSON.stringify(report, null, 2)}\n`);
+    // oxlint-disable-next-line no-console -- the measurement printed for the developer is this line's job
     console.log(`[web console] cold load: composer ready in ${readyMs} ms (DOMContentLoaded ${report.domContentLoadedMs} ms, load ${report.loadEventMs} ms)`);
     await annotate(`cold load: composer ready in ${readyMs} ms; DOMContentLoaded ${report.domContentLoadedMs} ms; load event ${report.loadEventMs} ms`);
 

@@ -7,8 +7,8 @@
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { CONSOLE_CSP, CONSOLE_NOT_BUILT_MESSAGE, INFO_PATH, isConsoleRequest, resolveConsoleDir } from "../../src/server/static-console.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
-import { HOST_BASH_CONFIG, startServer, type TestServer } from "../server/helpers.js";
+import { tempDirs, writeFiles } from "../support/temp-dir.js";
+import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
 const temp = tempDirs();
 let server: TestServer | undefined;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, ServerConfigError } from "../../src/config/index.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import { loadConfig, ServerConfigError } from "./index.js";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 afterEach(() => tmp.cleanup());

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { describeConfig, loadConfig } from "../../src/config/index.js";
+import { describeConfig, loadConfig } from "./index.js";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -3,11 +3,11 @@ import { HostRunner } from "@deerflow/sandbox";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentDeps, createLeadAgentFactory } from "../../src/agent/index.js";
-import { loadConfig, ServerConfigError } from "../../src/config/index.js";
-import { DemoChatModel, ModelError } from "../../src/models/index.js";
-import { SKILL_MD } from "../helpers/lead-agent-env.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import { createLeadAgentDeps, createLeadAgentFactory } from "./index.js";
+import { loadConfig, ServerConfigError } from "../config/index.js";
+import { DemoChatModel, ModelError } from "../models/index.js";
+import { SKILL_MD } from "../../test/support/lead-agent-env.js";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { describeConfig, loadConfig, maskSecret, maskUrl } from "../../src/config/index.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import { describeConfig, loadConfig, maskSecret, maskUrl } from "./index.js";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 afterEach(() => tmp.cleanup());

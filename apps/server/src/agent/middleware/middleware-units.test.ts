@@ -11,7 +11,7 @@ import {
   patchDanglingToolCalls,
   readRunOptions,
   toolErrorText,
-} from "../../src/agent/index.js";
+} from "../index.js";
 
 const call = (id: string, name = "ls", args: Record<string, unknown> = { path: "/a" }) => ({ id, name, args, type: "tool_call" as const });
 

@@ -7,7 +7,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { loadConfig } from "../../src/config/load-config.js";
 import { createServer, type CreateServerOptions, type DeerFlowServer } from "../../src/server/create-server.js";
 import { createServerLogger } from "../../src/server/logger.js";
-import { writeFiles } from "../helpers/temp-dir.js";
+import { writeFiles } from "./temp-dir.js";
 
 /** `process.env` without REDIS_URL / DATABASE_URL / DEERFLOW_* (embedded defaults whatever the shell has). */
 export function embeddedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

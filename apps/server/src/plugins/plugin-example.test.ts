@@ -5,10 +5,10 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentDeps, createLeadAgentFactory } from "../../src/agent/index.js";
-import { loadConfig } from "../../src/config/index.js";
-import { SKILL_MD } from "../helpers/lead-agent-env.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import { createLeadAgentDeps, createLeadAgentFactory } from "../agent/index.js";
+import { loadConfig } from "../config/index.js";
+import { SKILL_MD } from "../../test/support/lead-agent-env.js";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
 
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/plugin-example");
 

@@ -1,7 +1,7 @@
 import { renderSkillSection, type Skill } from "@deerflow/skills";
 import { renderSubagentSection, SubagentRegistry } from "@deerflow/subagents";
 import { describe, expect, it } from "vitest";
-import { buildLeadSystemPrompt } from "../../src/agent/index.js";
+import { buildLeadSystemPrompt } from "../index.js";
 
 const skill = (name: string, enabled = true): Skill =>
   ({ name, description: `${name} workflow`, category: "public", relativePath: name, enabled, skillDir: `/x/${name}`, skillFile: `/x/${name}/SKILL.md` }) as Skill;

@@ -1,10 +1,10 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ModelConfig } from "../../src/config/index.js";
-import { createChatModel, DemoChatModel, ModelError, ModelRegistry } from "../../src/models/index.js";
-import { PluginLoadError } from "../../src/plugins/index.js";
-import { tempDirs, writeFiles } from "../helpers/temp-dir.js";
+import type { ModelConfig } from "../config/index.js";
+import { createChatModel, DemoChatModel, ModelError, ModelRegistry } from "./index.js";
+import { PluginLoadError } from "../plugins/index.js";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 afterEach(() => tmp.cleanup());

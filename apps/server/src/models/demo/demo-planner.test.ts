@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fitArgs } from "../../src/models/demo/bound-tools.js";
-import { isAmbiguous, readIntents } from "../../src/models/demo/intents.js";
-import { keywords, matchSkill, parsePromptSkills } from "../../src/models/demo/skill-match.js";
+import { fitArgs } from "./bound-tools.js";
+import { isAmbiguous, readIntents } from "./intents.js";
+import { keywords, matchSkill, parsePromptSkills } from "./skill-match.js";
 
 describe("isAmbiguous", () => {
   it("flags bare question marks and two-word questions", () => {

@@ -5,10 +5,10 @@
  * Retry-After meanwhile; close() is idempotent.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { openSse, sseEvents, type SseEvent } from "../helpers/sse-stream.js";
-import { tempDirs } from "../helpers/temp-dir.js";
-import { eventually, HOST_BASH_CONFIG, startServer } from "./helpers.js";
+import { LEAD_AGENT_ASSISTANT_ID } from "./create-server.js";
+import { openSse, sseEvents, type SseEvent } from "../../test/support/sse-stream.js";
+import { tempDirs } from "../../test/support/temp-dir.js";
+import { eventually, HOST_BASH_CONFIG, startServer } from "../../test/support/server-harness.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 

@@ -4,10 +4,10 @@ import { SubagentRegistry } from "@deerflow/subagents";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentFactory, type LeadAgentDeps } from "../../src/agent/index.js";
-import { DEMO_LABEL, DemoChatModel } from "../../src/models/index.js";
-import { catalogFor, makeProvider, makeSkillsRoot, modelSource } from "../helpers/lead-agent-env.js";
-import { tempDirs } from "../helpers/temp-dir.js";
+import { createLeadAgentFactory, type LeadAgentDeps } from "./index.js";
+import { DEMO_LABEL, DemoChatModel } from "../models/index.js";
+import { catalogFor, makeProvider, makeSkillsRoot, modelSource } from "../../test/support/lead-agent-env.js";
+import { tempDirs } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 const cleanups: (() => Promise<void>)[] = [];

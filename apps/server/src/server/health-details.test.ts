@@ -4,10 +4,10 @@
  * and the operator sees it counted.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { openSse, sseEvents } from "../helpers/sse-stream.js";
-import { tempDirs } from "../helpers/temp-dir.js";
-import { HOST_BASH_CONFIG, startServer } from "./helpers.js";
+import { LEAD_AGENT_ASSISTANT_ID } from "./create-server.js";
+import { openSse, sseEvents } from "../../test/support/sse-stream.js";
+import { tempDirs } from "../../test/support/temp-dir.js";
+import { HOST_BASH_CONFIG, startServer } from "../../test/support/server-harness.js";
 
 const temp = tempDirs();
 afterAll(() => temp.cleanup());

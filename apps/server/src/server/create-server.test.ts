@@ -7,11 +7,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load-config.js";
-import { createServer, LEAD_AGENT_ASSISTANT_ID, type DeerFlowServer } from "../../src/server/create-server.js";
-import { makeSkillsRoot } from "../helpers/lead-agent-env.js";
-import { tempDirs } from "../helpers/temp-dir.js";
-import { captureLogger, embeddedEnv, type CapturedLogs } from "./helpers.js";
+import { loadConfig } from "../config/load-config.js";
+import { createServer, LEAD_AGENT_ASSISTANT_ID, type DeerFlowServer } from "./create-server.js";
+import { makeSkillsRoot } from "../../test/support/lead-agent-env.js";
+import { tempDirs } from "../../test/support/temp-dir.js";
+import { captureLogger, embeddedEnv, type CapturedLogs } from "../../test/support/server-harness.js";
 
 const temp = tempDirs();
 let dir: string;

@@ -7,9 +7,9 @@ import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentFactory, INTERRUPTED_TOOL_CALL_TEXT, type LeadAgentDeps } from "../../src/agent/index.js";
-import { catalogFor, makeProvider, makeSkillsRoot, modelSource } from "../helpers/lead-agent-env.js";
-import { tempDirs } from "../helpers/temp-dir.js";
+import { createLeadAgentFactory, INTERRUPTED_TOOL_CALL_TEXT, type LeadAgentDeps } from "./index.js";
+import { catalogFor, makeProvider, makeSkillsRoot, modelSource } from "../../test/support/lead-agent-env.js";
+import { tempDirs } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
 const cleanups: (() => Promise<void>)[] = [];
