@@ -7,7 +7,13 @@
 // restore changes mtimes without changing code): tsup writes a source map next
 // to each bundle, and its `sourcesContent` is the exact text of every source
 // file that went into it. A bundle is stale when one of those files now reads
-// differently or is gone.
+// differently or is gone. That includes sources from outside the package that
+// were bundled into it (the private @deerflow/kernel), so a kernel change makes
+// every package built with the old kernel stale.
+//
+// It also refuses a dist/ that still names @deerflow/kernel: the kernel is
+// private and never published, so a bundle importing it, or a declaration file
+// referencing it, would break every consumer (packages/kernel/README.md).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -29,14 +35,29 @@ export function declaredTargets(manifest) {
   return [...targets].sort();
 }
 
-function sourceMaps(dir) {
+/** The private workspace package that must be bundled, never imported, by a published build. */
+export const PRIVATE_KERNEL = "@deerflow/kernel";
+
+// A module specifier naming the kernel: import/export ... from, import(), require(), /// <reference types>.
+const KERNEL_REFERENCE = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+|<reference\s+types\s*=\s*)["']@deerflow\/kernel(?:\/[^"']*)?["']/;
+
+function distFiles(dir, suffixes) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".js.map"))
+    .filter((entry) => entry.isFile() && suffixes.some((suffix) => entry.name.endsWith(suffix)))
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
-/** The first source of `mapFile` (inside `pkgDir`, outside node_modules) whose text differs from the build's, or undefined. */
+function sourceMaps(dir) {
+  return distFiles(dir, [".js.map"]);
+}
+
+/** The bundles and declaration files under `distDir` that import or reference the private kernel. */
+function kernelReferences(distDir) {
+  return distFiles(distDir, [".js", ".mjs", ".cjs", ".d.ts", ".d.mts", ".d.cts"]).filter((file) => KERNEL_REFERENCE.test(readFileSync(file, "utf8")));
+}
+
+/** The first source of `mapFile` (outside node_modules: the package's own and bundled workspace sources) whose text differs from the build's, or undefined. */
 function staleSource(pkgDir, mapFile) {
   const map = JSON.parse(readFileSync(mapFile, "utf8"));
   const root = path.resolve(path.dirname(mapFile), map.sourceRoot ?? "");
@@ -44,7 +65,7 @@ function staleSource(pkgDir, mapFile) {
   for (let i = 0; i < sources.length; i++) {
     const file = path.resolve(root, sources[i]);
     const relative = path.relative(pkgDir, file);
-    if (relative.startsWith("..") || relative.split(path.sep).includes("node_modules")) continue;
+    if (relative.split(path.sep).includes("node_modules")) continue;
     const built = map.sourcesContent?.[i];
     if (typeof built !== "string") return { file: relative, reason: "has no recorded content" };
     if (!existsSync(file)) return { file: relative, reason: "was deleted" };
@@ -54,7 +75,8 @@ function staleSource(pkgDir, mapFile) {
 }
 
 /**
- * Checks that the package in `pkgDir` is built and that its build matches its sources.
+ * Checks that the package in `pkgDir` is built, that its build matches its
+ * sources, and that the build does not import the private kernel.
  *
  * @param pkgDir - The package folder (holding package.json and dist/).
  * @returns One sentence per problem; empty when the package may be packed.
@@ -70,6 +92,9 @@ export function checkPackageBuild(pkgDir) {
   for (const mapFile of maps) {
     const stale = staleSource(pkgDir, mapFile);
     if (stale) problems.push(`${path.relative(pkgDir, mapFile).replace(/\.map$/, "")} is stale: ${stale.file} ${stale.reason} since the build`);
+  }
+  for (const file of kernelReferences(path.join(pkgDir, "dist"))) {
+    problems.push(`${path.relative(pkgDir, file)} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`);
   }
   return problems;
 }

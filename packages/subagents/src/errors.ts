@@ -16,40 +16,20 @@
  * ```
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const SUBAGENT_ERROR = Symbol.for("@deerflow/subagents/error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable error codes of this package. */
 export type SubagentErrorCode = "UNKNOWN_SUBAGENT" | "CONFIG_INVALID" | "MODEL_UNAVAILABLE";
 
-/** True for any error created by a `@deerflow/*` package. */
-export function isDeerflowError(value: unknown): value is Error & { code: string } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
-}
+export { isDeerflowError } from "@deerflow/kernel";
 
-/** Base class of every error thrown by `@deerflow/subagents`. */
-export class SubagentError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: SubagentErrorCode;
-  /** Structured detail for callers and HTTP layers (never host paths). */
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-
-  /**
-   * @param code - stable code callers switch on
-   * @param message - human-readable message naming the offending value
-   * @param options - optional `cause` and structured `details`
-   */
-  constructor(code: SubagentErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SubagentError";
-    this.code = code;
-    this.details = options?.details;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, SUBAGENT_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is SubagentError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SUBAGENT_ERROR] === true;
-  }
+/**
+ * Base class of every error thrown by `@deerflow/subagents`: a stable `code`,
+ * structured `details` (never host paths) and `cause`, from the shared
+ * {@link DeerflowError}. `SubagentError.isInstance` is the brand check that
+ * survives duplicate package copies (unlike `instanceof`).
+ */
+export class SubagentError extends DeerflowError<SubagentErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/subagents/error");
+  override name = "SubagentError";
 }

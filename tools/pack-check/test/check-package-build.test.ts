@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkPackageBuild, declaredTargets } from "../../../scripts/check-package-build.mjs";
+import { PRIVATE_KERNEL, checkPackageBuild, declaredTargets } from "../../../scripts/check-package-build.mjs";
 import { repoRoot } from "../../../scripts/lib/toolchain.mjs";
 
 const dirs: string[] = [];
@@ -67,6 +67,39 @@ describe("checkPackageBuild", () => {
     const dir = builtPackage();
     rmSync(path.join(dir, "dist", "index.js.map"));
     expect(checkPackageBuild(dir)).toEqual([expect.stringContaining("no source maps")]);
+  });
+
+  it("refuses a build that bundled a workspace source from outside the package that has changed since", () => {
+    const dir = builtPackage();
+    const shared = path.join(dir, "..", `${path.basename(dir)}-kernel.ts`);
+    writeFileSync(shared, "export const shared = 1;\n");
+    dirs.push(shared);
+    const mapFile = path.join(dir, "dist", "index.js.map");
+    const map = JSON.parse(readFileSync(mapFile, "utf8")) as { sources: string[]; sourcesContent: string[] };
+    map.sources.push(`../../${path.basename(shared)}`);
+    map.sourcesContent.push("export const shared = 1;\n");
+    writeFileSync(mapFile, JSON.stringify(map));
+    expect(checkPackageBuild(dir)).toEqual([]);
+    writeFileSync(shared, "export const shared = 2;\n");
+    expect(checkPackageBuild(dir)).toEqual([`dist/index.js is stale: ../${path.basename(shared)} changed since the build`]);
+  });
+
+  it.each([
+    ["dist/index.js", 'import { silentLogger } from "@deerflow/kernel";\n'],
+    ["dist/index.js", 'const k = await import("@deerflow/kernel");\n'],
+    ["dist/index.js", 'export { LruCache } from "@deerflow/kernel/cache";\n'],
+    ["dist/index.d.ts", 'import { DeerflowError } from "@deerflow/kernel";\nexport declare class E extends DeerflowError {}\n'],
+    ["dist/index.d.ts", '/// <reference types="@deerflow/kernel" />\n'],
+  ])("refuses a build whose %s still names the private kernel (%j)", (file, text) => {
+    const dir = builtPackage();
+    writeFileSync(path.join(dir, file), text, { flag: "a" });
+    expect(checkPackageBuild(dir)).toEqual([`${file} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`]);
+  });
+
+  it("accepts a build that only mentions the kernel in prose", () => {
+    const dir = builtPackage();
+    writeFileSync(path.join(dir, "dist", "index.d.ts"), "/** One definition, in the private @deerflow/kernel bundled into this build. */\n", { flag: "a" });
+    expect(checkPackageBuild(dir)).toEqual([]);
   });
 
   it("fails the command line with the problems and the build command", () => {

@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from "../logger.js";
 import type { SubagentRegistry } from "../registry/registry.js";
 import type { SubagentConfig, SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask, SubagentTerminalStatus } from "../types.js";
 import { StepCollector } from "./messages.js";
-import { Semaphore, type Release } from "./semaphore.js";
+import { Semaphore, type Release } from "@deerflow/kernel";
 import { TaskStore } from "./task-store.js";
 import { selectSubagentTools } from "./tools.js";
 

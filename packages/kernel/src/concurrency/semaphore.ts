@@ -6,13 +6,24 @@
 /** Releases a slot; calling it more than once is harmless. */
 export type Release = () => void;
 
-/** FIFO counting semaphore. */
+/**
+ * FIFO counting semaphore.
+ *
+ * @example
+ * ```ts
+ * const slots = new Semaphore(3);
+ * const results = await Promise.all(files.map((f) => slots.run(() => readFile(f))));
+ * ```
+ */
 export class Semaphore {
   readonly #limit: number;
   #active = 0;
   readonly #waiters: Array<{ grant: (release: Release) => void }> = [];
 
-  /** @param limit - maximum concurrent holders (integer ≥ 1) */
+  /**
+   * @param limit - maximum concurrent holders (integer ≥ 1).
+   * @throws RangeError when `limit` is not an integer ≥ 1.
+   */
   constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Semaphore limit must be an integer >= 1, got ${limit}`);
     this.#limit = limit;
@@ -30,9 +41,10 @@ export class Semaphore {
 
   /**
    * Waits for a slot.
-   * @param signal - aborting it removes the caller from the queue
-   * @returns a release function
-   * @throws the signal's reason when aborted before a slot was granted
+   *
+   * @param signal - aborting it removes the caller from the queue.
+   * @returns a release function.
+   * @throws the signal's reason when aborted before a slot was granted.
    */
   acquire(signal?: AbortSignal): Promise<Release> {
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -55,6 +67,23 @@ export class Semaphore {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#waiters.push(waiter);
     });
+  }
+
+  /**
+   * Runs `task` in a slot and frees the slot when it settles (also when it
+   * throws synchronously).
+   *
+   * @param task - the work.
+   * @param signal - aborting it while waiting for a slot gives up the wait.
+   * @returns what `task` resolves to; its rejection is passed through.
+   */
+  async run<T>(task: () => Promise<T> | T, signal?: AbortSignal): Promise<T> {
+    const release = await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
   }
 
   #releaser(): Release {
