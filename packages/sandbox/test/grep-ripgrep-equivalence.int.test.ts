@@ -20,6 +20,7 @@ const rgFound = findExecutable("rg") !== undefined;
 const bwrapUsable = await BubblewrapRunner.isAvailable();
 const inCI = process.env["CI"] === "true";
 if (!rgFound && !inCI) {
+  // oxlint-disable-next-line no-console -- a loud skip on the developer's terminal is this line's job
   console.warn("\n\n!!! ripgrep equivalence tests SKIPPED: rg is not installed (apt-get install ripgrep). Under CI=true this is a failure.\n\n");
 }
 

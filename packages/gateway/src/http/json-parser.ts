@@ -22,6 +22,7 @@ export function installJsonParser(app: FastifyInstance, bodyLimit: number): void
       done(null, undefined);
       return;
     }
-    parse(request, text, done);
+    // The default parser is the callback form; its type also admits the promise form.
+    void parse(request, text, done);
   });
 }

@@ -86,7 +86,7 @@ function transformRoute(schema: RouteSchema | undefined, url: string, authEnable
     }
   }
   if (errors.size > 0) {
-    const response: Record<string, unknown> = { ...((out.response as Record<string, unknown> | undefined) ?? {}) };
+    const response: Record<string, unknown> = { ...(out.response as Record<string, unknown> | undefined) };
     for (const status of [...errors].sort((a, b) => a - b)) {
       if (response[String(status)] === undefined) response[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? "Error", ...ERROR_BODY_DOC };
     }

@@ -9,6 +9,7 @@ import { lifecycleTests } from "./stream-bridge/lifecycle.js";
 import { orderingTests } from "./stream-bridge/ordering.js";
 import { payloadTests } from "./stream-bridge/payloads.js";
 import { retentionTests } from "./stream-bridge/retention.js";
+// oxlint-disable-next-line no-unused-vars -- referenced by the {@link StreamBridge} tags of this file's TSDoc
 import type { StreamBridge } from "../stream/stream-bridge.js";
 
 export type { MakeStreamBridge, StreamBridgeConformanceOptions, StreamBridgeHandle } from "./stream-bridge/context.js";

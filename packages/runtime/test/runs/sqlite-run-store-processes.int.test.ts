@@ -55,7 +55,7 @@ describe("SqliteRunStore shared by processes", () => {
     for (const child of children) expect(await nextLine(child)).toBe("ready");
     for (const child of children) child.process.stdin!.write("go\n");
     const reports = await Promise.all(children.map(async (child) => JSON.parse(await nextLine(child)) as ChildReport));
-    const exitCodes = await Promise.all(children.map((c) => (c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number))));
+    const exitCodes = await Promise.all(children.map(async (c) => (c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number))));
     expect(exitCodes, children.map((c) => c.stderr.join("")).join("\n")).toEqual([0, 0, 0]);
 
     for (const report of reports) {

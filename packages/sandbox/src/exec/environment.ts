@@ -152,5 +152,5 @@ export function commandEnvironment(
   extra: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   validateEnvironment(extra);
-  return { ...(runner.baseEnvironment?.() ?? {}), ...extra };
+  return { ...runner.baseEnvironment?.(), ...extra };
 }

@@ -6,7 +6,7 @@
  */
 import { SandboxError } from "../errors.js";
 import { ESCAPE_MESSAGE } from "./virtual-paths.js";
-import { OpenRefusedError } from "./safe-open.js";
+import { OpenRefusedError } from "./open-refused-error.js";
 
 /** What the failed operation expected at the path (chooses the NOT_FOUND wording). */
 export type FsTarget = "file" | "directory" | "path";

@@ -8,24 +8,13 @@ import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { DirHandle } from "./dir-handle.js";
 import { notADirectoryError } from "./fs-errors.js";
+import { OpenRefusedError } from "./open-refused-error.js";
+
+export { OpenRefusedError } from "./open-refused-error.js";
 
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 /** Mode of files created by an append, before the umask. */
 const APPEND_FILE_MODE = 0o644;
-
-/** Why an open was refused. */
-export type OpenRefusal = "not-regular" | "directory";
-
-/** Raised by the openers of this module; `toSandboxError` maps it to a `SandboxError`. */
-export class OpenRefusedError extends Error {
-  readonly reason: OpenRefusal;
-
-  constructor(reason: OpenRefusal) {
-    super(`open refused: ${reason}`);
-    this.name = "OpenRefusedError";
-    this.reason = reason;
-  }
-}
 
 /** Open flags of {@link openRegularFile}. */
 export type OpenMode = "read" | "append";

@@ -117,7 +117,7 @@ export async function* walkTree(root: DirHandle, options: WalkOptions = {}): Asy
       stack.push({ dir: child, name: dirent.name, relativeDir: relativePath, depth: frame.depth + 1, entries, index: 0 });
     }
   } finally {
-    await Promise.all(stack.map((frame) => frame.dir?.close().catch(() => undefined)));
+    await Promise.all(stack.map(async (frame) => frame.dir?.close().catch(() => undefined)));
   }
 }
 

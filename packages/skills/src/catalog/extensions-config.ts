@@ -167,7 +167,7 @@ export class ExtensionsConfigStore {
     return fileLocks.run(this.filePath, async () => {
       const current = await this.read();
       const data: Record<string, unknown> = { ...current.data };
-      const skills: Record<string, unknown> = { ...((data["skills"] as Record<string, unknown> | undefined) ?? {}) };
+      const skills: Record<string, unknown> = { ...(data["skills"] as Record<string, unknown> | undefined) };
       const previous = Object.hasOwn(skills, name) ? (skills[name] as Record<string, unknown>) : {};
       // defineProperty: a name like "__proto__" must become a key, not a prototype.
       Object.defineProperty(skills, name, { value: { ...previous, enabled }, enumerable: true, writable: true, configurable: true });

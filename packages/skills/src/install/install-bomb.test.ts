@@ -62,6 +62,7 @@ describe("installSkillArchive (decompression bombs)", () => {
     expect(err.code).toBe("ARCHIVE_TOO_LARGE");
     expect(err.message).toBe("Skill archive is too large or appears highly compressed.");
     expect(err.details).toMatchObject({ member: "bomb/assets/zeros0.bin", limit: "file" });
+    // oxlint-disable-next-line no-console -- the measurement printed for the developer is this line's job
     console.info(`install bomb: RSS growth ${growthMiB.toFixed(1)} MiB`);
     expect(growthMiB).toBeLessThan(200);
     expect(leftovers).toEqual([]);

@@ -181,6 +181,7 @@ describe("safeExtractSkillArchive", () => {
     const err = (outcome as PromiseRejectedResult).reason as SkillsError;
     expect(err.message).toBe("Skill archive is too large or appears highly compressed.");
     expect(err.details).toMatchObject({ limit: "total", member: "s/part8.bin" });
+    // oxlint-disable-next-line no-console -- the measurement printed for the developer is this line's job
     console.info(`safe extract 567 MiB: RSS growth ${(growthBytes / MiB).toFixed(1)} MiB`);
     expect(growthBytes).toBeLessThan(200 * MiB);
     expect(existsSync(dest)).toBe(false);

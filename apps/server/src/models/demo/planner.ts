@@ -151,7 +151,7 @@ export function finalAnswer(request: string, since: readonly BaseMessage[]): str
     return [
       `${DEMO_LABEL} You said: "${oneLine(request, 200)}".`,
       "I am a stand-in that needs no API key: I follow fixed rules instead of thinking. Configure a real model under `models:` in config.yaml for genuine answers.",
-      "Things I can show: `list my workspace`, `run \`echo hi\``, `write a report`, `research A and B in parallel`, or just `?`.",
+      "Things I can show: `list my workspace`, `run `echo hi``, `write a report`, `research A and B in parallel`, or just `?`.",
     ].join("\n\n");
   }
   return [`${DEMO_LABEL} Here is what I did for "${oneLine(request, 80)}":`, ...results.map((m) => `- ${summarise(m, callArgs)}`), "", "Configure a real model in config.yaml for genuine answers."].join("\n");

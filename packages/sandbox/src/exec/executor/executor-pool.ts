@@ -202,7 +202,7 @@ export class ExecutorPool {
     if (slot.cpuLimitMicros !== undefined && session.cpuMicros * 2 > slot.cpuLimitMicros) {
       // Its RLIMIT_CPU is cumulative: replace it before it runs out.
       this.#logger.debug({ sandboxId: slot.sandboxId, cpuMicros: session.cpuMicros }, "replacing a sandbox executor near its CPU limit");
-      this.#stopSession(entry, session);
+      void this.#stopSession(entry, session);
       return;
     }
     if (entry.idleTimer !== undefined) clearTimeout(entry.idleTimer);
