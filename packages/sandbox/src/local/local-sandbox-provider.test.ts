@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SandboxError } from "../errors.js";
 import { LocalSandboxProvider, type LocalSandboxProviderOptions, type RunnerContext } from "./local-sandbox-provider.js";
-import { RecordingRunner, expectCode } from "./test-fixtures.js";
+import { RecordingRunner, expectCode } from "../../test/support/local/thread-fixture.js";
 
 let tmp: string;
 let baseDir: string;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, MAX_STREAM_OUTPUT_BYTES } from "../limits.js";
 import { LocalSandbox } from "./local-sandbox.js";
-import { RecordingRunner, createFixture, expectCode, type Fixture } from "./test-fixtures.js";
+import { RecordingRunner, createFixture, expectCode, type Fixture } from "../../test/support/local/thread-fixture.js";
 
 const WS = "/mnt/user-data/workspace";
 let fx: Fixture | undefined;

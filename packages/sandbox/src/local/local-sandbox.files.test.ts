@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_READ_BYTES } from "../limits.js";
-import { createFixture, expectCode, type Fixture } from "./test-fixtures.js";
+import { createFixture, expectCode, type Fixture } from "../../test/support/local/thread-fixture.js";
 
 const WS = "/mnt/user-data/workspace";
 let fx: Fixture;

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Mount } from "../mount.js";
-import { createFixture, expectCode, type Fixture } from "./test-fixtures.js";
+import { createFixture, expectCode, type Fixture } from "../../test/support/local/thread-fixture.js";
 
 const WS = "/mnt/user-data/workspace";
 let fx: Fixture;

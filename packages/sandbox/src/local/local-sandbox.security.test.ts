@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import type { LocalSandbox } from "./local-sandbox.js";
-import { createFixture, expectCode, type Fixture } from "./test-fixtures.js";
+import { createFixture, expectCode, type Fixture } from "../../test/support/local/thread-fixture.js";
 
 const WS = "/mnt/user-data/workspace";
 let fx: Fixture;

@@ -10,7 +10,7 @@ import type { ExecuteResult, Sandbox } from "../sandbox.js";
 import { HttpProvisionerBackend } from "./client/http-provisioner-backend.js";
 import { RemoteSandbox } from "./client/remote-sandbox.js";
 import { createSandboxServer } from "./server/create-sandbox-server.js";
-import { injectFetch } from "./test-support/inject-fetch.js";
+import { injectFetch } from "../../test/support/remote/inject-fetch.js";
 
 /** Runs nothing: echoes the command's environment variable X and records the spec. */
 class EchoRunner implements CommandRunner {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { formatTimeoutNotice } from "./bash-output.js";
 import { createBashTool } from "./bash-tool.js";
-import { MemorySandbox } from "./testing/memory-sandbox.js";
-import { harness } from "./testing/tool-harness.js";
+import { MemorySandbox } from "../../test/support/tools/memory-sandbox.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 
 describe("createBashTool", () => {
   it("returns the command's stdout", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { createSandboxTools } from "./create-sandbox-tools.js";
-import { MemorySandbox } from "./testing/memory-sandbox.js";
+import { MemorySandbox } from "../../test/support/tools/memory-sandbox.js";
 
 const schemaOf = (t: { schema: unknown }) => t.schema as { properties: Record<string, { default?: unknown }>; required: string[] };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
-import { harness } from "./testing/tool-harness.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 
 const W = "/mnt/user-data/workspace";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
-import { harness } from "./testing/tool-harness.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 
 const DISABLED = "Skill 'pdf' is disabled. Access to its files is blocked. Enable the skill in settings before using it.";
 const blockPdf = async (path: string): Promise<string | null> => (path === "/mnt/skills/public/pdf" || path.startsWith("/mnt/skills/public/pdf/") ? DISABLED : null);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { binaryFileMessage } from "./read-file-tool.js";
-import { harness } from "./testing/tool-harness.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 
 const F = "/mnt/user-data/workspace/notes.md";
 const DISABLED = "Skill 'pdf' is disabled. Access to its files is blocked. Enable the skill in settings before using it.";

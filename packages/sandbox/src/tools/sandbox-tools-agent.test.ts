@@ -3,7 +3,7 @@ import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { createSandboxTools } from "./create-sandbox-tools.js";
-import { MemorySandbox } from "./testing/memory-sandbox.js";
+import { MemorySandbox } from "../../test/support/tools/memory-sandbox.js";
 
 describe("createSandboxTools in an agent loop", () => {
   it("writes a file from the model's tool call and feeds OK back", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { countOccurrences } from "./str-replace-tool.js";
-import { harness } from "./testing/tool-harness.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 
 const F = "/mnt/user-data/workspace/app.py";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import { KeyedLock, fileLockKey } from "./keyed-lock.js";
-import { harness } from "./testing/tool-harness.js";
+import { harness } from "../../test/support/tools/tool-harness.js";
 import { writeFileTooLargeMessage } from "./write-file-tool.js";
 
 const F = "/mnt/user-data/workspace/out/report.md";

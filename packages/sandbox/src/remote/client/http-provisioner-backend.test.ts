@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSandboxServer } from "../server/create-sandbox-server.js";
-import { injectFetch, refusedFetch } from "../test-support/inject-fetch.js";
-import { MemorySandboxProvider } from "../test-support/memory-sandbox.js";
+import { injectFetch, refusedFetch } from "../../../test/support/remote/inject-fetch.js";
+import { MemorySandboxProvider } from "../../../test/support/remote/memory-sandbox.js";
 import { HttpProvisionerBackend } from "./http-provisioner-backend.js";
 
 describe("HttpProvisionerBackend", () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../logger.js";
-import { FakeBackend } from "../test-support/fake-backend.js";
-import { ManualClock } from "../test-support/manual-clock.js";
+import { FakeBackend } from "../../../test/support/remote/fake-backend.js";
+import { ManualClock } from "../../../test/support/remote/manual-clock.js";
 import { RemoteSandboxProvider } from "./remote-sandbox-provider.js";
 import type { RemoteSandboxProviderOptions } from "./remote-sandbox-provider-options.js";
 import { sandboxIdFor } from "./sandbox-id.js";

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSandboxServer } from "../server/create-sandbox-server.js";
-import { injectFetch, refusedFetch } from "../test-support/inject-fetch.js";
-import { MemorySandboxProvider, okResult, type MemorySandbox } from "../test-support/memory-sandbox.js";
+import { injectFetch, refusedFetch } from "../../../test/support/remote/inject-fetch.js";
+import { MemorySandboxProvider, okResult, type MemorySandbox } from "../../../test/support/remote/memory-sandbox.js";
 import { RemoteSandbox } from "./remote-sandbox.js";
-import { codeOf } from "../test-support/error-code.js";
+import { codeOf } from "../../../test/support/remote/error-code.js";
 
 const KEY = "k";
 const URL_ = "http://svc.test/sandboxes/sb1";

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SandboxError } from "../../errors.js";
-import { MemorySandboxProvider, type MemorySandbox } from "../test-support/memory-sandbox.js";
+import { MemorySandboxProvider, type MemorySandbox } from "../../../test/support/remote/memory-sandbox.js";
 import { createSandboxServer } from "./create-sandbox-server.js";
 
 const KEY = "s3cret-key";

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const mainPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../server/main.ts");
+const mainPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../src/remote/server/main.ts");
 const tsxLoader = createRequire(import.meta.url).resolve("tsx");
 
 /** A running server process. */

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { SandboxInit } from "./sandbox-init.js";
-import { isRunning, waitFor } from "./test-helpers.js";
+import { SandboxInit } from "../../src/exec/sandbox-init.js";
+import { isRunning, waitFor } from "../support/exec/processes.js";
 
 describe("SandboxInit", () => {
   const children: ChildProcess[] = [];

@@ -5,16 +5,17 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Mount } from "../mount.js";
-import { BubblewrapRunner } from "./bubblewrap-runner.js";
-import type { CommandSpec, ResourceLimits } from "./command-runner.js";
-import { commandEnvironment } from "./environment.js";
-import { liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "./test-helpers.js";
+import type { Mount } from "../../src/mount.js";
+import { BubblewrapRunner } from "../../src/exec/bubblewrap-runner.js";
+import type { CommandSpec, ResourceLimits } from "../../src/exec/command-runner.js";
+import { commandEnvironment } from "../../src/exec/environment.js";
+import { liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "../support/exec/processes.js";
 
 const available = await BubblewrapRunner.isAvailable();
 const inCI = process.env["CI"] === "true";
 if (!available && !inCI) {
   // Loud on purpose: a silent skip would hide that isolation is untested here.
+  // oxlint-disable-next-line no-console -- see above
   console.warn(
     "\n\n!!! BubblewrapRunner integration tests SKIPPED: bubblewrap (bwrap >= 0.8 with user namespaces) is not usable on this host.\n" +
       "!!! Install it (apt-get install bubblewrap) to run them. Under CI=true this is a failure.\n\n",

@@ -10,13 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LocalSandboxProvider } from "../../local/local-sandbox-provider.js";
-import type { Mount } from "../../mount.js";
-import { BubblewrapRunner } from "../bubblewrap-runner.js";
-import type { CommandSpec, ResourceLimits } from "../command-runner.js";
-import { findExecutable } from "../executables.js";
-import { descendsFrom, isRunning, liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "../test-helpers.js";
-import { executorProgram } from "./executor-program.js";
+import { LocalSandboxProvider } from "../../../src/local/local-sandbox-provider.js";
+import type { Mount } from "../../../src/mount.js";
+import { BubblewrapRunner } from "../../../src/exec/bubblewrap-runner.js";
+import type { CommandSpec, ResourceLimits } from "../../../src/exec/command-runner.js";
+import { findExecutable } from "../../../src/exec/executables.js";
+import { descendsFrom, isRunning, liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "../../support/exec/processes.js";
+import { executorProgram } from "../../../src/exec/executor/executor-program.js";
 
 const available = await BubblewrapRunner.isAvailable();
 const asRoot = process.geteuid?.() === 0;
@@ -208,7 +208,7 @@ describe.skipIf(!available)("sandbox executor", () => {
 
 describe.skipIf(!available)("sandbox executor script", () => {
   const bwrap = findExecutable("bwrap") as string;
-  const script = fileURLToPath(new URL("./sandbox-executor.cjs", import.meta.url));
+  const script = fileURLToPath(new URL("../../../src/exec/executor/sandbox-executor.cjs", import.meta.url));
 
   /** Runs `argv` in a throwaway bubblewrap (own PID namespace, own /tmp holding a canary). */
   const inThrowawaySandbox = (argv: string[]) =>

@@ -4,8 +4,8 @@
  * operation yields to the event loop between its read and its write so that
  * unserialised read-modify-write races really lose updates. Not exported.
  */
-import { SandboxError, type SandboxErrorCode } from "../../errors.js";
-import type { Mount } from "../../mount.js";
+import { SandboxError, type SandboxErrorCode } from "../../../src/errors.js";
+import type { Mount } from "../../../src/mount.js";
 import type {
   ExecuteOptions,
   ExecuteResult,
@@ -16,7 +16,7 @@ import type {
   Sandbox,
   SearchResult,
   WriteFileOptions,
-} from "../../sandbox.js";
+} from "../../../src/sandbox.js";
 
 /** Options of {@link MemorySandbox}. */
 export interface MemorySandboxOptions {

@@ -3,12 +3,12 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Mount } from "../mount.js";
-import type { CommandSpec } from "./command-runner.js";
-import { commandEnvironment } from "./environment.js";
-import { HostRunner } from "./host-runner.js";
-import { HIDDEN_HOST_PATH } from "./path-rewrite.js";
-import { isRunning, makeThread, waitFor, type ThreadDirs } from "./test-helpers.js";
+import type { Mount } from "../../src/mount.js";
+import type { CommandSpec } from "../../src/exec/command-runner.js";
+import { commandEnvironment } from "../../src/exec/environment.js";
+import { HostRunner } from "../../src/exec/host-runner.js";
+import { HIDDEN_HOST_PATH } from "../../src/exec/path-rewrite.js";
+import { isRunning, makeThread, waitFor, type ThreadDirs } from "../support/exec/processes.js";
 
 describe("HostRunner", () => {
   const runner = new HostRunner();

@@ -1,7 +1,7 @@
 /**
  * The `SandboxError` code a promise rejects with, for tests that compare codes.
  */
-import { SandboxError } from "../../errors.js";
+import { SandboxError } from "../../../src/errors.js";
 
 /**
  * Awaits a promise and names how it failed.

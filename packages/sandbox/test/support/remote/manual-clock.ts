@@ -2,7 +2,7 @@
  * A {@link Clock} tests move by hand: `sleep` advances time instantly and
  * interval tasks run only when `tick` is called.
  */
-import type { Clock } from "../client/clock.js";
+import type { Clock } from "../../../src/remote/client/clock.js";
 
 /** Hand-driven clock. */
 export class ManualClock implements Clock {

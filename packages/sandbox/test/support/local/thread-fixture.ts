@@ -7,12 +7,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { SandboxError, type SandboxErrorCode } from "../errors.js";
-import type { CommandRunner, CommandSpec } from "../exec/command-runner.js";
-import { OUTPUTS_PATH, SKILLS_PATH, UPLOADS_PATH, WORKSPACE_PATH } from "../limits.js";
-import type { Mount } from "../mount.js";
-import type { ExecuteResult } from "../sandbox.js";
-import { LocalSandbox, type LocalSandboxOptions } from "./local-sandbox.js";
+import { SandboxError, type SandboxErrorCode } from "../../../src/errors.js";
+import type { CommandRunner, CommandSpec } from "../../../src/exec/command-runner.js";
+import { OUTPUTS_PATH, SKILLS_PATH, UPLOADS_PATH, WORKSPACE_PATH } from "../../../src/limits.js";
+import type { Mount } from "../../../src/mount.js";
+import type { ExecuteResult } from "../../../src/sandbox.js";
+import { LocalSandbox, type LocalSandboxOptions } from "../../../src/local/local-sandbox.js";
 
 /** A runner that runs nothing: it records each spec and returns a fixed result. */
 export class RecordingRunner implements CommandRunner {

@@ -4,7 +4,7 @@
  * (with the real codec) but runs nothing. `argv[0]` of a request says what to
  * do; `FAKE_EXECUTOR_MODE=never-ready` / `exit-at-start` break it at start.
  */
-const { FrameDecoder, encodeMessage, encodeOutput, MAX_REQUEST_FRAME_BYTES, STDOUT } = require("./sandbox-executor.cjs");
+const { FrameDecoder, encodeMessage, encodeOutput, MAX_REQUEST_FRAME_BYTES, STDOUT } = require("../../../src/exec/executor/sandbox-executor.cjs");
 
 const mode = process.env.FAKE_EXECUTOR_MODE ?? "";
 if (mode === "exit-at-start") {

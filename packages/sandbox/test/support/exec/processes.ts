@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { Mount } from "../mount.js";
-import type { CommandRunner, CommandSpec } from "./command-runner.js";
-import { commandEnvironment } from "./environment.js";
+import type { Mount } from "../../../src/mount.js";
+import type { CommandRunner, CommandSpec } from "../../../src/exec/command-runner.js";
+import { commandEnvironment } from "../../../src/exec/environment.js";
 
 /** One live (non-zombie) process. */
 export interface ProcessInfo {

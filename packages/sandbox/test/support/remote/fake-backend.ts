@@ -2,7 +2,7 @@
  * An in-memory {@link SandboxBackend} whose sandboxes answer the readiness
  * probe through {@link FakeBackend.fetch}, for provider unit tests.
  */
-import type { SandboxBackend, SandboxEndpoint, SandboxListing } from "../client/sandbox-backend.js";
+import type { SandboxBackend, SandboxEndpoint, SandboxListing } from "../../../src/remote/client/sandbox-backend.js";
 
 interface FakeSandbox {
   readonly url: string;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runProcessTree } from "./process-tree.js";
-import { isRunning, waitFor } from "./test-helpers.js";
+import { runProcessTree } from "../../src/exec/process-tree.js";
+import { isRunning, waitFor } from "../support/exec/processes.js";
 
 const ENV = { PATH: "/usr/bin:/bin", LANG: "C" };
 const sh = (script: string, extra: Partial<Parameters<typeof runProcessTree>[0]> = {}) =>

@@ -11,18 +11,18 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SandboxError } from "../errors.js";
-import { isRoot } from "../exec/executables.js";
-import { runProcessTree } from "../exec/process-tree.js";
-import { isRunning, waitFor } from "../exec/test-helpers.js";
-import type { Logger } from "../logger.js";
-import { attachTo } from "./attach.js";
-import { removeStaleCgroups, sandboxCgroupName } from "./cgroup-files.js";
-import type { SandboxCgroup } from "./cgroup-types.js";
-import { CgroupV2Controller } from "./cgroup-v2.js";
-import { DEFAULT_CGROUP_PARENT, detectCgroups } from "./detect-cgroups.js";
-import { ownCgroupDir, readHostCgroups } from "./host-cgroups.js";
-import { NoCgroupController } from "./no-cgroup.js";
+import { SandboxError } from "../../src/errors.js";
+import { isRoot } from "../../src/exec/executables.js";
+import { runProcessTree } from "../../src/exec/process-tree.js";
+import { isRunning, waitFor } from "../support/exec/processes.js";
+import type { Logger } from "../../src/logger.js";
+import { attachTo } from "../../src/cgroups/attach.js";
+import { removeStaleCgroups, sandboxCgroupName } from "../../src/cgroups/cgroup-files.js";
+import type { SandboxCgroup } from "../../src/cgroups/cgroup-types.js";
+import { CgroupV2Controller } from "../../src/cgroups/cgroup-v2.js";
+import { DEFAULT_CGROUP_PARENT, detectCgroups } from "../../src/cgroups/detect-cgroups.js";
+import { ownCgroupDir, readHostCgroups } from "../../src/cgroups/host-cgroups.js";
+import { NoCgroupController } from "../../src/cgroups/no-cgroup.js";
 
 const logs: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
 const logger: Logger = {
@@ -80,7 +80,7 @@ describe("detectCgroups", () => {
   // The folder root made above exists, but a user without rights in it must fall back at detection,
   // not get a controller whose every create() fails (each command would then be refused as UNAVAILABLE).
   it.runIf(isRoot() && usable)("falls back to none for a user who cannot create cgroups in an existing parent", () => {
-    const script = `const m = await import(${JSON.stringify(path.join(import.meta.dirname, "detect-cgroups.ts"))}); const c = await m.detectCgroups(); console.log(JSON.stringify({ version: c.version, reason: c.reason }));`;
+    const script = `const m = await import(${JSON.stringify(path.join(import.meta.dirname, "../../src/cgroups/detect-cgroups.ts"))}); const c = await m.detectCgroups(); console.log(JSON.stringify({ version: c.version, reason: c.reason }));`;
     const child = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--import", "tsx", "--input-type=module", "-e", script], {
       cwd: path.resolve(import.meta.dirname, "../.."),
       encoding: "utf8",

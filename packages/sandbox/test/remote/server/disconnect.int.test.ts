@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SandboxError } from "../../errors.js";
-import { RemoteSandbox } from "../client/remote-sandbox.js";
-import { MemorySandboxProvider, type MemorySandbox } from "../test-support/memory-sandbox.js";
-import { createSandboxServer } from "./create-sandbox-server.js";
+import { SandboxError } from "../../../src/errors.js";
+import { RemoteSandbox } from "../../../src/remote/client/remote-sandbox.js";
+import { MemorySandboxProvider, type MemorySandbox } from "../../support/remote/memory-sandbox.js";
+import { createSandboxServer } from "../../../src/remote/server/create-sandbox-server.js";
 
 describe("createSandboxServer (over a loopback socket)", () => {
   let app: FastifyInstance;

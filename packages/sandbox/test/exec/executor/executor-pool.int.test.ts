@@ -1,6 +1,6 @@
 /**
  * The pool and session logic against a stand-in executor (a plain Node
- * process speaking the real protocol, see fake-executor.fixture.cjs): retries,
+ * process speaking the real protocol, see test/support/exec/fake-executor.fixture.cjs): retries,
  * failures, idle and release handling, without bubblewrap. The real executor
  * is tested in executor.int.test.ts.
  */
@@ -11,13 +11,13 @@ import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { isRunning, waitFor } from "../test-helpers.js";
-import { SandboxInit } from "../sandbox-init.js";
-import { ExecutorPool, type ExecutorSlot } from "./executor-pool.js";
-import type { ExecutorCommand } from "./executor-session.js";
-import type { LaunchedExecutor } from "./launch.js";
+import { isRunning, waitFor } from "../../support/exec/processes.js";
+import { SandboxInit } from "../../../src/exec/sandbox-init.js";
+import { ExecutorPool, type ExecutorSlot } from "../../../src/exec/executor/executor-pool.js";
+import type { ExecutorCommand } from "../../../src/exec/executor/executor-session.js";
+import type { LaunchedExecutor } from "../../../src/exec/executor/launch.js";
 
-const FAKE = fileURLToPath(new URL("./fake-executor.fixture.cjs", import.meta.url));
+const FAKE = fileURLToPath(new URL("../../support/exec/fake-executor.fixture.cjs", import.meta.url));
 
 /** Launches fake executors and remembers their pids. */
 function fakeLauncher(mode = "") {

@@ -2,9 +2,9 @@
  * Test-only helpers: the tool set over a {@link MemorySandbox}, addressed by name.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { createSandboxTools } from "../create-sandbox-tools.js";
-import type { SandboxToolName } from "../tool-schemas.js";
-import type { SandboxToolsOptions } from "../tool-options.js";
+import { createSandboxTools } from "../../../src/tools/create-sandbox-tools.js";
+import type { SandboxToolName } from "../../../src/tools/tool-schemas.js";
+import type { SandboxToolsOptions } from "../../../src/tools/tool-options.js";
 import { MemorySandbox, type MemorySandboxOptions } from "./memory-sandbox.js";
 
 /** Calls one tool by name with raw arguments; returns its text. */

@@ -3,9 +3,9 @@
  * unit tests: enough path rules to produce every error code the wire maps,
  * and a scriptable `execute`.
  */
-import { SandboxError } from "../../errors.js";
-import type { SandboxProvider } from "../../provider.js";
-import type { ExecuteOptions, ExecuteResult, GlobOptions, GrepMatch, GrepOptions, ReadFileOptions, Sandbox, SearchResult, WriteFileOptions } from "../../sandbox.js";
+import { SandboxError } from "../../../src/errors.js";
+import type { SandboxProvider } from "../../../src/provider.js";
+import type { ExecuteOptions, ExecuteResult, GlobOptions, GrepMatch, GrepOptions, ReadFileOptions, Sandbox, SearchResult, WriteFileOptions } from "../../../src/sandbox.js";
 
 /** Scripted command behaviour. */
 export type ExecuteHandler = (command: string, options: ExecuteOptions) => Promise<ExecuteResult>;

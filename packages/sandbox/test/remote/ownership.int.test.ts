@@ -8,11 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpProvisionerBackend } from "./client/http-provisioner-backend.js";
-import { RemoteSandboxProvider } from "./client/remote-sandbox-provider.js";
-import { sandboxIdFor } from "./client/sandbox-id.js";
-import { startServerProcess, type ServerProcess } from "./test-support/server-process.js";
-import { codeOf } from "./test-support/error-code.js";
+import { HttpProvisionerBackend } from "../../src/remote/client/http-provisioner-backend.js";
+import { RemoteSandboxProvider } from "../../src/remote/client/remote-sandbox-provider.js";
+import { sandboxIdFor } from "../../src/remote/client/sandbox-id.js";
+import { startServerProcess, type ServerProcess } from "../support/remote/server-process.js";
+import { codeOf } from "../support/remote/error-code.js";
 
 const KEY_A = "client-a-key-0123456789";
 const KEY_B = "client-b-key-0123456789";
