@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createSubagentLimitMiddleware } from "../limits/index.js";
 import type { SubagentConfig } from "../types.js";
 import { createTaskTool } from "./task-tool.js";
-import { FakeSubagentExecutor } from "./testing/fake-executor.js";
+import { FakeSubagentExecutor } from "../../test/support/task-tool/fake-executor.js";
 import { SubagentExecutor } from "../executor/index.js";
 import { SubagentRegistry } from "../registry/index.js";
 

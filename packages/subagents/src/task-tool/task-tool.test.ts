@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { SubagentConfig } from "../types.js";
 import { briefText, buildTaskResultKwargs, formatTaskResultContent, sha256Hex } from "./result-format.js";
 import { createTaskTool } from "./task-tool.js";
-import { FakeSubagentExecutor, type FakeTaskScript } from "./testing/fake-executor.js";
+import { FakeSubagentExecutor, type FakeTaskScript } from "../../test/support/task-tool/fake-executor.js";
 
 const cfg = (name: string): SubagentConfig => ({ name, description: name, disallowedTools: ["task"], model: "inherit", maxTurns: 10, timeoutMs: 1000 });
 const configs = [cfg("general-purpose"), cfg("bash")];

@@ -4,8 +4,8 @@
  * messages and resolves to a scripted terminal result.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask, SubagentTerminalStatus, TokenUsage } from "../../types.js";
-import type { TaskExecutor } from "../task-tool.js";
+import type { SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask, SubagentTerminalStatus, TokenUsage } from "../../../src/types.js";
+import type { TaskExecutor } from "../../../src/task-tool/task-tool.js";
 
 /** What one scripted task does. */
 export interface FakeTaskScript {
