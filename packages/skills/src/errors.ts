@@ -16,7 +16,7 @@
  * ```
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable error codes of this package. */
 export type SkillsErrorCode =
@@ -37,31 +37,15 @@ export type SkillsErrorCode =
   | "CONFIG_INVALID"
   | "CONFIG_NOT_FOUND";
 
-/** True for any error created by a `@deerflow/*` package. */
-export function isDeerflowError(value: unknown): value is Error & { code: string } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
+export { isDeerflowError } from "@deerflow/kernel";
+
+/**
+ * Base class of every error thrown by `@deerflow/skills`: a stable `code`,
+ * structured `details` (never host paths) and `cause`, from the shared
+ * {@link DeerflowError}. `SkillsError.isInstance` is the brand check that
+ * survives duplicate package copies (unlike `instanceof`).
+ */
+export class SkillsError extends DeerflowError<SkillsErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/skills/error");
+  override name = "SkillsError";
 }
-
-/** Base class of every error thrown by `@deerflow/skills`. */
-export class SkillsError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: SkillsErrorCode;
-  /** Structured detail for callers and HTTP layers (never host paths). */
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(code: SkillsErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SkillsError";
-    this.code = code;
-    this.details = options?.details;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, SKILLS_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is SkillsError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SKILLS_ERROR] === true;
-  }
-}
-
-const SKILLS_ERROR = Symbol.for("@deerflow/skills/error");

@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from "../logger.js";
 import type { Skill, SkillCategory } from "../model/skill.js";
 import { loadSkillFile, type SkillLoadResult } from "../parsing/load-skill.js";
 import { findSkillFiles, type SkillFileWalk } from "./find-skill-files.js";
-import { createLimiter } from "./limiter.js";
+import { Semaphore } from "@deerflow/kernel";
 import type { SkillFileCache } from "./skill-file-cache.js";
 
 /** Categories in precedence order: a later category shadows an earlier one. */
@@ -76,7 +76,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const logger = options.logger ?? silentLogger;
   const concurrency = options.concurrency ?? 16;
   const cache = options.cache;
-  const limit = createLimiter(concurrency);
+  const slots = new Semaphore(Math.max(1, Math.floor(concurrency) || 1));
   const diagnostics: DiscoveryDiagnostic[] = [];
   const pending = new Map<string, Promise<SkillLoadResult>>();
   const order: string[] = [];
@@ -88,7 +88,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       const categoryRoot = path.join(options.root, category);
       const loadOptions = { category, categoryRoot, logger };
       const load = (file: string): Promise<SkillLoadResult> =>
-        limit(() => (cache ? cache.load(file, loadOptions) : loadSkillFile(file, loadOptions))).catch((err: unknown) => ioFailure(file, err, logger));
+        slots.run(() => (cache ? cache.load(file, loadOptions) : loadSkillFile(file, loadOptions))).catch((err: unknown) => ioFailure(file, err, logger));
       const walk = await findSkillFiles(categoryRoot, { concurrency, onPackage: (file) => pending.set(file, load(file)) });
       return { category, walk };
     }),

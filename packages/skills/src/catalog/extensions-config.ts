@@ -3,8 +3,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { SkillsError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
-import { writeFileAtomic } from "../internal/atomic-write.js";
-import { KeyedLock } from "../internal/keyed-lock.js";
+import { KeyedLock, writeFileAtomic } from "@deerflow/kernel";
 
 /**
  * JSON Schema of the parts of `extensions_config.json` this package reads:

@@ -6,7 +6,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger.js";
-import { writeTextAtomic } from "./atomic-write.js";
+import { writeTextAtomic } from "./write-skill-file.js";
 import type { NewHistoryRecord, SkillHistory } from "./history.js";
 import type { HistoryRecord, ScannerVerdict } from "./history-record.js";
 import type { MutationContext } from "./mutation-context.js";

@@ -16,7 +16,7 @@ import { EditScanner, rewordBlock } from "./edit-scan.js";
 import { EDITABILITY_MESSAGES, customSkillExists, customSkillNotFound, ensureCustomSkillEditable, publicSkillExists } from "./editability.js";
 import { SkillHistory } from "./history.js";
 import type { HistoryRecord, ScannerVerdict } from "./history-record.js";
-import { KeyedLock } from "../internal/keyed-lock.js";
+import { KeyedLock } from "@deerflow/kernel";
 import type { CustomSkillStoreOptions, MutationContext } from "./mutation-context.js";
 import { applyPatch, type PatchOutcome } from "./patch-content.js";
 import { performRollback } from "./rollback.js";

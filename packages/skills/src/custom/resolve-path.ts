@@ -1,7 +1,7 @@
 /**
  * Symlink-following path resolution for targets that may not exist yet (the
- * equivalent of Python's `Path.resolve(strict=False)`), plus the containment
- * test every write uses.
+ * equivalent of Python's `Path.resolve(strict=False)`). Containment of the
+ * result is checked with the kernel's `isPathInside`.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -67,27 +67,4 @@ async function resolveOnce(target: string): Promise<Step> {
   }
   const realParent = await resolveRealPath(parent);
   return { kind: "done", path: path.join(realParent, base) };
-}
-
-/**
- * True when `child` is strictly inside `parent` (both already canonical).
- *
- * @param parent - the containing directory.
- * @param child - the candidate path.
- * @returns whether `child` lies below `parent`.
- */
-export function isStrictlyInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
-
-/**
- * True when `child` is `parent` itself or lies below it.
- *
- * @param parent - the containing directory.
- * @param child - the candidate path.
- * @returns whether `child` is within `parent`.
- */
-export function isWithin(parent: string, child: string): boolean {
-  return parent === child || isStrictlyInside(parent, child);
 }

@@ -7,7 +7,8 @@
 import path from "node:path";
 import { SkillsError } from "../errors.js";
 import { SUPPORT_DIRECTORIES } from "../limits.js";
-import { isStrictlyInside, resolveRealPath } from "./resolve-path.js";
+import { isPathInside } from "@deerflow/kernel";
+import { resolveRealPath } from "./resolve-path.js";
 
 /** A support folder name (`assets`, `references`, `scripts`, `templates`). */
 export type SupportDirectory = (typeof SUPPORT_DIRECTORIES)[number];
@@ -85,6 +86,6 @@ export async function resolveSupportPath(skillDir: string, relativePath: unknown
   const supportRoot = await resolveRealPath(path.join(realSkillDir, supportDirectory));
   if (supportRoot !== path.join(realSkillDir, supportDirectory)) throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
   const target = await resolveRealPath(path.join(realSkillDir, ...parts));
-  if (!isStrictlyInside(supportRoot, target)) throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
+  if (!isPathInside(target, supportRoot, { strict: true })) throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
   return { relativePath: parts.join("/"), supportDirectory, absolutePath: target };
 }

@@ -13,6 +13,7 @@ import { lstat, mkdir, open, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { isPathInside } from "@deerflow/kernel";
 import { SkillsError } from "../errors.js";
 import { executableKind } from "../scanning/static/magic.js";
 import { MAX_ARCHIVE_FILE_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from "../limits.js";
@@ -72,8 +73,7 @@ function planMembers(entries: readonly ArchiveEntry[], destReal: string): string
     }
     const parts = memberPathParts(entry.name);
     const resolved = path.resolve(destReal, ...parts);
-    const rel = path.relative(destReal, resolved);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    if (!isPathInside(resolved, destReal)) {
       throw new SkillsError("ARCHIVE_UNSAFE", `Zip entry escapes destination: '${entry.name}'`, { details: { member: entry.name } });
     }
     return parts;

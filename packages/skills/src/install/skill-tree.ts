@@ -8,6 +8,7 @@ import { constants as fsConstants, createReadStream } from "node:fs";
 import { lstat, mkdir, open, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { isPathInside } from "@deerflow/kernel";
 import { SkillsError } from "../errors.js";
 import { MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_FILE_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from "../limits.js";
 
@@ -46,11 +47,6 @@ const CREATE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_
 
 function invalidPath(message: string, rel: string): SkillsError {
   return new SkillsError("INVALID_PATH", message, { details: { path: rel } });
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /**
@@ -97,7 +93,7 @@ export async function listSkillTree(root: string, options: ListSkillTreeOptions 
         } catch {
           throw invalidPath(`Skill contains a broken symlink: '${rel}'`, rel);
         }
-        if (!isInside(realRoot, real)) throw invalidPath(`Skill contains a symlink that points outside the skill directory: '${rel}'`, rel);
+        if (!isPathInside(real, realRoot)) throw invalidPath(`Skill contains a symlink that points outside the skill directory: '${rel}'`, rel);
       }
       if (info.isDirectory()) {
         if (skipDot && name.startsWith(".")) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LruCache } from "./lru-cache.js";
+import { LruCache } from "@deerflow/kernel";
 import { renderSkillSection, type RenderedSkillSection } from "./render.js";
 import { makeSkill, manySkills } from "./test-helpers.js";
 import { approximateTokenCount } from "./tokens.js";

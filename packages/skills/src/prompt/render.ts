@@ -1,7 +1,7 @@
 import { DEFAULT_SKILLS_CONTAINER_PATH } from "../limits.js";
 import { skillContainerFilePath, type Skill } from "../model/skill.js";
 import { escapeXml, mutabilityLabel } from "./escape.js";
-import { LruCache } from "./lru-cache.js";
+import { LruCache } from "@deerflow/kernel";
 import { deferredSectionText, fullSectionText, skillEntryText } from "./section-text.js";
 import { sectionSignature } from "./signature.js";
 import { approximateTokenCount } from "./tokens.js";

@@ -1,21 +1,22 @@
 /**
- * Atomic text writes inside a skill directory: a temp file in the target's own
- * directory, fsync, rename. The target is resolved (symlinks followed) and
- * must stay inside the skill directory, so a planted link can never redirect a
- * write outside it; rename replaces a link rather than writing through it.
+ * Writes inside a skill directory, atomically (the kernel's `writeFileAtomic`:
+ * temp file in the target's own directory, fsync, rename). The target is
+ * resolved (symlinks followed) and must stay inside the skill directory, so a
+ * planted link can never redirect a write outside it; rename replaces a link
+ * rather than writing through it.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { SkillsError } from "../errors.js";
-import { writeFileAtomic } from "../internal/atomic-write.js";
+import { isPathInside, writeFileAtomic } from "@deerflow/kernel";
 import { sandboxReadableMode } from "../internal/sandbox-permissions.js";
-import { isStrictlyInside, isWithin, resolveRealPath } from "./resolve-path.js";
+import { resolveRealPath } from "./resolve-path.js";
 
 /** DeerFlow's message for a write target outside the skill directory. */
 export const WRITE_ESCAPE_MESSAGE = "relative_path must resolve within the skill directory.";
 
 async function makeAncestorsReadable(root: string, dir: string): Promise<void> {
-  for (let current = dir; isWithin(root, current); current = path.dirname(current)) {
+  for (let current = dir; isPathInside(current, root); current = path.dirname(current)) {
     const stat = await fs.stat(current);
     const wanted = sandboxReadableMode(stat.mode, true);
     if ((stat.mode & 0o7777) !== wanted) await fs.chmod(current, wanted);
@@ -43,14 +44,14 @@ async function makeAncestorsReadable(root: string, dir: string): Promise<void> {
 export async function writeTextAtomic(root: string, target: string, content: string | Uint8Array): Promise<string> {
   const realRoot = await fs.realpath(root);
   const resolved = await resolveRealPath(target);
-  if (!isStrictlyInside(realRoot, resolved)) {
+  if (!isPathInside(resolved, realRoot, { strict: true })) {
     throw new SkillsError("INVALID_PATH", WRITE_ESCAPE_MESSAGE, { details: { path: path.basename(target) } });
   }
   const dir = path.dirname(resolved);
   await fs.mkdir(dir, { recursive: true, mode: 0o755 });
   // Re-check after mkdir: a link swapped in meanwhile must not move the write.
   const realDir = await fs.realpath(dir);
-  if (realDir !== dir || !isWithin(realRoot, realDir)) {
+  if (realDir !== dir || !isPathInside(realDir, realRoot)) {
     throw new SkillsError("INVALID_PATH", WRITE_ESCAPE_MESSAGE, { details: { path: path.basename(target) } });
   }
   await writeFileAtomic(resolved, content, { mode: (existing) => sandboxReadableMode(existing ?? 0o644, false) });

@@ -3,14 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sandboxReadableMode } from "../internal/sandbox-permissions.js";
-import { WRITE_ESCAPE_MESSAGE, writeTextAtomic } from "./atomic-write.js";
+import { WRITE_ESCAPE_MESSAGE, writeTextAtomic } from "./write-skill-file.js";
 import { rejectionOf } from "./testing/fixtures.js";
 
 let base: string;
 let skill: string;
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(path.join(os.tmpdir(), "atomic-write-")));
+  base = await realpath(await mkdtemp(path.join(os.tmpdir(), "write-skill-file-")));
   skill = path.join(base, "my-skill");
   await mkdir(skill);
 });
