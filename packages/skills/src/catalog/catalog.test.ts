@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SkillsError } from "../errors.js";
 import { SkillCatalog, type SkillCatalogOptions } from "./catalog.js";
 import { discoverSkills, type DiscoverOptions, type DiscoveryResult } from "./discover.js";
-import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "./test-helpers.js";
+import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 let root: string;

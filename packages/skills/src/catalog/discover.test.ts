@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { discoverSkills } from "./discover.js";
-import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "./test-helpers.js";
+import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SkillsError } from "../errors.js";
 import { ExtensionsConfigStore, isSkillEnabled, parseExtensionsConfig } from "./extensions-config.js";
-import { makeTempDir, recordingLogger } from "./test-helpers.js";
+import { makeTempDir, recordingLogger } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 let file: string;

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findSkillFiles } from "./find-skill-files.js";
-import { makeTempDir, skillMarkdown, writeSkill } from "./test-helpers.js";
+import { makeTempDir, skillMarkdown, writeSkill } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 beforeEach(async () => {

@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rejectionOf } from "../custom/testing/fixtures.js";
+import { rejectionOf } from "../../test/support/custom/fixtures.js";
 import { EXTENSIONS_CONFIG_FILE_NAMES, EXTENSIONS_CONFIG_PATH_ENV, locateExtensionsConfig } from "./locate-extensions-config.js";
-import { makeTempDir } from "./test-helpers.js";
+import { makeTempDir } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 let cwd: string;

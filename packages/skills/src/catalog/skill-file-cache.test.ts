@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillFileCache } from "./skill-file-cache.js";
-import { makeTempDir, skillMarkdown, writeSkill } from "./test-helpers.js";
+import { makeTempDir, skillMarkdown, writeSkill } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 beforeEach(async () => {

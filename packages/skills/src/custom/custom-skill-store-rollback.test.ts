@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CustomSkillStore } from "./custom-skill-store.js";
-import { makeTempRoots, recordingLogger, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "./testing/fixtures.js";
+import { makeTempRoots, recordingLogger, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 let store: CustomSkillStore;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SkillScanner } from "../scanning/types.js";
 import { CustomSkillStore } from "./custom-skill-store.js";
-import { makeTempRoots, MarkerScanner, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "./testing/fixtures.js";
+import { makeTempRoots, MarkerScanner, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 const agent = { author: "agent", threadId: "t-1" } as const;

@@ -3,7 +3,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CustomSkillStore } from "./custom-skill-store.js";
-import { makeTempRoots, rejectionOf, skillMd, type TempRoots } from "./testing/fixtures.js";
+import { makeTempRoots, rejectionOf, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 let store: CustomSkillStore;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillHistory } from "./history.js";
 import type { HistoryRecord } from "./history-record.js";
-import { makeTempRoots, recordingLogger, type TempRoots } from "./testing/fixtures.js";
+import { makeTempRoots, recordingLogger, type TempRoots } from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 

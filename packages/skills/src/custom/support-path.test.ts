@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveSupportPath, SUPPORT_PATH_MESSAGES } from "./support-path.js";
-import { rejectionOf } from "./testing/fixtures.js";
+import { rejectionOf } from "../../test/support/custom/fixtures.js";
 
 let base: string;
 let skill: string;

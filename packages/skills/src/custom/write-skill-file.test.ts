@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sandboxReadableMode } from "../internal/sandbox-permissions.js";
 import { WRITE_ESCAPE_MESSAGE, writeTextAtomic } from "./write-skill-file.js";
-import { rejectionOf } from "./testing/fixtures.js";
+import { rejectionOf } from "../../test/support/custom/fixtures.js";
 
 let base: string;
 let skill: string;

@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillsError } from "../errors.js";
 import { installSkillArchive } from "./install.js";
-import { measureRssGrowth } from "./testing/memory.js";
-import { forgeDeclaredSizes, skillMd, writeZipInChildProcess } from "./testing/zip-fixtures.js";
+import { measureRssGrowth } from "../../test/support/install/memory.js";
+import { forgeDeclaredSizes, skillMd, writeZipInChildProcess } from "../../test/support/install/zip-fixtures.js";
 
 const MB = 1_000_000;
 const MiB = 1024 * 1024;

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installSkillFromDirectory } from "./install.js";
-import { skillMd } from "./testing/zip-fixtures.js";
+import { skillMd } from "../../test/support/install/zip-fixtures.js";
 
 let dir: string;
 let src: string;

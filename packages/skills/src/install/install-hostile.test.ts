@@ -3,8 +3,8 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { installSkillArchive, type InstallOptions } from "./install.js";
-import { cleanScanner, expectInstallRejected, sandboxOptions, useInstallSandbox } from "./testing/install-harness.js";
-import { patchZipName, skillMd, writeZip, type FixtureEntry } from "./testing/zip-fixtures.js";
+import { cleanScanner, expectInstallRejected, sandboxOptions, useInstallSandbox } from "../../test/support/install/install-harness.js";
+import { patchZipName, skillMd, writeZip, type FixtureEntry } from "../../test/support/install/zip-fixtures.js";
 
 const box = useInstallSandbox("install-hostile-");
 const options = (extra: Partial<InstallOptions> = {}): InstallOptions => sandboxOptions(box, extra);

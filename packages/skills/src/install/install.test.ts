@@ -4,8 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModerationScanner, ScanReport, SkillScanner } from "../scanning/types.js";
 import { installSkillArchive, type InstallOptions } from "./install.js";
-import { cleanScanner, expectInstallRejected, rejection, sandboxOptions, useInstallSandbox } from "./testing/install-harness.js";
-import { skillMd, writeZip, type FixtureEntry } from "./testing/zip-fixtures.js";
+import { cleanScanner, expectInstallRejected, rejection, sandboxOptions, useInstallSandbox } from "../../test/support/install/install-harness.js";
+import { skillMd, writeZip, type FixtureEntry } from "../../test/support/install/zip-fixtures.js";
 
 const box = useInstallSandbox("install-archive-");
 const options = (extra: Partial<InstallOptions> = {}): InstallOptions => sandboxOptions(box, extra);

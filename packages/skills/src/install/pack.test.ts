@@ -6,7 +6,7 @@ import unzipper from "unzipper";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installSkillArchive } from "./install.js";
 import { packSkillDirectory } from "./pack.js";
-import { skillMd } from "./testing/zip-fixtures.js";
+import { skillMd } from "../../test/support/install/zip-fixtures.js";
 
 let dir: string;
 let src: string;

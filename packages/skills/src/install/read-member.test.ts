@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillsError } from "../errors.js";
 import { readSkillArchiveMember } from "./read-member.js";
-import { forgeDeclaredSizes, patchZipName, skillMd, writeZip, zeroStream } from "./testing/zip-fixtures.js";
+import { forgeDeclaredSizes, patchZipName, skillMd, writeZip, zeroStream } from "../../test/support/install/zip-fixtures.js";
 
 let dir: string;
 let n = 0;

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillsError, type SkillsErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { safeExtractSkillArchive } from "./safe-extract.js";
-import { measureRssGrowth } from "./testing/memory.js";
-import { forgeDeclaredSizes, patchZipName, writeZip, writeZipInChildProcess, zeroStream } from "./testing/zip-fixtures.js";
+import { measureRssGrowth } from "../../test/support/install/memory.js";
+import { forgeDeclaredSizes, patchZipName, writeZip, writeZipInChildProcess, zeroStream } from "../../test/support/install/zip-fixtures.js";
 
 const MiB = 1024 * 1024;
 let dir: string;

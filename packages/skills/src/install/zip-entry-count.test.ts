@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSkillArchive } from "./archive-reader.js";
 import { readZipEntryCount } from "./zip-entry-count.js";
-import { writeZip } from "./testing/zip-fixtures.js";
+import { writeZip } from "../../test/support/install/zip-fixtures.js";
 
 let dir: string;
 let zip: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDescribeSkillTool, describeSkills } from "./describe-skill.js";
-import { makeSkill } from "./test-helpers.js";
+import { makeSkill } from "../../test/support/prompt/fixtures.js";
 
 const skills = [
   makeSkill("skill-reviewer", { description: "Review skill packages.", allowedTools: ["review_skill_package", "read_file"] }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LruCache } from "@deerflow/kernel";
 import { renderSkillSection, type RenderedSkillSection } from "./render.js";
-import { makeSkill, manySkills } from "./test-helpers.js";
+import { makeSkill, manySkills } from "../../test/support/prompt/fixtures.js";
 import { approximateTokenCount } from "./tokens.js";
 
 const fresh = () => ({ cache: new LruCache<string, RenderedSkillSection>(32) });

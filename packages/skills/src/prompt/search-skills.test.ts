@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchSkills } from "./search-skills.js";
-import { makeSkill, manySkills } from "./test-helpers.js";
+import { makeSkill, manySkills } from "../../test/support/prompt/fixtures.js";
 
 const catalog = [
   makeSkill("chart-visualization", { description: "Pick among 26 chart types and render a chart image." }),

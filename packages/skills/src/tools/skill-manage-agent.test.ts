@@ -5,7 +5,7 @@ import { fakeModel } from "@langchain/core/testing";
 import { createAgent } from "langchain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CustomSkillStore } from "../custom/custom-skill-store.js";
-import { makeTempRoots, skillMd, type TempRoots } from "../custom/testing/fixtures.js";
+import { makeTempRoots, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
 import { createSkillManageTool } from "./skill-manage.js";
 
 let roots: TempRoots;

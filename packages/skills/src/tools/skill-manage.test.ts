@@ -4,7 +4,7 @@ import path from "node:path";
 import { ToolMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CustomSkillStore } from "../custom/custom-skill-store.js";
-import { makeTempRoots, MarkerScanner, ScriptedModeration, skillMd, type TempRoots } from "../custom/testing/fixtures.js";
+import { makeTempRoots, MarkerScanner, ScriptedModeration, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
 import { createSkillManageTool, MAX_TOOL_ERROR_CHARS } from "./skill-manage.js";
 import type { SkillManageInput } from "./skill-manage-schema.js";
 

@@ -8,9 +8,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
-import { SkillsError, type SkillsErrorCode } from "../../errors.js";
-import type { ScanReport, SkillScanner } from "../../scanning/types.js";
-import type { InstallOptions } from "../install.js";
+import { SkillsError, type SkillsErrorCode } from "../../../src/errors.js";
+import type { ScanReport, SkillScanner } from "../../../src/scanning/types.js";
+import type { InstallOptions } from "../../../src/install/install.js";
 
 /** Paths of the current test's sandbox; refreshed before each test. */
 export interface InstallSandbox {
@@ -52,7 +52,7 @@ export async function rejection(p: Promise<unknown>): Promise<SkillsError> {
 }
 
 /** Asserts neither the custom root nor the temp dir holds anything. */
-export async function expectNothingLeft(box: InstallSandbox): Promise<void> {
+async function expectNothingLeft(box: InstallSandbox): Promise<void> {
   expect(existsSync(box.customRoot) ? await readdir(box.customRoot) : []).toEqual([]);
   expect(existsSync(box.tempDir) ? await readdir(box.tempDir) : []).toEqual([]);
 }

@@ -1,5 +1,5 @@
 /** Skill factories for the prompt tests. Test-only; not exported. */
-import type { Skill } from "../model/skill.js";
+import type { Skill } from "../../../src/model/skill.js";
 
 /** A skill with sensible defaults; `relativePath` defaults to the name. */
 export function makeSkill(name: string, overrides: Partial<Skill> = {}): Skill {

@@ -5,7 +5,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../../../src/logger.js";
 
 /** Creates a temp directory (remove it with `fs.rm(dir, { recursive: true, force: true })`). */
 export async function makeTempDir(prefix = "skills-catalog-"): Promise<string> {

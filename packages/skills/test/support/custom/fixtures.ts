@@ -5,9 +5,9 @@
 import { lstat, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SkillsError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
-import type { Finding, ModerationInput, ModerationResult, ModerationScanner, ScanReport, SkillScanner } from "../../scanning/types.js";
+import { SkillsError } from "../../../src/errors.js";
+import type { Logger } from "../../../src/logger.js";
+import type { Finding, ModerationInput, ModerationResult, ModerationScanner, ScanReport, SkillScanner } from "../../../src/scanning/types.js";
 
 /** A temp directory holding `custom/` and `public/` roots. */
 export interface TempRoots {
