@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { brokenOnRegistry, linkTargets } from "../src/readme-links.js";
+import { brokenOnRegistry, linkTargets } from "./readme-links.js";
 
 describe("linkTargets", () => {
   it("finds inline links, images, reference definitions and HTML links, not code", () => {

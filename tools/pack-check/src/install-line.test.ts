@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readmeInstallLine } from "../src/install-line.js";
+import { readmeInstallLine } from "./install-line.js";
 
 const readme = (install: string): string => `# @probe/p\n\nIntro with \`npm install nothing\`.\n\n## Install\n\n${install}\n\n## Usage\n\n\`\`\`sh\nnpm install later\n\`\`\`\n`;
 
