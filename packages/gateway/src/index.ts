@@ -85,5 +85,6 @@ export {
   type WireThreadTask,
 } from "./langgraph/state-graph.js";
 export { SSE_END, SSE_HEADERS, SSE_HEARTBEAT, gapFrame, sseFrame } from "./langgraph/sse.js";
-export { DEFAULT_MULTITASK_STRATEGY, DEFAULT_ON_DISCONNECT, toCreateRunInput, type RunCreateBody } from "./langgraph/run-input.js";
+export { DEFAULT_MULTITASK_STRATEGY, DEFAULT_ON_DISCONNECT, toCreateRunInput } from "./langgraph/run-input.js";
+export type { RunCreateBody } from "./langgraph/schemas.js";
 export { toWireAssistant, toWireRun, toWireThread } from "./langgraph/wire.js";

@@ -4,23 +4,14 @@
 import type { FastifyInstance } from "fastify";
 import type { RegisteredAssistant } from "./assistant-registry.js";
 import { assistantOrThrow, type LangGraphContext } from "./context.js";
-import { assistantCountSchema, assistantParamsSchema, assistantSchema, assistantSearchSchema } from "./schemas.js";
+import { assistantParamsSchema } from "./request-schemas.js";
+import { assistantSchema } from "./response-schemas.js";
+import { assistantCountSchema, assistantSearchSchema, type AssistantCountBody, type AssistantSearchBody } from "./schemas.js";
 import { selectFields, toWireAssistant } from "./wire.js";
 
 type AssistantParams = { assistant_id: string };
 
-interface SearchBody {
-  graph_id?: string | null;
-  name?: string | null;
-  metadata?: Record<string, unknown> | null;
-  limit?: number;
-  offset?: number;
-  sort_by?: "assistant_id" | "graph_id" | "name" | "created_at" | "updated_at" | null;
-  sort_order?: "asc" | "desc" | null;
-  select?: string[] | null;
-}
-
-function queryOf(body: SearchBody | null | undefined) {
+function queryOf(body: AssistantCountBody | undefined) {
   return {
     ...(body?.graph_id == null ? {} : { graphId: body.graph_id }),
     ...(body?.name == null ? {} : { name: body.name }),
@@ -28,7 +19,7 @@ function queryOf(body: SearchBody | null | undefined) {
   };
 }
 
-function sortKey(assistant: RegisteredAssistant, field: NonNullable<SearchBody["sort_by"]>): string {
+function sortKey(assistant: RegisteredAssistant, field: NonNullable<NonNullable<AssistantSearchBody>["sort_by"]>): string {
   switch (field) {
     case "assistant_id":
       return assistant.assistantId;
@@ -64,7 +55,7 @@ const schemasSchema = {
 export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphContext): void {
   const tags = ["assistants"];
 
-  app.post<{ Body: SearchBody | null }>(
+  app.post<{ Body: AssistantSearchBody }>(
     "/assistants/search",
     {
       schema: {
@@ -92,7 +83,7 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
     },
   );
 
-  app.post<{ Body: SearchBody | null }>(
+  app.post<{ Body: AssistantCountBody }>(
     "/assistants/count",
     { schema: { summary: "Count assistants", tags, body: assistantCountSchema, response: { 200: { type: "integer" } } } },
     async (request) => ctx.assistants.count(queryOf(request.body)),

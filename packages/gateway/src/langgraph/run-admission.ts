@@ -9,7 +9,8 @@ import type { FastifyRequest } from "fastify";
 import { GatewayError } from "../errors.js";
 import { assistantOrThrow, authorize, threadNotFound, type LangGraphContext } from "./context.js";
 import { runUserIdOf } from "./run-identity.js";
-import { checkpointIdOf, toCreateRunInput, type RunCreateBody } from "./run-input.js";
+import { checkpointIdOf, toCreateRunInput } from "./run-input.js";
+import type { RunCreateBody } from "./schemas.js";
 import { SSE_HEADERS } from "./sse.js";
 
 /** An admitted run and what its route needs to answer. */

@@ -3,33 +3,12 @@
  * to the runtime's `CreateRunInput`, with the assistant's defaults merged in
  * and the caller's user id injected.
  */
-import type { CreateRunInput, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig, StreamMode } from "@deerflow/runtime";
+import type { CreateRunInput, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig } from "@deerflow/runtime";
 import type { AssistantConfig, RegisteredAssistant } from "./assistant-registry.js";
 import { RUN_USER_ID_KEY } from "./run-identity.js";
+import type { RunCreateBody } from "./schemas.js";
 
 type Nullable<T> = T | null | undefined;
-
-/** The run body, as the schema lets it through (`stream_mode` and node lists are arrays after coercion). */
-export interface RunCreateBody {
-  assistant_id: string;
-  /** An object of state channels, or null (continue from the checkpoint); the schema refuses anything else. */
-  input?: Nullable<Record<string, unknown>>;
-  command?: Nullable<{ resume?: unknown; update?: unknown; goto?: Nullable<unknown[]> }>;
-  config?: Nullable<{ tags?: Nullable<string[]>; recursion_limit?: Nullable<number>; configurable?: Nullable<Record<string, unknown>>; metadata?: Nullable<Record<string, unknown>> }>;
-  context?: Nullable<Record<string, unknown>>;
-  metadata?: Nullable<Record<string, unknown>>;
-  stream_mode?: Nullable<string[]>;
-  stream_subgraphs?: Nullable<boolean>;
-  stream_resumable?: Nullable<boolean>;
-  on_disconnect?: Nullable<DisconnectMode>;
-  multitask_strategy?: Nullable<MultitaskStrategy>;
-  if_not_exists?: Nullable<"create" | "reject">;
-  interrupt_before?: Nullable<string[]>;
-  interrupt_after?: Nullable<string[]>;
-  checkpoint_id?: Nullable<string>;
-  checkpoint?: Nullable<{ checkpoint_id?: Nullable<string>; checkpoint_ns?: Nullable<string>; checkpoint_map?: Nullable<Record<string, unknown>> }>;
-  on_completion?: Nullable<"delete" | "keep">;
-}
 
 /** Default of `on_disconnect`: the LangGraph JS server's (the run goes on). */
 export const DEFAULT_ON_DISCONNECT: DisconnectMode = "continue";
@@ -93,7 +72,7 @@ export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssis
   const context = { ...assistant.context, ...body.context };
   if (Object.hasOwn(context, RUN_USER_ID_KEY)) context[RUN_USER_ID_KEY] = userId;
   if (Object.keys(context).length > 0) input.context = context;
-  if (body.stream_mode !== null && body.stream_mode !== undefined) input.streamMode = body.stream_mode as StreamMode[];
+  if (body.stream_mode !== null && body.stream_mode !== undefined) input.streamMode = body.stream_mode;
   if (typeof body.stream_subgraphs === "boolean") input.streamSubgraphs = body.stream_subgraphs;
   const before = nodes(body.interrupt_before);
   if (before !== undefined) input.interruptBefore = before;

@@ -7,25 +7,23 @@ import type { FastifyInstance } from "fastify";
 import { GatewayError } from "../errors.js";
 import { threadParamsSchema } from "../schemas.js";
 import { threadOrThrow, type LangGraphContext } from "./context.js";
+import { checkpointParamsSchema, stateQuerySchema, type StateQuery } from "./request-schemas.js";
+import { stateUpdateResponseSchema, threadStateSchema } from "./response-schemas.js";
 import {
-  checkpointParamsSchema,
   historyQuerySchema,
   historySchema,
   stateAtCheckpointSchema,
-  stateQuerySchema,
-  stateUpdateResponseSchema,
   stateUpdateSchema,
-  threadStateSchema,
+  type CheckpointBody,
+  type HistoryBody,
+  type HistoryQuery,
+  type StateAtCheckpointBody,
+  type StateUpdateBody,
 } from "./schemas.js";
 import type { CheckpointSelector, WireThreadState } from "./state-graph.js";
 
 type ThreadParams = { thread_id: string };
 type Nullable<T> = T | null | undefined;
-interface CheckpointBody {
-  checkpoint_id?: Nullable<string>;
-  checkpoint_ns?: Nullable<string>;
-  checkpoint_map?: Nullable<Record<string, unknown>>;
-}
 
 /** A client's checkpoint object without its nulls. */
 function selector(checkpoint: Nullable<CheckpointBody>, checkpointId?: Nullable<string>): CheckpointSelector | undefined {
@@ -63,7 +61,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     return state;
   }
 
-  app.get<{ Params: ThreadParams; Querystring: { subgraphs?: boolean } }>(
+  app.get<{ Params: ThreadParams; Querystring: StateQuery }>(
     "/threads/:thread_id/state",
     {
       schema: {
@@ -79,7 +77,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     async (request) => stateOf(request.params.thread_id, request, undefined, request.query.subgraphs === true),
   );
 
-  app.get<{ Params: ThreadParams & { checkpoint_id: string }; Querystring: { subgraphs?: boolean } }>(
+  app.get<{ Params: ThreadParams & { checkpoint_id: string }; Querystring: StateQuery }>(
     "/threads/:thread_id/state/:checkpoint_id",
     {
       schema: {
@@ -94,7 +92,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     async (request) => stateOf(request.params.thread_id, request, { checkpoint_id: request.params.checkpoint_id }, request.query.subgraphs === true),
   );
 
-  app.post<{ Params: ThreadParams; Body: { checkpoint: CheckpointBody; subgraphs?: boolean | null } }>(
+  app.post<{ Params: ThreadParams; Body: StateAtCheckpointBody }>(
     "/threads/:thread_id/state/checkpoint",
     {
       schema: { summary: "The thread's state at a checkpoint object", tags, params: threadParamsSchema, body: stateAtCheckpointSchema, response: { 200: threadStateSchema }, "x-errors": [404] },
@@ -102,7 +100,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     async (request) => stateOf(request.params.thread_id, request, selector(request.body.checkpoint), request.body.subgraphs === true),
   );
 
-  app.post<{ Params: ThreadParams; Body: { values?: unknown; as_node?: string | null; checkpoint_id?: string | null; checkpoint?: CheckpointBody | null } | null }>(
+  app.post<{ Params: ThreadParams; Body: StateUpdateBody }>(
     "/threads/:thread_id/state",
     {
       schema: {
@@ -140,14 +138,8 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     },
   );
 
-  interface HistoryBody {
-    limit?: number;
-    before?: unknown;
-    metadata?: Record<string, unknown> | null;
-    checkpoint?: CheckpointBody | null;
-  }
-
-  async function history(request: Parameters<typeof threadOrThrow>[1], threadId: string, body: HistoryBody): Promise<WireThreadState[]> {
+  /** Both history routes: the POST body, or the GET query (`limit` is absent only from an absent body). */
+  async function history(request: Parameters<typeof threadOrThrow>[1], threadId: string, body: Partial<NonNullable<HistoryBody>>): Promise<WireThreadState[]> {
     const before = beforeId(body.before);
     const thread = await threadOrThrow(ctx, request, threadId);
     const checkpoint = selector(body.checkpoint);
@@ -159,7 +151,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     });
   }
 
-  app.post<{ Params: ThreadParams; Body: HistoryBody | null }>(
+  app.post<{ Params: ThreadParams; Body: HistoryBody }>(
     "/threads/:thread_id/history",
     {
       schema: {
@@ -175,7 +167,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     async (request) => history(request, request.params.thread_id, request.body ?? {}),
   );
 
-  app.get<{ Params: ThreadParams; Querystring: { limit?: number; before?: string } }>(
+  app.get<{ Params: ThreadParams; Querystring: HistoryQuery }>(
     "/threads/:thread_id/history",
     {
       schema: {

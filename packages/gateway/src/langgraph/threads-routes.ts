@@ -3,36 +3,29 @@
  * values and interrupts (checkpointer).
  */
 import { randomUUID } from "node:crypto";
-import type { ThreadRecord, ThreadSearchQuery, ThreadStatus } from "@deerflow/runtime";
+import type { ThreadRecord, ThreadSearchQuery } from "@deerflow/runtime";
 import type { FastifyInstance } from "fastify";
 import { threadParamsSchema } from "../schemas.js";
 import { authorize, threadNotFound, threadOrThrow, type LangGraphContext } from "./context.js";
-import { threadCountSchema, threadCreateSchema, threadPatchSchema, threadSchema, threadSearchSchema } from "./schemas.js";
+import { threadSchema } from "./response-schemas.js";
+import {
+  threadCountSchema,
+  threadCreateSchema,
+  threadPatchSchema,
+  threadSearchSchema,
+  type ThreadCountBody,
+  type ThreadCreateBody,
+  type ThreadPatchBody,
+  type ThreadSearchBody,
+} from "./schemas.js";
 import { emptyThreadState } from "./state-graph.js";
 import { selectFields, toWireThread } from "./wire.js";
 
 type ThreadParams = { thread_id: string };
 
-interface CreateBody {
-  thread_id?: string | null;
-  metadata?: Record<string, unknown> | null;
-  if_exists?: "raise" | "do_nothing" | null;
-}
-
-interface SearchBody {
-  metadata?: Record<string, unknown> | null;
-  ids?: string[] | null;
-  status?: ThreadStatus | null;
-  limit?: number;
-  offset?: number;
-  sort_by?: "thread_id" | "status" | "created_at" | "updated_at" | null;
-  sort_order?: "asc" | "desc" | null;
-  select?: string[] | null;
-}
-
 const SORT_FIELDS = { thread_id: "threadId", status: "status", created_at: "createdAt", updated_at: "updatedAt" } as const;
 
-function filterOf(body: SearchBody | null | undefined): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
+function filterOf(body: Pick<NonNullable<ThreadSearchBody>, "metadata" | "ids" | "status"> | null | undefined): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
   return {
     ...(body?.metadata == null ? {} : { metadata: body.metadata }),
     ...(body?.ids == null ? {} : { ids: body.ids }),
@@ -51,7 +44,7 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     return toWireThread(thread, state);
   }
 
-  app.post<{ Body: CreateBody | null }>(
+  app.post<{ Body: ThreadCreateBody }>(
     "/threads",
     {
       schema: {
@@ -72,7 +65,7 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     },
   );
 
-  app.post<{ Body: SearchBody | null }>(
+  app.post<{ Body: ThreadSearchBody }>(
     "/threads/search",
     {
       schema: {
@@ -113,7 +106,7 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     },
   );
 
-  app.post<{ Body: SearchBody | null }>(
+  app.post<{ Body: ThreadCountBody }>(
     "/threads/count",
     { schema: { summary: "Count threads", tags, body: threadCountSchema, response: { 200: { type: "integer" } } } },
     async (request) => store.countThreads(filterOf(request.body)),
@@ -135,7 +128,7 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     async (request) => wireThread(await threadOrThrow(ctx, request, request.params.thread_id)),
   );
 
-  app.patch<{ Params: ThreadParams; Body: { metadata?: Record<string, unknown> | null } | null }>(
+  app.patch<{ Params: ThreadParams; Body: ThreadPatchBody }>(
     "/threads/:thread_id",
     { schema: { summary: "Merge metadata into a thread", tags, params: threadParamsSchema, body: threadPatchSchema, response: { 200: threadSchema }, "x-errors": [404] } },
     async (request) => {
