@@ -73,6 +73,21 @@ export interface FinishRunInput {
   expectStatus?: RunStatus[];
 }
 
+/** Input of {@link RunStore.createThread}. */
+export interface CreateThreadInput {
+  threadId: string;
+  metadata?: Record<string, unknown>;
+  /** `raise` (default) fails with `THREAD_EXISTS` when the thread exists; `do_nothing` returns it unchanged. */
+  ifExists?: "raise" | "do_nothing";
+}
+
+/** Change of {@link RunStore.updateThread}: what is absent is kept. */
+export interface ThreadPatch {
+  /** Shallow-merged into the thread's metadata. */
+  metadata?: Record<string, unknown>;
+  status?: ThreadStatus;
+}
+
 /** Filter of {@link RunStore.searchThreads}. */
 export interface ThreadSearchQuery {
   /**
@@ -94,6 +109,9 @@ export interface ThreadSearchQuery {
   sortOrder?: "asc" | "desc";
 }
 
+/** Filter of {@link RunStore.countThreads}: a search without paging or order. */
+export type ThreadCountQuery = Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder">;
+
 /** Filter of {@link RunStore.listRuns}. */
 export interface RunListQuery {
   status?: RunStatus;
@@ -101,6 +119,12 @@ export interface RunListQuery {
   limit?: number;
   /** Default 0. */
   offset?: number;
+}
+
+/** Filter of {@link RunStore.listActiveRuns}. */
+export interface ActiveRunQuery {
+  /** Only the runs this instance owns. */
+  ownerId?: string;
 }
 
 /** Durable storage of runs and thread metadata. */
@@ -111,12 +135,12 @@ export interface RunStore {
    * Creates a thread. `ifExists: "raise"` (default) fails with `THREAD_EXISTS`;
    * `"do_nothing"` returns the existing thread unchanged.
    */
-  createThread(input: { threadId: string; metadata?: Record<string, unknown>; ifExists?: "raise" | "do_nothing" }): Promise<ThreadRecord>;
+  createThread(input: CreateThreadInput): Promise<ThreadRecord>;
   getThread(threadId: string): Promise<ThreadRecord | null>;
   /** Shallow-merges `metadata` into the thread's metadata and/or sets `status`. `THREAD_NOT_FOUND` when missing. */
-  updateThread(threadId: string, patch: { metadata?: Record<string, unknown>; status?: ThreadStatus }): Promise<ThreadRecord>;
+  updateThread(threadId: string, patch: ThreadPatch): Promise<ThreadRecord>;
   searchThreads(query?: ThreadSearchQuery): Promise<ThreadRecord[]>;
-  countThreads(query?: Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder">): Promise<number>;
+  countThreads(query?: ThreadCountQuery): Promise<number>;
   /** Deletes the thread and all its runs. `THREAD_BUSY` if it has an active run; false if missing. */
   deleteThread(threadId: string): Promise<boolean>;
 
@@ -135,7 +159,7 @@ export interface RunStore {
   /** Runs of a thread, newest first (creation order); `[]` for a missing thread. */
   listRuns(threadId: string, query?: RunListQuery): Promise<RunRecord[]>;
   /** Every `pending` or `running` run, oldest first; optionally only those owned by `ownerId`. */
-  listActiveRuns(query?: { ownerId?: string }): Promise<RunRecord[]>;
+  listActiveRuns(query?: ActiveRunQuery): Promise<RunRecord[]>;
   /**
    * Moves a `pending` run to `running` only when every run created before it on
    * the same thread is terminal and no cancel was requested for it.

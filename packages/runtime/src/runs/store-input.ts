@@ -1,10 +1,10 @@
 /**
- * Input checks and rules shared by every run store, so that the memory and the
- * PostgreSQL stores accept, reject and normalise exactly the same values.
- * Everything here is pure.
+ * Input checks and rules shared by every run store, so that the memory,
+ * SQLite and PostgreSQL stores accept, reject and normalise exactly the same
+ * values. Everything here is pure.
  */
 import { RuntimeError } from "../errors.js";
-import type { AdmitRunInput, FinishRunInput, RunListQuery } from "./run-store.js";
+import type { AdmitRunInput, CreateThreadInput, FinishRunInput, RunListQuery, ThreadPatch } from "./run-store.js";
 import type { CancelAction, RunStatus, ThreadStatus } from "./types.js";
 
 /** `error` of a `pending` run that an `interrupt`/`rollback` admission superseded. */
@@ -21,37 +21,6 @@ const THREAD_STATUSES: ReadonlySet<string> = new Set<ThreadStatus>(["idle", "bus
 const STRATEGIES: ReadonlySet<string> = new Set(["reject", "interrupt", "rollback", "enqueue"]);
 const DISCONNECT_MODES: ReadonlySet<string> = new Set(["cancel", "continue"]);
 const CANCEL_ACTIONS: ReadonlySet<string> = new Set<CancelAction>(["interrupt", "rollback"]);
-
-/** `THREAD_NOT_FOUND` for `threadId`. */
-export function threadNotFound(threadId: string): RuntimeError {
-  return new RuntimeError("THREAD_NOT_FOUND", `Thread ${threadId} not found`, { details: { threadId } });
-}
-
-/** `THREAD_BUSY` for deleting a thread that still has active runs. */
-export function threadHasActiveRuns(threadId: string, activeRunIds: string[]): RuntimeError {
-  return new RuntimeError("THREAD_BUSY", `Thread ${threadId} has active runs (${activeRunIds.join(", ")}); cancel them first`, {
-    details: { threadId, activeRunIds },
-  });
-}
-
-/** `THREAD_BUSY` for a `reject` admission on a thread with an active run (nothing is written). */
-export function threadAlreadyActive(threadId: string, activeRunIds: string[]): RuntimeError {
-  return new RuntimeError("THREAD_BUSY", `Thread ${threadId} already has an active run (${activeRunIds.join(", ")})`, {
-    details: { threadId, activeRunIds },
-  });
-}
-
-/** `THREAD_BUSY` for deleting a run that is still active. */
-export function runStillActive(runId: string, threadId: string, status: string): RuntimeError {
-  return new RuntimeError("THREAD_BUSY", `Run ${runId} is still ${status}; cancel it before deleting it`, {
-    details: { runId, threadId, status },
-  });
-}
-
-/** `INVALID_ARGUMENT` for an admission whose run id is taken (nothing is written). */
-export function runIdTaken(runId: string): RuntimeError {
-  return new RuntimeError("INVALID_ARGUMENT", `Run id ${runId} is already taken`, { details: { runId } });
-}
 
 function invalid(message: string, details?: Record<string, unknown>): RuntimeError {
   return new RuntimeError("INVALID_ARGUMENT", message, details === undefined ? undefined : { details });
@@ -139,6 +108,48 @@ export function checkThreadStatus(value: unknown, field: string): ThreadStatus {
 export function checkCancelAction(value: unknown): CancelAction {
   if (typeof value !== "string" || !CANCEL_ACTIONS.has(value)) throw invalid(`cancel action must be "interrupt" or "rollback", got ${JSON.stringify(value) ?? String(value)}`);
   return value as CancelAction;
+}
+
+/** A {@link CreateThreadInput} after validation, defaults applied. */
+export interface CheckedCreateThreadInput {
+  threadId: string;
+  metadata: Record<string, unknown>;
+  ifExists: "raise" | "do_nothing";
+}
+
+/**
+ * Validates a thread creation.
+ *
+ * @throws RuntimeError `INVALID_ARGUMENT` naming the first bad field.
+ */
+export function checkCreateThreadInput(input: CreateThreadInput): CheckedCreateThreadInput {
+  const threadId = checkId(input.threadId, "threadId");
+  const metadata = input.metadata === undefined ? {} : toJsonObject(input.metadata, "metadata");
+  const ifExists = input.ifExists ?? "raise";
+  if (ifExists !== "raise" && ifExists !== "do_nothing") throw invalid(`ifExists must be "raise" or "do_nothing", got ${JSON.stringify(ifExists)}`);
+  return { threadId, metadata, ifExists };
+}
+
+/**
+ * Validates a thread update; what is undefined is kept.
+ *
+ * @throws RuntimeError `INVALID_ARGUMENT` naming the first bad field.
+ */
+export function checkThreadPatch(patch: ThreadPatch): { metadata: Record<string, unknown> | undefined; status: ThreadStatus | undefined } {
+  const metadata = patch.metadata === undefined ? undefined : toJsonObject(patch.metadata, "metadata");
+  const status = patch.status === undefined ? undefined : checkThreadStatus(patch.status, "status");
+  return { metadata, status };
+}
+
+/**
+ * Validates the ids of an owner change (`expectedOwnerId` null: the run has no owner yet).
+ *
+ * @throws RuntimeError `INVALID_ARGUMENT` naming the first bad id.
+ */
+export function checkOwnerChange(runId: string, expectedOwnerId: string | null, ownerId: string): void {
+  checkId(runId, "runId");
+  if (expectedOwnerId !== null) checkId(expectedOwnerId, "expectedOwnerId");
+  checkId(ownerId, "ownerId");
 }
 
 /** An {@link AdmitRunInput} after validation, with metadata and kwargs normalised. */
