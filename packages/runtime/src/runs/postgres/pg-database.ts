@@ -17,7 +17,7 @@ import { isConflict, isConnectionError, toStoreError } from "./pg-errors.js";
 export type Queryable = Pick<PoolClient, "query">;
 
 /** Where the store gets its connections (validated by the store). */
-export type PgConnection = { pool: Pool } | { connectionString: string; poolConfig?: Omit<PoolConfig, "connectionString"> | undefined };
+type PgConnection = { pool: Pool } | { connectionString: string; poolConfig?: Omit<PoolConfig, "connectionString"> | undefined };
 
 /** Options of {@link PgDatabase}. */
 export interface PgDatabaseOptions {
