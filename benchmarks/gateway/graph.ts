@@ -20,7 +20,7 @@ export const REPLY_TOKENS: readonly string[] = (
   .slice(0, 20);
 
 /** A chat model that streams {@link REPLY_TOKENS}, the same for every call. */
-export class FakeStreamingChatModel extends BaseChatModel {
+class FakeStreamingChatModel extends BaseChatModel {
   override _llmType(): string {
     return "bench-fake";
   }
@@ -51,5 +51,9 @@ export const workflow = new StateGraph(MessagesAnnotation)
   .addEdge(START, "agent")
   .addEdge("agent", END);
 
-/** Compiled without a checkpointer (the LangGraph API server sets its own). */
+/**
+ * Compiled without a checkpointer (the LangGraph API server sets its own).
+ * Loaded by name (`graph.ts:graph`) by server-langgraph-api.ts.
+ * @public
+ */
 export const graph = workflow.compile();

@@ -31,7 +31,7 @@ export async function medianNs(fn: () => unknown, options: MeasureOptions): Prom
 }
 
 /** The median of a non-empty list. */
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;

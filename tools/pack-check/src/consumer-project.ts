@@ -12,7 +12,7 @@ import { describeResult, runCommand, type CommandResult } from "./run-command.js
 export type PackageManager = "npm" | "pnpm";
 
 /** pnpm settings of the strict consumer. */
-export const STRICT_PNPM_NPMRC = ["auto-install-peers=false", "strict-peer-dependencies=true", "hoist=false", ""].join("\n");
+const STRICT_PNPM_NPMRC = ["auto-install-peers=false", "strict-peer-dependencies=true", "hoist=false", ""].join("\n");
 
 /** Options of {@link ConsumerProject.create}. */
 export interface ConsumerProjectOptions {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { specifierOf } from "./published-packages.js";
 
 /** What the probes print for one subpath. */
-export type ProbeOutcome = { readonly exports: readonly string[] } | { readonly missing: string } | { readonly error: string };
+type ProbeOutcome = { readonly exports: readonly string[] } | { readonly missing: string } | { readonly error: string };
 
 /** The probes' report: subpath (`"."`, `"./testing"`) → outcome. */
 export type ProbeReport = Record<string, ProbeOutcome>;

@@ -29,7 +29,7 @@ export interface PublishedPackage {
 }
 
 /** Reads a package.json. */
-export function readManifest(file: string): Manifest {
+function readManifest(file: string): Manifest {
   return JSON.parse(readFileSync(file, "utf8")) as Manifest;
 }
 

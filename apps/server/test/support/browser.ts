@@ -13,12 +13,12 @@ import { chromium, type Browser, type Page } from "playwright-core";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** apps/server. */
-export const SERVER_DIR = path.resolve(HERE, "../..");
+const SERVER_DIR = path.resolve(HERE, "../..");
 /** The built console (`pnpm --filter @deerflow/web build`). */
 export const WEB_DIST = path.resolve(SERVER_DIR, "../web/dist");
 /** Where the screenshots and measurements of these tests go (git-ignored). */
 export const ARTIFACTS_DIR = path.join(SERVER_DIR, "test-artifacts");
-export const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, "screenshots");
+const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, "screenshots");
 
 /** Debian's Chromium (`apt-get install chromium`); `DEERFLOW_CHROMIUM` overrides. */
 export const CHROMIUM_PATH = process.env["DEERFLOW_CHROMIUM"] ?? "/usr/bin/chromium";
@@ -28,7 +28,7 @@ export const CHROMIUM_PATH = process.env["DEERFLOW_CHROMIUM"] ?? "/usr/bin/chrom
  * GPU, and none of Chromium's background connections (they would be refused, many at a time).
  * playwright-core gives every launch a new empty profile (`--user-data-dir`).
  */
-export const CHROMIUM_ARGS: readonly string[] = [
+const CHROMIUM_ARGS: readonly string[] = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

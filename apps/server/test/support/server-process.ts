@@ -9,7 +9,7 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 
 /** apps/server */
-export const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** A running server process. */
 export class ServerProcess {

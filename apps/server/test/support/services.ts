@@ -10,8 +10,8 @@ import net from "node:net";
 import { Redis } from "ioredis";
 import pg from "pg";
 
-export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
-export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test";
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test";
 
 function missing(service: string, why: string): null {
   if (process.env["CI"] === "true") throw new Error(`${service} is required under CI=true but unavailable: ${why}`);

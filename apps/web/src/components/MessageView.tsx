@@ -5,7 +5,7 @@
 import type { Message } from "@langchain/langgraph-sdk";
 
 /** The text of a message's content (string or content blocks). */
-export function textOf(content: unknown): string {
+function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
@@ -24,7 +24,7 @@ function truncate(text: string, max: number): string {
 }
 
 /** What a tool call does, in words (sandbox command, file write, skill read...). */
-export function toolKind(name: string, args: Record<string, unknown>): string {
+function toolKind(name: string, args: Record<string, unknown>): string {
   const p = typeof args["path"] === "string" ? args["path"] : "";
   switch (name) {
     case "bash":

@@ -32,7 +32,7 @@ export class ApiError extends Error {
 }
 
 /** A readable text for a `detail`: a string, `{message}`, or FastAPI's 422 list. */
-export function describeDetail(detail: unknown, status?: number): string {
+function describeDetail(detail: unknown, status?: number): string {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     return detail

@@ -9,9 +9,9 @@ import path from "node:path";
 import { GatewayError } from "../errors.js";
 
 /** Most entries in a listing. */
-export const MAX_SKILL_FILE_ENTRIES = 1000;
+const MAX_SKILL_FILE_ENTRIES = 1000;
 /** Largest file served as text (1 MiB). */
-export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 /** Bytes checked for a NUL to call a file binary. */
 const BINARY_SNIFF_BYTES = 8192;
 /** Directory entries visited before the walk stops (bounds work on huge trees). */
@@ -19,7 +19,7 @@ const MAX_VISITED = 10 * MAX_SKILL_FILE_ENTRIES;
 const MAX_DEPTH = 32;
 
 /** One listed file. */
-export interface SkillFileEntry {
+interface SkillFileEntry {
   /** POSIX path relative to the skill directory. */
   readonly path: string;
   readonly size: number;
@@ -87,7 +87,7 @@ function hasTraversal(rel: string): boolean {
  *
  * @throws GatewayError `PATH_TRAVERSAL`.
  */
-export function checkRelativePath(rel: string): void {
+function checkRelativePath(rel: string): void {
   let decoded = rel;
   try {
     decoded = decodeURIComponent(rel);

@@ -4,9 +4,7 @@
  * Scripts are sent with EVALSHA and fall back to EVAL when the server does not
  * know them (first use, or after a restart flushed the script cache).
  */
-import { defineLuaScript as script, runLuaScript, type LuaScript } from "../internal/lua-script.js";
-
-export type { LuaScript };
+import { defineLuaScript as script, runLuaScript } from "../internal/lua-script.js";
 
 /**
  * KEYS: lease, cancel. ARGV: instanceId, leaseMs. Returns 1 when this instance

@@ -29,8 +29,3 @@ export class WakeSet {
     });
   }
 }
-
-/** Sleeps `ms` or until the signal aborts. Never rejects. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new WakeSet().sleep(ms, signal);
-}

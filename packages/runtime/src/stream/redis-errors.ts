@@ -9,7 +9,7 @@
 const TRANSIENT_REPLY_PREFIXES = ["LOADING", "TRYAGAIN", "BUSY", "CLUSTERDOWN", "MASTERDOWN", "READONLY", "NOREPLICAS", "MISCONF"];
 
 /** True when `error` is a Redis reply (the server answered with an error). */
-export function isReplyError(error: unknown): error is Error {
+function isReplyError(error: unknown): error is Error {
   return error instanceof Error && error.name === "ReplyError";
 }
 

@@ -16,7 +16,7 @@ const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"] as const;
  * @param bytes - A non-negative count.
  * @returns The text.
  */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < UNITS.length - 1) {

@@ -15,13 +15,13 @@
 import type { Writable } from "node:stream";
 
 /** Shell running the gate (POSIX `read` reads a pipe byte by byte, never past the line). */
-export const GATE_SHELL = "/bin/sh";
+const GATE_SHELL = "/bin/sh";
 
 /** The gate script; `$0` is a label, `"$@"` the real command. */
-export const GATE_SCRIPT = 'read -r _ || exit 125; exec "$@" </dev/null';
+const GATE_SCRIPT = 'read -r _ || exit 125; exec "$@" </dev/null';
 
 /** The gate script that leaves stdin to the command (a control channel the command keeps reading). */
-export const GATE_SCRIPT_KEEP_STDIN = 'read -r _ || exit 125; exec "$@"';
+const GATE_SCRIPT_KEEP_STDIN = 'read -r _ || exit 125; exec "$@"';
 
 /** The line that opens a gate. */
 export const GATE_OPEN_LINE = "go\n";

@@ -35,10 +35,10 @@ import type { SandboxIdentity } from "./ownership.js";
 import { prlimitArgs, type HardLimits } from "./rlimits.js";
 
 /** Hostname inside the sandbox. */
-export const SANDBOX_HOSTNAME = "sandbox";
+const SANDBOX_HOSTNAME = "sandbox";
 
 /** Where the privileged stage mounts its tmpfs (outer namespace only). */
-export const DEFAULT_STAGE_DIR = "/tmp";
+const DEFAULT_STAGE_DIR = "/tmp";
 
 /** One directory to bind, host side already resolved. */
 export interface BindSpec {

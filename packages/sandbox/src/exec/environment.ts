@@ -46,14 +46,14 @@ const SECRET_EXACT_NAMES: ReadonlySet<string> = new Set([
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `PATH` inside the bubblewrap sandbox. */
-export const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
+const SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /**
  * Host variables copied into the bubblewrap sandbox when set. Only values that
  * describe presentation (the time zone) qualify: proxies are left out because
  * their URLs often embed credentials.
  */
-export const SANDBOX_ENV_ALLOWLIST: readonly string[] = ["TZ"];
+const SANDBOX_ENV_ALLOWLIST: readonly string[] = ["TZ"];
 
 /**
  * Tells whether a variable name looks like it holds a secret.

@@ -18,7 +18,7 @@ const cache = new Map<string, string | null>();
  *
  * @param file - an absolute path.
  */
-export function isExecutableFile(file: string): boolean {
+function isExecutableFile(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false;
     accessSync(file, constants.X_OK);

@@ -15,7 +15,7 @@ import type { ProcessTreeResult } from "./process-tree.js";
  * @param rewriter - maps host paths back; omit when output has none.
  * @returns the text for `stdout` / `stderr`.
  */
-export function renderCapture(capture: OutputCapture, rewriter?: PathRewriter): string {
+function renderCapture(capture: OutputCapture, rewriter?: PathRewriter): string {
   const { text, keptBytes, totalBytes, truncated } = capture.result();
   let out = rewriter === undefined ? text : rewriter.toVirtualText(text);
   if (truncated && rewriter !== undefined) out = rewriter.trimPartialHostPath(out);

@@ -40,7 +40,7 @@ export const ETC_ALLOWLIST: readonly string[] = [
 const ETC_PATTERNS: readonly RegExp[] = [/^python3(\.\d+)?$/, /^java-\d+-openjdk$/, /^ImageMagick-\d+$/, /^matplotlibrc$/];
 
 /** One top-level entry to recreate. */
-export interface RootEntry {
+interface RootEntry {
   /** Name under `/`, e.g. `lib64`. */
   readonly name: string;
   /** Symlink target (e.g. `usr/lib64`); absent for a real directory. */

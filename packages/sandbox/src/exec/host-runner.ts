@@ -23,7 +23,7 @@ import { prlimitArgs } from "./rlimits.js";
 import { mountMappings, resolveMounts, resolveWorkingDirectory, validateSpec } from "./spec-validation.js";
 
 /** DeerFlow's error when no shell exists. */
-export const NO_SHELL_MESSAGE = "No suitable shell executable found. Tried /bin/zsh, /bin/bash, /bin/sh, and `sh` on PATH.";
+const NO_SHELL_MESSAGE = "No suitable shell executable found. Tried /bin/zsh, /bin/bash, /bin/sh, and `sh` on PATH.";
 
 /** Options of {@link HostRunner}. */
 export interface HostRunnerOptions {

@@ -27,10 +27,10 @@ import { outermostDirectories } from "./ownership.js";
  * trusted: timestamps are coarse (a clock tick), so a change made just after
  * that look may carry a ctime from just before it.
  */
-export const CTIME_TRUST_MARGIN_MS = 1000;
+const CTIME_TRUST_MARGIN_MS = 1000;
 
 /** Past this many directories the watch gives up and the pass runs before every command, as without it. */
-export const MAX_WATCHED_DIRECTORIES = 20_000;
+const MAX_WATCHED_DIRECTORIES = 20_000;
 
 /** Options of {@link OwnershipWatch}. */
 export interface OwnershipWatchOptions {

@@ -95,7 +95,7 @@ export function mountMappings(mounts: readonly ResolvedMount[]): PathMapping[] {
 }
 
 /** The mount with the longest virtual prefix covering `virtualPath`. */
-export function coveringMount<T extends Mount>(mounts: readonly T[], virtualPath: string): T | undefined {
+function coveringMount<T extends Mount>(mounts: readonly T[], virtualPath: string): T | undefined {
   let best: T | undefined;
   for (const m of mounts) {
     if (virtualPath !== m.virtualPath && !virtualPath.startsWith(`${m.virtualPath}/`)) continue;

@@ -12,7 +12,7 @@ import type { ReadFileOptions } from "../sandbox.js";
 import { isBinaryFile, readLines } from "../search/text-file.js";
 
 /** The TOO_LARGE message of `readBytes` (DeerFlow's download cap). */
-export const READ_BYTES_TOO_LARGE_MESSAGE = `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`;
+const READ_BYTES_TOO_LARGE_MESSAGE = `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`;
 
 /**
  * Checks a line range: both ends integers `>= 1`, start not after end.
@@ -125,7 +125,7 @@ function withReadHandle<T>(resolver: MountResolver, virtualPath: string, read: (
  * @param virtualPath - The file.
  * @returns An `INVALID_ARGUMENT` error.
  */
-export function binaryFileError(virtualPath: string): SandboxError {
+function binaryFileError(virtualPath: string): SandboxError {
   return new SandboxError(
     "INVALID_ARGUMENT",
     `cannot read '${virtualPath}' as text — it appears to be a binary file (e.g. .xlsx, .pdf, or an image). ` +

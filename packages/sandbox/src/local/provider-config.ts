@@ -10,10 +10,10 @@ import type { Mount } from "../mount.js";
 import { isVirtualPathWithin, normalizeVirtualPath } from "../paths/virtual-paths.js";
 
 /** Characters allowed in user and thread ids (`.` and `..` alone are refused too). */
-export const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
+const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
 /** Virtual prefixes the provider mounts itself; extra mounts may not overlap them. */
-export const RESERVED_VIRTUAL_PATHS: readonly string[] = [USER_DATA_ROOT, SKILLS_PATH];
+const RESERVED_VIRTUAL_PATHS: readonly string[] = [USER_DATA_ROOT, SKILLS_PATH];
 
 /** An extra folder an operator exposes to every sandbox. */
 export interface ExtraMountConfig {

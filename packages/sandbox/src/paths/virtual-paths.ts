@@ -9,7 +9,7 @@ import { SandboxError } from "../errors.js";
 import type { Mount } from "../mount.js";
 
 /** DeerFlow's message for any `..` segment in a path. */
-export const TRAVERSAL_MESSAGE = "Access denied: path traversal detected";
+const TRAVERSAL_MESSAGE = "Access denied: path traversal detected";
 /** DeerFlow's message for a path (or symlink) that leaves its mount's host directory. */
 export const ESCAPE_MESSAGE = "Access denied: path escapes mounted directory";
 /** DeerFlow's message for a path outside every allowed prefix. */

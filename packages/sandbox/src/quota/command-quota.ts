@@ -11,7 +11,7 @@ import type { DiskUsage } from "./disk-usage.js";
  * Tells whether `usage` is past `threshold`. A measurement that could not count
  * everything is past any threshold.
  */
-export function isOverQuota(usage: DiskUsage, threshold: QuotaFigures): boolean {
+function isOverQuota(usage: DiskUsage, threshold: QuotaFigures): boolean {
   return usage.incomplete !== undefined || usage.bytes > threshold.bytes || usage.files > threshold.files;
 }
 

@@ -17,7 +17,7 @@ import { lstatSync, opendirSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /** Deepest folder level walked below a root by default. */
-export const DEFAULT_MAX_WALK_DEPTH = 256;
+const DEFAULT_MAX_WALK_DEPTH = 256;
 
 /** Entries handled before the walk yields to the event loop. */
 const SLICE_ENTRIES = 512;

@@ -10,10 +10,10 @@ import type { Mount } from "../mount.js";
 import { RipgrepSearch } from "./ripgrep-search.js";
 
 /** A listing that takes longer is abandoned for the plain search. */
-export const RIPGREP_TIMEOUT_MS = 60_000;
+const RIPGREP_TIMEOUT_MS = 60_000;
 
 /** Largest listing kept (NUL-separated paths); a longer one is cut and therefore not used. */
-export const RIPGREP_OUTPUT_BYTES = 16 * 1024 * 1024;
+const RIPGREP_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link sandboxRipgrep}. */
 export interface SandboxRipgrepOptions {

@@ -7,7 +7,7 @@
 import type { ExecuteOptions, GlobOptions, GrepOptions, ReadFileOptions, Sandbox, WriteFileOptions } from "../sandbox.js";
 
 /** Thrown (by the wrapped sandbox) when a result or error contains a host root. */
-export class HostPathLeak extends Error {
+class HostPathLeak extends Error {
   constructor(what: string) {
     super(`${what} contains a host path of the sandbox root (path withheld)`);
     this.name = "HostPathLeak";
@@ -21,7 +21,7 @@ export class HostPathLeak extends Error {
  * @param roots - Host directories that must stay hidden.
  * @returns Whether any root occurs in the text.
  */
-export function containsHostRoot(text: string, roots: readonly string[]): boolean {
+function containsHostRoot(text: string, roots: readonly string[]): boolean {
   return roots.some((root) => text.includes(root));
 }
 

@@ -15,7 +15,7 @@ import { expectSuccess, shellQuote, waitFor, type Kit } from "./context.js";
 import { SWAP_FILES, swapLoopCommand } from "./swap-command.js";
 
 /** File calls made during the race. */
-export const SWAPPED_PARENT_ROUNDS = 400;
+const SWAPPED_PARENT_ROUNDS = 400;
 /** Calls in flight at once. */
 const CONCURRENCY = 8;
 /** What a refused call may say: the swapped folder is, at that instant, a link out of the mount (or gone, with a non-atomic swap). */

@@ -6,14 +6,14 @@ import { constants } from "node:os";
 import type { ExecuteResult } from "../sandbox.js";
 
 /** What replaces a secret value in bash output. */
-export const SECRET_REDACTION = "[redacted]";
+const SECRET_REDACTION = "[redacted]";
 
 /**
  * Secret values shorter than this are not redacted: masking a 2-character
  * region code or a PIN would shred unrelated output (exit codes, sizes,
  * timestamps) while protecting little.
  */
-export const MIN_REDACTED_SECRET_CHARS = 8;
+const MIN_REDACTED_SECRET_CHARS = 8;
 
 /**
  * Formats a timeout as DeerFlow does: whole numbers without decimals,

@@ -27,7 +27,7 @@ import { truncateBashOutput } from "./truncation.js";
  * @param config - The tool call's config.
  * @returns The output text, or `Error: …`.
  */
-export async function runBash(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runBash(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const command = stringArg(args, "command");
   const sandbox = await acquireSandbox(ctx, config);
   if (typeof sandbox === "string") return sandbox;

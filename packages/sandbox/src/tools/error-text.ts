@@ -47,7 +47,7 @@ export function maskHostPaths(message: string, mounts: readonly Mount[] = []): s
  * @param mounts - The sandbox's mounts.
  * @returns The text with virtual paths.
  */
-export function mapMountPaths(message: string, mounts: readonly Mount[]): string {
+function mapMountPaths(message: string, mounts: readonly Mount[]): string {
   let mapped = message;
   for (const mount of [...mounts].sort((a, b) => b.hostPath.length - a.hostPath.length)) {
     if (mount.hostPath.length <= 1) continue;
@@ -68,7 +68,7 @@ function escapeRegExp(text: string): string {
  * @param mounts - The sandbox's mounts, when known.
  * @returns e.g. `"TypeError: x is not a function"`.
  */
-export function describeError(err: unknown, mounts: readonly Mount[] = []): string {
+function describeError(err: unknown, mounts: readonly Mount[] = []): string {
   if (err instanceof Error) return maskHostPaths(`${err.name}: ${err.message}`, mounts);
   return maskHostPaths(`${typeof err}: ${String(err)}`, mounts);
 }

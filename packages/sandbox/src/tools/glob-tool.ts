@@ -23,7 +23,7 @@ import { GLOB_SCHEMA, boolArg, intArg, stringArg } from "./tool-schemas.js";
  * @param config - The tool call's config.
  * @returns The result text, or `Error: …`.
  */
-export async function runGlob(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runGlob(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const refused = await readAccessError(ctx, path, config);
   if (refused !== null) return refused;

@@ -37,7 +37,7 @@ function regexError(pattern: string, caseSensitive: boolean): string | null {
  * @param config - The tool call's config.
  * @returns The result text, or `Error: …`.
  */
-export async function runGrep(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runGrep(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const pattern = stringArg(args, "pattern");
   const literal = boolArg(args, "literal");

@@ -24,7 +24,7 @@ import { truncateLsOutput } from "./truncation.js";
  * @param config - The tool call's config.
  * @returns The listing, or `Error: …`.
  */
-export async function runLs(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runLs(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const refused = await readAccessError(ctx, path, config);
   if (refused !== null) return refused;

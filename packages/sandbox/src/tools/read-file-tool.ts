@@ -69,7 +69,7 @@ async function looksBinary(sandbox: Sandbox, path: string, content: string): Pro
  * @param config - The tool call's config.
  * @returns The text, or a message.
  */
-export async function runReadFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runReadFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const start = intArg(args, "start_line");
   const end = intArg(args, "end_line");

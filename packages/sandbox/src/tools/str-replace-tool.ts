@@ -39,7 +39,7 @@ export function countOccurrences(haystack: string, needle: string): number {
  * @param config - The tool call's config.
  * @returns `OK`, or `Error: …`.
  */
-export async function runStrReplace(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runStrReplace(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const oldStr = stringArg(args, "old_str");
   const newStr = stringArg(args, "new_str");

@@ -5,7 +5,7 @@
  */
 
 /** Smallest effective bash output limit: keeps the longest exit marker (`Command exited with code -128`) intact. */
-export const BASH_OUTPUT_MIN_LIMIT_CHARS = 32;
+const BASH_OUTPUT_MIN_LIMIT_CHARS = 32;
 
 /** A trailing exit marker that truncation must keep (the local `Exit Code: N`, the remote `Command exited with code N`). */
 const EXIT_MARKER_TAIL = /(?:\nExit Code: -?\d+|\n?Command exited with code -?\d+)\s*$/;
@@ -97,7 +97,7 @@ export function truncateReadFileOutput(output: string, maxChars: number): string
 }
 
 /** Longest `write_file` error text (DeerFlow's bound). */
-export const WRITE_FILE_ERROR_MAX_CHARS = 2000;
+const WRITE_FILE_ERROR_MAX_CHARS = 2000;
 
 /**
  * Middle-truncates a `write_file` error with the marker

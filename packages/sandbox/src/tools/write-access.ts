@@ -13,7 +13,7 @@ import type { ToolContext } from "./tool-options.js";
  * @param sandbox - The call's sandbox.
  * @returns Roots for {@link writeProtectionMessage}.
  */
-export function readOnlyRoots(ctx: ToolContext, sandbox: Sandbox): ReadOnlyRoot[] {
+function readOnlyRoots(ctx: ToolContext, sandbox: Sandbox): ReadOnlyRoot[] {
   return [...sandboxMounts(sandbox), ...ctx.readOnlyPaths.map((virtualPath) => ({ virtualPath, readOnly: true }))];
 }
 

@@ -42,7 +42,7 @@ export function writeFileTooLargeMessage(bytes: number, maxBytes: number): strin
  * @param config - The tool call's config.
  * @returns `OK`, or `Error: …`.
  */
-export async function runWriteFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runWriteFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
   const path = stringArg(args, "path");
   const content = stringArg(args, "content");
   const append = boolArg(args, "append");

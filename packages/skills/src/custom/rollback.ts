@@ -16,7 +16,7 @@ import { readOptionalText } from "./skill-files.js";
 import { validateSkillContent } from "./validate-content.js";
 
 /** What a rollback restores. */
-export interface RollbackSource {
+interface RollbackSource {
   /** The SKILL.md text to restore (the record's `prevContent`). */
   readonly content: string;
   /** `ts` of the chosen record, recorded as `rollbackFromTs`. */
@@ -40,7 +40,7 @@ export interface RollbackSource {
  * selectRollbackSource("s", records, -1); // the latest record's prevContent
  * ```
  */
-export function selectRollbackSource(name: string, records: readonly HistoryRecord[], index: number): RollbackSource {
+function selectRollbackSource(name: string, records: readonly HistoryRecord[], index: number): RollbackSource {
   if (records.length === 0) {
     throw new SkillsError("HISTORY_NOT_FOUND", `Custom skill '${name}' has no history`, { details: { name, reason: "no-history" } });
   }

@@ -7,12 +7,12 @@ import { SkillsError } from "../errors.js";
 import { MAX_SKILL_NAME_LENGTH } from "../limits.js";
 
 /** Hyphen-case: lowercase alphanumeric words joined by single hyphens. */
-export const STORAGE_SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const STORAGE_SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** DeerFlow's message for a name that is not hyphen-case. */
-export const SKILL_NAME_FORMAT_MESSAGE = "Skill name must be hyphen-case using lowercase letters, digits, and hyphens only.";
+const SKILL_NAME_FORMAT_MESSAGE = "Skill name must be hyphen-case using lowercase letters, digits, and hyphens only.";
 /** DeerFlow's message for a name longer than {@link MAX_SKILL_NAME_LENGTH}. */
-export const SKILL_NAME_LENGTH_MESSAGE = `Skill name must be ${MAX_SKILL_NAME_LENGTH} characters or fewer.`;
+const SKILL_NAME_LENGTH_MESSAGE = `Skill name must be ${MAX_SKILL_NAME_LENGTH} characters or fewer.`;
 
 /**
  * Trims and checks a skill name the way DeerFlow's storage layer does.

@@ -8,7 +8,7 @@ import { SKILL_FILE_NAME } from "../limits.js";
 import { normalizeSkillName } from "./skill-name.js";
 
 /** Name of the hidden folder under the custom root that holds history files. */
-export const HISTORY_DIRECTORY_NAME = ".history";
+const HISTORY_DIRECTORY_NAME = ".history";
 
 /**
  * Directory of a custom skill: `<customRoot>/<name>`.

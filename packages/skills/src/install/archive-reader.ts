@@ -55,7 +55,7 @@ export interface OpenArchiveOptions {
  * @param count - the number of entries found.
  * @param max - the cap that was exceeded.
  */
-export function tooManyEntriesError(count: number, max: number): SkillsError {
+function tooManyEntriesError(count: number, max: number): SkillsError {
   return new SkillsError("ARCHIVE_TOO_LARGE", `Skill archive contains too many entries (${count} > ${max}).`, {
     details: { entries: count, maxEntries: max },
   });

@@ -14,7 +14,7 @@ import { SkillsError } from "../errors.js";
  *
  * @param name - a top-level entry name.
  */
-export function isIgnoredArchiveTopLevelName(name: string): boolean {
+function isIgnoredArchiveTopLevelName(name: string): boolean {
   return name === "__MACOSX" || name.startsWith(".");
 }
 

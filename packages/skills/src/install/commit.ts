@@ -23,7 +23,7 @@ import { makeSandboxReadable } from "../internal/sandbox-permissions.js";
 import { copySkillTree, listSkillTree } from "./skill-tree.js";
 
 /** Prefix of staging folders inside the custom root. */
-export const STAGING_PREFIX = ".installing-";
+const STAGING_PREFIX = ".installing-";
 
 /** Options of {@link commitStagedSkill}. */
 export interface CommitOptions {

@@ -58,7 +58,7 @@ export const skillFrontmatterSchema = {
 let compiled: ValidateFunction | undefined;
 
 /** The compiled validator (compiled once, lazily). */
-export function frontmatterValidator(): ValidateFunction {
+function frontmatterValidator(): ValidateFunction {
   compiled ??= new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(skillFrontmatterSchema);
   return compiled;
 }

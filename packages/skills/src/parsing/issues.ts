@@ -2,7 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { ValidationIssue } from "../model/frontmatter.js";
 
 /** Python type names, because DeerFlow's messages say `got int`, `got list`... */
-export function pythonTypeName(value: unknown): string {
+function pythonTypeName(value: unknown): string {
   if (value === null || value === undefined) return "NoneType";
   if (Array.isArray(value)) return "list";
   switch (typeof value) {

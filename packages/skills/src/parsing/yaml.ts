@@ -2,7 +2,7 @@ import { load } from "js-yaml";
 import { MAX_YAML_ALIASES } from "../limits.js";
 
 /** Most nodes a frontmatter document may expand to once aliases are followed. */
-export const MAX_YAML_EXPANDED_NODES = 10_000;
+const MAX_YAML_EXPANDED_NODES = 10_000;
 
 /** Outcome of loading frontmatter YAML. */
 export type YamlLoadResult =

@@ -16,7 +16,7 @@ const digests = new WeakMap<readonly Skill[], string>();
  * @param skills - The skills, in the order given.
  * @returns A hex digest.
  */
-export function skillListDigest(skills: readonly Skill[]): string {
+function skillListDigest(skills: readonly Skill[]): string {
   // Only verified-frozen lists are ever stored, so a hit needs no re-check.
   const known = digests.get(skills);
   if (known !== undefined) return known;

@@ -1,4 +1,3 @@
 export { SubagentExecutor, DEFAULT_MAX_CONCURRENT, CANCELLED_BY_USER, type SubagentExecutorOptions, type ExecuteOptions } from "./executor.js";
 export { TaskStore, type TaskEntry, type TaskStoreOptions } from "./task-store.js";
-export { StepCollector } from "./messages.js";
 export { selectSubagentTools } from "./tools.js";

@@ -11,7 +11,7 @@ export interface BoundTool {
 }
 
 /** The subset of JSON Schema the demo reads. */
-export interface JsonSchemaObject {
+interface JsonSchemaObject {
   readonly properties?: Readonly<Record<string, { readonly enum?: readonly unknown[]; readonly type?: unknown }>>;
   readonly required?: readonly string[];
 }

@@ -49,7 +49,7 @@ function reportContent(request: string): string {
  * @param tools - bound tools by name
  * @returns the steps, in order (only calls whose tool is bound and whose arguments fit)
  */
-export function planSteps(request: string, systemPrompt: string, tools: ReadonlyMap<string, BoundTool>): Step[] {
+function planSteps(request: string, systemPrompt: string, tools: ReadonlyMap<string, BoundTool>): Step[] {
   const call = (name: string, args: Record<string, unknown>, prefs: Record<string, string> = {}): PlannedCall | undefined => {
     const tool = tools.get(name);
     const fitted = tool === undefined ? undefined : fitArgs(tool, args, prefs);
@@ -139,7 +139,7 @@ function summarise(m: ToolMessage, callArgs: ReadonlyMap<string, Record<string, 
  * @param since - messages after the user's message
  * @returns the answer text
  */
-export function finalAnswer(request: string, since: readonly BaseMessage[]): string {
+function finalAnswer(request: string, since: readonly BaseMessage[]): string {
   const callArgs = new Map<string, Record<string, unknown>>();
   for (const m of since) if (AIMessage.isInstance(m)) for (const c of m.tool_calls ?? []) if (c.id !== undefined) callArgs.set(c.id, c.args);
   const results = since.filter((m): m is ToolMessage => ToolMessage.isInstance(m));

@@ -12,7 +12,7 @@ import { END, MessagesAnnotation, START, StateGraph, interrupt } from "@langchai
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** The error the agent raises for a message containing "fail". */
-export class CustomError extends Error {
+class CustomError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "CustomError";
@@ -40,7 +40,7 @@ interface Reply {
  * {@link CustomError}; anything else is echoed. Text is streamed word by word,
  * every chunk of one answer carrying the same message id.
  */
-export class ScriptedChatModel extends BaseChatModel {
+class ScriptedChatModel extends BaseChatModel {
   _llmType(): string {
     return "scripted";
   }

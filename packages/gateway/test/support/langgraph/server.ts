@@ -15,7 +15,7 @@ export const AGENT_ID = "6f0c2d1e-5b8a-4c3d-9e7f-000000000001";
 export const SLOW_ID = "6f0c2d1e-5b8a-4c3d-9e7f-000000000002";
 
 /** A memory bridge that counts live subscriptions per run (to prove none outlives its client). */
-export class CountingBridge implements StreamBridge {
+class CountingBridge implements StreamBridge {
   readonly supportsCrossProcess = false;
   readonly #inner: MemoryStreamBridge;
   readonly #active = new Map<string, number>();

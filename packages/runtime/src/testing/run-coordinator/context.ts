@@ -57,7 +57,7 @@ export function resolveOptions(options: RunCoordinatorConformanceOptions | undef
 }
 
 /** What a test body receives. */
-export interface Scope {
+interface Scope {
   /** Creates `count` coordinators of one deployment; closed and cleaned up after the test. */
   coordinators(count: number): Promise<RunCoordinator[]>;
   /** The group's `breakLease`; skips the test when the factory did not provide one. */
@@ -75,7 +75,7 @@ export interface Scope {
 }
 
 /** Test body. */
-export type ScopedTest = (scope: Scope) => Promise<void>;
+type ScopedTest = (scope: Scope) => Promise<void>;
 
 /** Everything a check file registers its tests with. */
 export interface Kit {
@@ -146,7 +146,7 @@ function makeScope(context: TestContext, options: ResolvedOptions, nextId: () =>
 }
 
 /** Resolves after `ms`. */
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

@@ -40,7 +40,7 @@ export interface RunStoreConformanceOptions {
 }
 
 /** Test body; `stores` has one entry, or several for cross-instance runs. */
-export type TestBody = (stores: readonly RunStore[]) => Promise<void>;
+type TestBody = (stores: readonly RunStore[]) => Promise<void>;
 
 /** Registers one test of a group. */
 export type AddTest = (name: string, body: TestBody, timeoutMs?: number) => void;

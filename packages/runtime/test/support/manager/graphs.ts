@@ -14,7 +14,7 @@ const State = Annotation.Root({
 });
 
 /** Sleeps `ms`, rejecting with the signal's reason when it aborts. */
-export function abortableWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function abortableWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);

@@ -22,13 +22,13 @@ import { EXECUTOR_DIR, EXECUTOR_SCRIPT_PATH } from "./launch.js";
 import { executorCodec } from "./protocol.js";
 
 /** Init script of the sandbox (see the module comment). */
-export const EXECUTOR_INIT_SCRIPT = 'exec 9<&0; "$@" <&9 9<&- & exec 9<&- </dev/null >/dev/null; wait $!';
+const EXECUTOR_INIT_SCRIPT = 'exec 9<&0; "$@" <&9 9<&- & exec 9<&- </dev/null >/dev/null; wait $!';
 
 /**
  * Node flags of the executor: one V8 worker thread (threads count against the
  * sandbox uid's RLIMIT_NPROC) and a small heap (it only relays bytes).
  */
-export const EXECUTOR_NODE_FLAGS: readonly string[] = ["--v8-pool-size=1", "--max-old-space-size=64"];
+const EXECUTOR_NODE_FLAGS: readonly string[] = ["--v8-pool-size=1", "--max-old-space-size=64"];
 
 /**
  * Environment of the executor itself (each command gets its own complete

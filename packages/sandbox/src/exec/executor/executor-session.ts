@@ -26,13 +26,13 @@ import {
 export const DEFAULT_EXECUTOR_START_TIMEOUT_MS = 30_000;
 
 /** An executor that misses a command's deadline by this much is presumed stuck and killed. */
-export const EXECUTOR_DEADLINE_SLACK_MS = 10_000;
+const EXECUTOR_DEADLINE_SLACK_MS = 10_000;
 
 /** How long a cancelled command may take to be confirmed before the executor is killed. */
-export const EXECUTOR_CANCEL_GRACE_MS = 5_000;
+const EXECUTOR_CANCEL_GRACE_MS = 5_000;
 
 /** How long a stopping executor may take to exit on its own. */
-export const EXECUTOR_STOP_GRACE_MS = 2_000;
+const EXECUTOR_STOP_GRACE_MS = 2_000;
 
 /** Diagnostics kept from an executor's stderr (for the log and start errors). */
 const MAX_DIAGNOSTIC_CHARS = 4096;

@@ -46,7 +46,7 @@ let script: Buffer | undefined;
  * @returns its bytes.
  * @throws Error when the file is missing (a broken install).
  */
-export function executorScript(): Buffer {
+function executorScript(): Buffer {
   script ??= readFileSync(fileURLToPath(new URL("./sandbox-executor.cjs", import.meta.url)));
   return script;
 }

@@ -48,7 +48,7 @@ export interface ExecRequest {
 }
 
 /** Kills the tree of a running request. */
-export interface CancelRequest {
+interface CancelRequest {
   readonly type: "cancel";
   readonly id: number;
 }
@@ -57,7 +57,7 @@ export interface CancelRequest {
 export type ExecutorRequest = ExecRequest | CancelRequest;
 
 /** The executor is up. */
-export interface ReadyMessage {
+interface ReadyMessage {
   readonly type: "ready";
   readonly protocol: number;
   /** Its pid inside the sandbox. */
@@ -65,7 +65,7 @@ export interface ReadyMessage {
 }
 
 /** The process of a request exists: from now on it must not be retried elsewhere. */
-export interface StartedMessage {
+interface StartedMessage {
   readonly type: "started";
   readonly id: number;
 }
@@ -88,7 +88,7 @@ export interface ResultMessage {
 }
 
 /** A request the executor refused. */
-export interface ErrorMessage {
+interface ErrorMessage {
   readonly type: "error";
   readonly id: number | null;
   readonly code: string;

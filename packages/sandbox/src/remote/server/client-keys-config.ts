@@ -9,12 +9,12 @@ import { SandboxError } from "../../errors.js";
 import { ADMIN_CLIENT_ID, CLIENT_ID_PATTERN, DEFAULT_CLIENT_ID, KeyRing, type ClientKey } from "./auth.js";
 
 /** Shortest key `SANDBOX_CLIENT_KEYS` and `SANDBOX_ADMIN_KEY` accept (`SANDBOX_API_KEY` keeps accepting any, as before). */
-export const MIN_KEY_LENGTH = 16;
+const MIN_KEY_LENGTH = 16;
 
 const key = { type: "string", minLength: MIN_KEY_LENGTH, maxLength: 4096 } as const;
 
 /** Schema of `SANDBOX_CLIENT_KEYS`, e.g. `{"agents-eu": "…", "agents-us": "…"}`. */
-export const CLIENT_KEYS_SCHEMA = {
+const CLIENT_KEYS_SCHEMA = {
   type: "object",
   minProperties: 1,
   propertyNames: { pattern: CLIENT_ID_PATTERN, not: { const: ADMIN_CLIENT_ID } },
@@ -22,7 +22,7 @@ export const CLIENT_KEYS_SCHEMA = {
 } as const;
 
 /** Schema of `SANDBOX_ADMIN_KEY`. */
-export const ADMIN_KEY_SCHEMA = key;
+const ADMIN_KEY_SCHEMA = key;
 
 const ajv = new Ajv({ allErrors: false, strict: true });
 const validateClientKeys = ajv.compile<Record<string, string>>(CLIENT_KEYS_SCHEMA);

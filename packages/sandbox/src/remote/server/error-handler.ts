@@ -18,7 +18,7 @@ function isFastifyError(err: unknown): err is FastifyError {
  * @param err - Whatever was thrown.
  * @returns Status and wire error; unknown errors become a generic `INTERNAL` (details are logged, never sent).
  */
-export function classifyError(err: unknown): { readonly statusCode: number; readonly error: WireError } {
+function classifyError(err: unknown): { readonly statusCode: number; readonly error: WireError } {
   if (SandboxError.isInstance(err)) {
     const { statusCode, body } = sandboxErrorToWire(err);
     return { statusCode, error: body.error };

@@ -35,7 +35,7 @@ interface Entry extends HostedSandbox {
  * @param userId - The user of the request.
  * @returns The provider's user id.
  */
-export function providerUserId(owner: string, userId: string): string {
+function providerUserId(owner: string, userId: string): string {
   return `${owner}.${userId}`;
 }
 

@@ -20,7 +20,7 @@ export const SANDBOX_ROUTE_PREFIX = "/sandboxes/:id";
  * @param result - What the command produced.
  * @returns The combined text.
  */
-export function combineOutput(result: Pick<ExecuteResult, "stdout" | "stderr">): string {
+function combineOutput(result: Pick<ExecuteResult, "stdout" | "stderr">): string {
   if (result.stderr === "") return result.stdout;
   if (result.stdout === "" || result.stdout.endsWith("\n")) return result.stdout + result.stderr;
   return `${result.stdout}\n${result.stderr}`;
@@ -32,7 +32,7 @@ export function combineOutput(result: Pick<ExecuteResult, "stdout" | "stderr">):
  * @param result - The sandbox's result.
  * @returns The `data` of the exec response.
  */
-export function toShellExecData(result: ExecuteResult): ShellExecData {
+function toShellExecData(result: ExecuteResult): ShellExecData {
   return {
     status: result.timedOut ? "hard_timeout" : "completed",
     output: combineOutput(result),
@@ -54,7 +54,7 @@ export function toShellExecData(result: ExecuteResult): ShellExecData {
  * @param reply - The reply.
  * @returns The signal and a function detaching the listener.
  */
-export function disconnectSignal(reply: FastifyReply): { readonly controller: AbortController; readonly dispose: () => void } {
+function disconnectSignal(reply: FastifyReply): { readonly controller: AbortController; readonly dispose: () => void } {
   const controller = new AbortController();
   const onClose = (): void => {
     if (!reply.raw.writableFinished) controller.abort();

@@ -100,7 +100,7 @@ export class ServiceError extends Error {
  * @param value - Anything.
  * @returns Whether it is a known sandbox error code.
  */
-export function isSandboxErrorCode(value: unknown): value is SandboxErrorCode {
+function isSandboxErrorCode(value: unknown): value is SandboxErrorCode {
   return typeof value === "string" && SANDBOX_CODES.has(value);
 }
 

@@ -43,7 +43,7 @@ function parentOf(path: string): string {
 }
 
 /** `**` crosses directories, `*` and `?` do not. */
-export function globToRegExp(pattern: string): RegExp {
+function globToRegExp(pattern: string): RegExp {
   let source = "";
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i] as string;

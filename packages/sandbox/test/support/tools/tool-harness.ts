@@ -8,7 +8,7 @@ import type { SandboxToolsOptions } from "../../../src/tools/tool-options.js";
 import { MemorySandbox, type MemorySandboxOptions } from "./memory-sandbox.js";
 
 /** Calls one tool by name with raw arguments; returns its text. */
-export type CallTool = (name: SandboxToolName, args: Record<string, unknown>, config?: RunnableConfig) => Promise<string>;
+type CallTool = (name: SandboxToolName, args: Record<string, unknown>, config?: RunnableConfig) => Promise<string>;
 
 /** A sandbox double plus the tools over it. */
 export interface Harness {

@@ -19,7 +19,7 @@ export const MODERATION_RUBRIC =
  * @param findings - static findings for the file (may be empty).
  * @returns one `- <rule> (<SEV>): <message> at <file[:line]>. Evidence: … Remediation: …` line per finding.
  */
-export function formatFindingsContext(findings: readonly Finding[] | undefined): string {
+function formatFindingsContext(findings: readonly Finding[] | undefined): string {
   if (findings === undefined || findings.length === 0) return "None.";
   return findings
     .map((f) => {

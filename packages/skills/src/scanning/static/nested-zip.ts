@@ -7,7 +7,7 @@ import unzipper from "unzipper";
 import { executableKind } from "./magic.js";
 
 /** Most members of a nested zip whose first bytes are inspected. */
-export const NESTED_ZIP_PEEK_LIMIT = 256;
+const NESTED_ZIP_PEEK_LIMIT = 256;
 
 const MAGIC_BYTES = 4;
 

@@ -8,7 +8,7 @@
  */
 
 /** One string literal: offsets of its content and the raw content text. */
-export interface PythonStringLiteral {
+interface PythonStringLiteral {
   /** Offset of the opening quote (after any prefix). */
   readonly start: number;
   /** Offset just past the closing quote. */

@@ -57,7 +57,7 @@ export function nameShapeFindings(rawName: string, file: string): Finding[] {
  * @param relPath - normalised POSIX path.
  * @returns whether the file is a hidden sensitive file.
  */
-export function isHiddenSensitivePath(relPath: string): boolean {
+function isHiddenSensitivePath(relPath: string): boolean {
   const parts = relPath.split("/").filter((p) => p !== "");
   const base = parts.at(-1);
   if (base === undefined) return false;
@@ -86,7 +86,7 @@ function isEvalFixture(parts: readonly string[], rootPrefixed: boolean): boolean
  *   scan, 2 for archive names (whose first folder may be the skill root).
  * @returns whether it is a forbidden nested SKILL.md.
  */
-export function isNestedSkillMd(relPath: string, minDepth: 1 | 2): boolean {
+function isNestedSkillMd(relPath: string, minDepth: 1 | 2): boolean {
   const parts = relPath.split("/").filter((p) => p !== "");
   if (parts.at(-1) !== SKILL_FILE_NAME || parts.length - 1 < minDepth) return false;
   return !isEvalFixture(parts, minDepth === 2);

@@ -63,7 +63,7 @@ const BULK_ENV_METHOD = /^os\.environ\.(?:items|copy|keys|values)$/;
 const BULK_ENV_WRAPPER = /(?:^|[^\w.])(?:dict|str|repr|list|print|json\.dumps)[ \t]*\([ \t]*$/;
 
 /** Call sites reported per rule and file; a generated file must not produce a megabyte of findings. */
-export const MAX_SITES_PER_RULE = 100;
+const MAX_SITES_PER_RULE = 100;
 
 // Literals worth recognising (`"exec"`, a module name) are short; longer arguments are not constant.
 const MAX_LITERAL_ARG_CHARS = 512;

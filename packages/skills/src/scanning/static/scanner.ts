@@ -19,9 +19,9 @@ import { shellFindings } from "./rules-shell.js";
 import { walkPackage } from "./walk.js";
 
 /** Bytes probed for NUL to tell binary from text. */
-export const BINARY_PROBE_BYTES = 8 * 1024;
+const BINARY_PROBE_BYTES = 8 * 1024;
 /** Bytes of one file the content rules read; the rest is not analysed (and reported). */
-export const MAX_CONTENT_SCAN_BYTES = 1024 * 1024;
+const MAX_CONTENT_SCAN_BYTES = 1024 * 1024;
 
 const decoder = new TextDecoder("utf-8");
 
