@@ -17,7 +17,7 @@ export type { CorsOptions, GatewayOptions, GatewaySkillsOptions } from "./gatewa
 
 // Errors
 export { GatewayError, isDeerflowError, type GatewayErrorCode } from "./errors.js";
-export { ERROR_STATUS_BY_CODE, RETRY_AFTER_SECONDS_BY_CODE, statusForCode } from "./http/status-table.js";
+export { ERROR_STATUS_BY_CODE, RETRY_AFTER_SECONDS_BY_CODE } from "./http/status-table.js";
 export { DRAINING_MESSAGE, GatewayDrain, drainGateway, type DrainOptions } from "./http/drain.js";
 export { toErrorResponse, type ErrorResponse } from "./http/error-response.js";
 export { toValidationIssues, type AjvLikeError, type ValidationIssue } from "./http/validation-detail.js";
@@ -84,7 +84,6 @@ export {
   type WireThreadState,
   type WireThreadTask,
 } from "./langgraph/state-graph.js";
-export { SSE_END, SSE_HEADERS, SSE_HEARTBEAT, gapFrame, sseFrame } from "./langgraph/sse.js";
 export { DEFAULT_MULTITASK_STRATEGY, DEFAULT_ON_DISCONNECT, toCreateRunInput } from "./langgraph/run-input.js";
 export type { RunCreateBody } from "./langgraph/schemas.js";
 export { toWireAssistant, toWireRun, toWireThread } from "./langgraph/wire.js";

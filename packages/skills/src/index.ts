@@ -78,7 +78,3 @@ export { isValidSkillName, normalizeSkillName } from "./custom/skill-name.js";
 export { resolveSupportPath, type SupportDirectory, type SupportPath } from "./custom/support-path.js";
 export { createSkillManageTool, runSkillManage, type SkillManageTool, type SkillManageToolOptions } from "./tools/skill-manage.js";
 export { SKILL_MANAGE_SCHEMA, SKILL_MANAGE_TOOL_NAME, type SkillManageInput } from "./tools/skill-manage-schema.js";
-
-// CLI (programmatic)
-export { runCli, USAGE as CLI_USAGE } from "./cli/run-cli.js";
-export type { CliIo } from "./cli/io.js";

@@ -10,7 +10,7 @@ import { validateCommand } from "./validate-command.js";
 import { readPackageVersion } from "./version.js";
 
 /** Usage text of `deerflow-skills`. */
-export const USAGE = `Usage: deerflow-skills <command> [options]
+const USAGE = `Usage: deerflow-skills <command> [options]
 
 Commands:
   validate <dir...>            strictly validate skill folders (one line per problem; exit 1 on any)
