@@ -52,13 +52,20 @@ describe.skipIf(!canStart)("RedisRunCoordinator through Redis outages", () => {
    * A coordinator on its own client that reconnects every 100 ms (so it is back soon after the server).
    * `queueing` clients hold commands while disconnected (renewals hang); fail-fast ones reject them at once.
    */
-  function instance(leaseMs: number, logger?: Logger, client: ClientKind = "queueing"): RedisRunCoordinator {
+  function instance(leaseMs: number, logger?: Logger, client: ClientKind = "queueing", renewIntervalMs?: number): RedisRunCoordinator {
     const redis = new Redis(server.url, {
       retryStrategy: () => 100,
       ...(client === "queueing" ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false, maxRetriesPerRequest: 0 }),
     });
     redis.on("error", () => {});
-    const coordinator = new RedisRunCoordinator({ redis, keyPrefix: prefix, leaseMs, instanceId: uniqueName("inst"), ...(logger ? { logger } : {}) });
+    const coordinator = new RedisRunCoordinator({
+      redis,
+      keyPrefix: prefix,
+      leaseMs,
+      instanceId: uniqueName("inst"),
+      ...(logger ? { logger } : {}),
+      ...(renewIntervalMs === undefined ? {} : { renewIntervalMs }),
+    });
     cleanups.push(async () => redis.disconnect(), () => coordinator.close());
     return coordinator;
   }
@@ -71,9 +78,11 @@ describe.skipIf(!canStart)("RedisRunCoordinator through Redis outages", () => {
   }
 
   it.each<ClientKind>(["queueing", "fail-fast"])("rides out an outage shorter than the lease (%s client): no loss, renewal and cancel delivery resume", async (client) => {
-    const leaseMs = 4_000;
+    // The restart below takes 1.5 s plus Redis' start-up: the lease leaves room for a loaded CI machine,
+    // and renewals every 500 ms make sure some fall inside the outage.
+    const leaseMs = 6_000;
     const logger = capturingLogger();
-    const a = instance(leaseMs, logger, client);
+    const a = instance(leaseMs, logger, client, 500);
     const b = instance(leaseMs);
     const lost: string[] = [];
     const cancels: [string, CancelAction][] = [];
