@@ -19,6 +19,7 @@ for (const pkg of testedPackages(repoRoot)) {
 const turboArgs = ["exec", "turbo", "run", "build", "typecheck", "test", "--continue", "--concurrency=1", "--output-logs=new-only"];
 const code = run("pnpm", [...turboArgs, ...process.argv.slice(2)]);
 const t = summarize(repoRoot);
+for (const f of t.failures) process.stdout.write(`failed: ${f.package} ${f.test}${f.message ? ` (${f.message})` : ""}\n`);
 if (t.missing.length) process.stdout.write(`no test report from: ${t.missing.join(", ")}\n`);
 for (const u of t.unhandled) {
   const first = u.errors[0];

@@ -29,7 +29,7 @@ export const REPORT_FILES = ["test-results.json", "test-unhandled.json"];
  * package is named in `unhandled`, so the summary line and the exit code agree.
  */
 export function summarize(repoRoot) {
-  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], unhandled: [] };
+  const totals = { passed: 0, failed: 0, skipped: 0, missing: [], unhandled: [], failures: [] };
   for (const pkg of testedPackages(repoRoot)) {
     const [resultsFile, unhandledFile] = REPORT_FILES.map((name) => path.join(pkg.dir, name));
     if (!existsSync(resultsFile) || !existsSync(unhandledFile)) {
@@ -43,6 +43,7 @@ export function summarize(repoRoot) {
     // A file that fails to load has no failed *tests*, only a failed suite.
     totals.failed += failedTests > 0 ? failedTests : (r.numFailedTestSuites ?? 0);
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    totals.failures.push(...failuresOf(pkg.name, pkg.dir, r));
     const u = JSON.parse(readFileSync(unhandledFile, "utf8"));
     if (u.count > 0) {
       totals.failed += u.count;
@@ -50,4 +51,24 @@ export function summarize(repoRoot) {
     }
   }
   return totals;
+}
+
+/**
+ * The failed tests (and files that failed to load) of one package's vitest JSON
+ * report, each with the first line of its first failure message, so that the
+ * last lines of a CI log say what failed even when the log is cut.
+ */
+export function failuresOf(packageName, packageDir, report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(packageDir, file.name ?? "");
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) out.push({ package: packageName, test: `${where} > ${a.fullName ?? a.title}`, message: firstLine(a.failureMessages?.[0]) });
+    if (failed.length === 0 && file.status === "failed") out.push({ package: packageName, test: where, message: firstLine(file.message) });
+  }
+  return out;
+}
+
+function firstLine(text) {
+  return String(text ?? "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "";
 }

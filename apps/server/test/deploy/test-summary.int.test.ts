@@ -17,7 +17,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const REPORTER = path.join(ROOT, "scripts/lib/unhandled-errors-reporter.mjs");
 const VITEST = path.join(path.dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
 const { summarize } = (await import(path.join(ROOT, "scripts/lib/summarize.mjs"))) as {
-  summarize(root: string): { passed: number; failed: number; skipped: number; missing: string[]; unhandled: { name: string; count: number; errors: { message: string }[] }[] };
+  summarize(root: string): {
+    passed: number;
+    failed: number;
+    skipped: number;
+    missing: string[];
+    unhandled: { name: string; count: number; errors: { message: string }[] }[];
+    failures: { package: string; test: string; message: string }[];
+  };
 };
 
 const dirs: string[] = [];
@@ -60,5 +67,14 @@ describe("npm test's summary line", () => {
     expect(summarize(root)).toMatchObject({ passed: 1, failed: 0, unhandled: [], missing: [] });
     rmSync(path.join(pkg, "test-unhandled.json"));
     expect(summarize(root)).toMatchObject({ failed: 1, missing: ["@probe/clean"] });
+  }, 60_000);
+
+  it("names each failed test with the first line of its failure, for a CI log read from its end", () => {
+    const { root, pkg } = repoWithPackage("@probe/red", "");
+    writeFileSync(path.join(pkg, "q.test.mjs"), `describe("outer", () => { it("adds", () => { expect(1 + 1).toBe(3); }); });\n`);
+    expect(runVitest(pkg)).not.toBe(0);
+    const t = summarize(root);
+    expect(t).toMatchObject({ passed: 1, failed: 1 });
+    expect(t.failures).toEqual([{ package: "@probe/red", test: "q.test.mjs > outer adds", message: expect.stringMatching(/^AssertionError: expected 2 to be 3/) }]);
   }, 60_000);
 });
