@@ -19,3 +19,15 @@ export { isUseSpec, parseUseSpec, type UseSpec } from "./plugins/parse-use.js";
 export { isPathSpecifier, resolvePluginModule, type ResolvedModule } from "./plugins/resolve-module.js";
 export { isClass, kindOf, loadExport, type ImportModule, type LoadExportOptions } from "./plugins/load-export.js";
 export { loadPlugin, type LoadPluginOptions } from "./plugins/load-plugin.js";
+export { assertExpect } from "./testing/assert-expect.js";
+export { nodeTestRunner, type NodeTestModule } from "./testing/node-test-runner.js";
+export type {
+  ConformanceDescribe,
+  ConformanceExpect,
+  ConformanceHook,
+  ConformanceHookName,
+  ConformanceIt,
+  ConformanceMatchers,
+  ConformanceRunner,
+  ConformanceTestContext,
+} from "./testing/conformance-runner.js";
