@@ -6,7 +6,7 @@
  * summariser agree with vitest's own exit code.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -25,6 +25,13 @@ const { summarize } = (await import(path.join(ROOT, "scripts/lib/summarize.mjs")
     unhandled: { name: string; count: number; errors: { message: string }[] }[];
     failures: { package: string; test: string; message: string }[];
   };
+};
+
+type Check = { name: string; script: string; fix: string };
+const { STATIC_CHECKS, runStaticChecks, withFailedChecks } = (await import(path.join(ROOT, "scripts/lib/static-checks.mjs"))) as {
+  STATIC_CHECKS: Check[];
+  runStaticChecks(runScript: (script: string) => number, write: (text: string) => void): Check[];
+  withFailedChecks<T extends { failed: number }>(totals: T, failed: Check[]): T & { failedChecks: string[] };
 };
 
 const dirs: string[] = [];
@@ -77,4 +84,26 @@ describe("npm test's summary line", () => {
     expect(t).toMatchObject({ passed: 1, failed: 1 });
     expect(t.failures).toEqual([{ package: "@probe/red", test: "q.test.mjs > outer adds", message: expect.stringMatching(/^AssertionError: expected 2 to be 3/) }]);
   }, 60_000);
+});
+
+describe("npm test's repository checks", () => {
+  it("runs every check, names a failed one with its fix, and counts it as one failure", () => {
+    const { root, pkg } = repoWithPackage("@probe/checked", "");
+    expect(runVitest(pkg)).toBe(0);
+    const ran: string[] = [];
+    const out: string[] = [];
+    const failed = runStaticChecks((script) => {
+      ran.push(script);
+      return script === "format:check" ? 1 : 0;
+    }, (text) => out.push(text));
+    expect(ran).toEqual(["format:check", "lint", "lint:cycles", "knip"]);
+    expect(failed.map((c) => c.name)).toEqual(["format"]);
+    expect(out.join("")).toContain("[check] format FAILED (exit 1): run `npm run format`");
+    expect(withFailedChecks(summarize(root), failed)).toMatchObject({ passed: 1, failed: 1, failedChecks: ["format"] });
+  }, 60_000);
+
+  it("names a root script for every check", () => {
+    const scripts = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    for (const check of STATIC_CHECKS) expect(scripts[check.script], check.name).toBeDefined();
+  });
 });
