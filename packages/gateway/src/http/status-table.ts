@@ -99,7 +99,7 @@ export const SANDBOX_STATUSES = {
 } as const satisfies Record<SandboxErrorCode, number>;
 
 /** Every error code the gateway can meet. */
-export type KnownErrorCode = GatewayErrorCode | SkillsErrorCode | RuntimeErrorCode | SandboxErrorCode;
+type KnownErrorCode = GatewayErrorCode | SkillsErrorCode | RuntimeErrorCode | SandboxErrorCode;
 
 /** HTTP status of every known error code. */
 export const ERROR_STATUS_BY_CODE: Readonly<Record<string, number>> = Object.freeze({

@@ -66,7 +66,7 @@ export function contentLocationOf(ctx: LangGraphContext, admitted: Pick<Admitted
  * `Location` of a run's join stream, relative to the API root the SDK was given
  * (the SDK appends it to its `apiUrl` to reconnect with `Last-Event-ID`).
  */
-export function streamLocationOf(admitted: Pick<AdmittedRun, "run" | "stateless">): string {
+function streamLocationOf(admitted: Pick<AdmittedRun, "run" | "stateless">): string {
   const { run } = admitted;
   return admitted.stateless ? `/runs/${run.runId}/stream` : `/threads/${run.threadId}/runs/${run.runId}/stream`;
 }

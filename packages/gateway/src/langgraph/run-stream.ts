@@ -79,7 +79,7 @@ export async function pipeRunStream(manager: RunManager, response: LiveResponse,
 }
 
 /** What `/wait` and `/join` answer. */
-export type FinalValues = Record<string, unknown>;
+type FinalValues = Record<string, unknown>;
 
 /** An `error` event's data, as the worker publishes it. */
 interface ErrorEventData {
@@ -93,7 +93,7 @@ interface ErrorEventData {
  * failed (its `error` event, or its record), else the thread's state values
  * (with `__interrupt__` when it stopped at an interrupt).
  */
-export async function finalValuesOf(manager: RunManager, state: ThreadStateAccess, run: RunRecord, errorEvent: ErrorEventData | undefined): Promise<FinalValues> {
+async function finalValuesOf(manager: RunManager, state: ThreadStateAccess, run: RunRecord, errorEvent: ErrorEventData | undefined): Promise<FinalValues> {
   const final = await manager.join(run.runId);
   if (errorEvent !== undefined) {
     const error = typeof errorEvent.error === "string" ? errorEvent.error : typeof errorEvent.name === "string" ? errorEvent.name : "Error";

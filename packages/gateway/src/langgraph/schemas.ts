@@ -58,7 +58,7 @@ const checkpointObjectSchema = {
 export type CheckpointBody = FromSchema<typeof checkpointObjectSchema>;
 
 /** {@link checkpointObjectSchema} or null. */
-export const checkpointSchema = orNull(checkpointObjectSchema);
+const checkpointSchema = orNull(checkpointObjectSchema);
 
 const streamModesSchema = {
   type: "array",
@@ -76,7 +76,7 @@ const interruptNodesSchema = {
 } as const;
 
 /** The `config` of a run (a JSON `RunnableConfig`); other RunnableConfig members are accepted and ignored. */
-export const runConfigSchema = orNull(
+const runConfigSchema = orNull(
   openObject({
     tags: nullableStrings(),
     recursion_limit: { type: "integer", nullable: true, minimum: 1 },

@@ -6,7 +6,7 @@ import type { RegisteredAssistant } from "./assistant-registry.js";
 import type { WireThreadState } from "./state-graph.js";
 
 /** Every assistant is at version 1: the registry is fixed at startup. */
-export const ASSISTANT_VERSION = 1;
+const ASSISTANT_VERSION = 1;
 
 /** The LangGraph `Assistant` JSON. */
 export function toWireAssistant(assistant: RegisteredAssistant): Record<string, unknown> {
@@ -29,7 +29,7 @@ function defined(entries: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A run's kwargs with LangGraph's names. */
-export function toWireKwargs(kwargs: RunKwargs, onDisconnect: string): Record<string, unknown> {
+function toWireKwargs(kwargs: RunKwargs, onDisconnect: string): Record<string, unknown> {
   const config = kwargs.config;
   return defined({
     input: kwargs.input,
@@ -65,7 +65,7 @@ export function toWireRun(run: RunRecord): Record<string, unknown> {
 }
 
 /** Pending interrupts grouped by task id, as `Thread.interrupts`. */
-export function interruptsByTask(state: WireThreadState): Record<string, unknown[]> {
+function interruptsByTask(state: WireThreadState): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const task of state.tasks) if (task.interrupts.length > 0) out[task.id] = task.interrupts;
   return out;

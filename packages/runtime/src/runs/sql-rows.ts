@@ -36,7 +36,7 @@ export interface RunRow {
 }
 
 /** A timestamptz as an ISO-8601 UTC string. */
-export function isoTimestamp(value: Date | string): string {
+function isoTimestamp(value: Date | string): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 

@@ -11,10 +11,10 @@ import type { CancelAction, RunStatus, ThreadStatus } from "./types.js";
 export const SUPERSEDED_RUN_ERROR = "Cancelled by newer run";
 
 /** Page size when a query gives no `limit` (LangGraph's default). */
-export const DEFAULT_PAGE_LIMIT = 10;
+const DEFAULT_PAGE_LIMIT = 10;
 
 /** Largest accepted `limit`. */
-export const MAX_PAGE_LIMIT = 1000;
+const MAX_PAGE_LIMIT = 1000;
 
 const RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(["pending", "running", "success", "error", "timeout", "interrupted"]);
 const THREAD_STATUSES: ReadonlySet<string> = new Set<ThreadStatus>(["idle", "busy", "interrupted", "error"]);
@@ -93,7 +93,7 @@ export function toJsonObject(value: unknown, field: string): Record<string, unkn
 }
 
 /** @throws RuntimeError `INVALID_ARGUMENT` for an unknown run status. */
-export function checkRunStatus(value: unknown, field: string): RunStatus {
+function checkRunStatus(value: unknown, field: string): RunStatus {
   if (typeof value !== "string" || !RUN_STATUSES.has(value)) throw invalid(`${field} must be a run status, got ${JSON.stringify(value) ?? String(value)}`, { field });
   return value as RunStatus;
 }

@@ -45,7 +45,7 @@ function invalid(message: string, relativePath: unknown): SkillsError {
  * @returns the path parts.
  * @throws SkillsError `INVALID_PATH` with DeerFlow's message for the first rule broken.
  */
-export function checkSupportPathSyntax(relativePath: unknown): { parts: string[]; supportDirectory: SupportDirectory } {
+function checkSupportPathSyntax(relativePath: unknown): { parts: string[]; supportDirectory: SupportDirectory } {
   if (typeof relativePath !== "string" || relativePath === "" || relativePath.endsWith("/")) {
     throw invalid(SUPPORT_PATH_MESSAGES.filename, relativePath);
   }

@@ -13,7 +13,7 @@ import { SkillsError } from "../errors.js";
 import { MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_FILE_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from "../limits.js";
 
 /** One regular file of a skill tree. */
-export interface SkillTreeFile {
+interface SkillTreeFile {
   /** Path relative to the skill root, POSIX separators. */
   readonly rel: string;
   /** Real path to read the bytes from (a symlink inside the tree is resolved). */

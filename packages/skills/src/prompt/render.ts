@@ -50,7 +50,7 @@ export interface RenderedSkillSection {
 export const AUTO_MODE_DEFAULTS = Object.freeze({ maxSkills: 60, maxTokens: 6000 });
 
 /** The LRU shared by calls that do not pass their own `cache` (32 sections, like DeerFlow). */
-export const defaultSectionCache = new LruCache<string, RenderedSkillSection>(32);
+const defaultSectionCache = new LruCache<string, RenderedSkillSection>(32);
 
 /**
  * Renders DeerFlow's `<skill_system>` prompt section.

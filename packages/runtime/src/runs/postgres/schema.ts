@@ -37,7 +37,7 @@ interface Migration {
 const ACTIVE = "('pending', 'running')";
 
 /** Every migration in version order. */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "threads and runs",
@@ -80,7 +80,7 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Newest schema version this code knows. */
-export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /** First key of the advisory lock that serialises `setup()`; the second is the schema's hash. */
 const SETUP_LOCK_KEY = 0x64666c77; // "dflw"

@@ -20,7 +20,7 @@ export interface OpenedDatabase {
 }
 
 /** The SQLite name of a private in-memory database. */
-export const MEMORY_PATH = ":memory:";
+const MEMORY_PATH = ":memory:";
 
 function configInvalid(message: string): RuntimeError {
   return new RuntimeError("CONFIG_INVALID", message);

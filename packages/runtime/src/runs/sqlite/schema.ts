@@ -17,7 +17,7 @@ interface Migration {
 }
 
 /** Every migration in version order. */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "threads and runs",
@@ -60,7 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Newest schema version this code knows. */
-export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
  * Applies the missing migrations in one `BEGIN IMMEDIATE` transaction, so that

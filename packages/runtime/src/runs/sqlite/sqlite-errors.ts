@@ -5,19 +5,19 @@
 import { RuntimeError } from "../../errors.js";
 
 /** The SQLite result code of a `SqliteError` (e.g. `SQLITE_BUSY_SNAPSHOT`), if any. */
-export function sqliteCode(err: unknown): string | undefined {
+function sqliteCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
 }
 
 /** Another connection held the write lock for longer than the busy timeout. */
-export function isBusy(err: unknown): boolean {
+function isBusy(err: unknown): boolean {
   const code = sqliteCode(err);
   return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
 /** The file is not a SQLite database, or its pages are damaged. */
-export function isCorrupt(err: unknown): boolean {
+function isCorrupt(err: unknown): boolean {
   const code = sqliteCode(err);
   return code !== undefined && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }
