@@ -75,6 +75,8 @@ describe("assertExpect", () => {
     await assertExpect(Promise.reject(new Error("store closed"))).rejects.toThrow(/closed/);
     await assertExpect(Promise.reject(new Error("store closed"))).rejects.toThrow("store");
     await expect(assertExpect(Promise.resolve(1)).rejects.toThrow()).rejects.toThrow(/to reject/);
-    await expect(assertExpect(Promise.reject(new Error("other"))).rejects.toThrow(/closed/)).rejects.toThrow(/rejection matching/);
+    await expect(assertExpect(Promise.reject(new Error("other"))).rejects.toThrow(/closed/)).rejects.toThrow(
+      /rejection matching/,
+    );
   });
 });

@@ -23,7 +23,15 @@ function loose(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return Array.from(value, loose);
   if (Buffer.isBuffer(value)) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof RegExp || value instanceof Map || value instanceof Set || value instanceof Error) return value;
+  if (
+    ArrayBuffer.isView(value) ||
+    value instanceof Date ||
+    value instanceof RegExp ||
+    value instanceof Map ||
+    value instanceof Set ||
+    value instanceof Error
+  )
+    return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = loose(item);
   return out;
@@ -39,11 +47,22 @@ function isDeepEqual(actual: unknown, expected: unknown): boolean {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !ArrayBuffer.isView(value) && !(value instanceof Date) && !(value instanceof RegExp);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !ArrayBuffer.isView(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof RegExp)
+  );
 }
 
 function matchesSubset(actual: unknown, expected: unknown): boolean {
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => matchesSubset(actual[i], item));
+  if (Array.isArray(expected))
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((item, i) => matchesSubset(actual[i], item))
+    );
   if (isRecord(expected) && !(expected instanceof Map) && !(expected instanceof Set)) {
     if (!isRecord(actual)) return false;
     return Object.keys(expected).every((key) => key in actual && matchesSubset(actual[key], expected[key]));
@@ -51,15 +70,24 @@ function matchesSubset(actual: unknown, expected: unknown): boolean {
   return isDeepEqual(loose(actual), loose(expected));
 }
 
-function compare(actual: unknown, bound: unknown, holds: (a: number | bigint, b: number | bigint) => boolean, words: string): Verdict {
-  const comparable = (typeof actual === "number" || typeof actual === "bigint") && (typeof bound === "number" || typeof bound === "bigint");
+function compare(
+  actual: unknown,
+  bound: unknown,
+  holds: (a: number | bigint, b: number | bigint) => boolean,
+  words: string,
+): Verdict {
+  const comparable =
+    (typeof actual === "number" || typeof actual === "bigint") &&
+    (typeof bound === "number" || typeof bound === "bigint");
   return { pass: comparable && holds(actual, bound), expectation: `${words} ${show(bound)}` };
 }
 
 function messageMatches(err: unknown, expected: unknown): boolean {
   if (expected === undefined) return true;
   const message = err instanceof Error ? err.message : String(err);
-  return expected instanceof RegExp ? new RegExp(expected.source, expected.flags.replace("g", "")).test(message) : message.includes(String(expected));
+  return expected instanceof RegExp
+    ? new RegExp(expected.source, expected.flags.replace("g", "")).test(message)
+    : message.includes(String(expected));
 }
 
 const CHECKS: Record<Exclude<keyof ConformanceMatchers, "not" | "rejects">, Check> = {
@@ -70,24 +98,44 @@ const CHECKS: Record<Exclude<keyof ConformanceMatchers, "not" | "rejects">, Chec
   toBeNull: (a) => ({ pass: a === null, expectation: "to be null" }),
   toBeUndefined: (a) => ({ pass: a === undefined, expectation: "to be undefined" }),
   toBeDefined: (a) => ({ pass: a !== undefined, expectation: "to be defined" }),
-  toHaveLength: (a, n) => ({ pass: a !== null && a !== undefined && (a as { length?: unknown }).length === n, expectation: `to have length ${show(n)}` }),
+  toHaveLength: (a, n) => ({
+    pass: a !== null && a !== undefined && (a as { length?: unknown }).length === n,
+    expectation: `to have length ${show(n)}`,
+  }),
   toMatch: (a, e) => ({ pass: typeof a === "string" && messageMatches(a, e), expectation: `to match ${show(e)}` }),
   toContain: (a, item) => ({
-    pass: typeof a === "string" ? a.includes(String(item)) : a !== null && typeof a === "object" && Symbol.iterator in a && Array.from(a as Iterable<unknown>).includes(item),
+    pass:
+      typeof a === "string"
+        ? a.includes(String(item))
+        : a !== null &&
+          typeof a === "object" &&
+          Symbol.iterator in a &&
+          Array.from(a as Iterable<unknown>).includes(item),
     expectation: `to contain ${show(item)}`,
   }),
   toBeGreaterThan: (a, b) => compare(a, b, (x, y) => x > y, "to be greater than"),
   toBeLessThan: (a, b) => compare(a, b, (x, y) => x < y, "to be less than"),
   toBeLessThanOrEqual: (a, b) => compare(a, b, (x, y) => x <= y, "to be less than or equal to"),
-  toBeInstanceOf: (a, type) => ({ pass: typeof type === "function" && a instanceof type, expectation: `to be an instance of ${(type as { name?: string }).name ?? show(type)}` }),
+  toBeInstanceOf: (a, type) => ({
+    pass: typeof type === "function" && a instanceof type,
+    expectation: `to be an instance of ${(type as { name?: string }).name ?? show(type)}`,
+  }),
 };
 
 function fail(actual: unknown, expectation: string, message: string | undefined): never {
   const text = `expected ${show(actual)} ${expectation}`;
-  throw new assert.AssertionError({ message: message === undefined ? text : `${message}: ${text}`, actual, operator: expectation.split(" ").slice(0, 2).join(" ") });
+  throw new assert.AssertionError({
+    message: message === undefined ? text : `${message}: ${text}`,
+    actual,
+    operator: expectation.split(" ").slice(0, 2).join(" "),
+  });
 }
 
-function matchers(actual: unknown, message: string | undefined, negated: boolean): Omit<ConformanceMatchers, "not" | "rejects"> {
+function matchers(
+  actual: unknown,
+  message: string | undefined,
+  negated: boolean,
+): Omit<ConformanceMatchers, "not" | "rejects"> {
   const entries = Object.entries(CHECKS).map(([name, check]) => [
     name,
     (arg?: unknown) => {

@@ -9,11 +9,11 @@ export interface ConformanceMatchers {
   /** `Object.is` equality. */
   toBe(expected: unknown): void;
   /** Deep equality; properties holding `undefined` and class identity are ignored. */
-  toEqual(expected: unknown): void;
+  toEqual<E = unknown>(expected: E): void;
   /** Deep equality; `undefined` properties and class identity count. */
-  toStrictEqual(expected: unknown): void;
+  toStrictEqual<E = unknown>(expected: E): void;
   /** Every property of `expected` is in the value, recursively (arrays match element by element). */
-  toMatchObject(expected: object): void;
+  toMatchObject<E extends object = object>(expected: E): void;
   toBeNull(): void;
   toBeUndefined(): void;
   toBeDefined(): void;

@@ -9,12 +9,28 @@ const nodeTestFits: typeof NodeTest extends NodeTestModule ? true : never = true
 
 /** A stand-in for `node:test` that records what the adapter registers. */
 function recordingNodeTest() {
-  const calls: { fn: string; name?: string; options?: unknown; body?: (context: ConformanceTestContext) => Promise<void> }[] = [];
+  const calls: {
+    fn: string;
+    name?: string;
+    options?: unknown;
+    body?: (context: ConformanceTestContext) => Promise<void>;
+  }[] = [];
   const hook = (fn: string) => (body: () => Promise<void>, options?: unknown) => void calls.push({ fn, options, body });
-  const it = Object.assign((name: string, options: unknown, body: (context: ConformanceTestContext) => Promise<void>) => void calls.push({ fn: "it", name, options, body }), {
-    skip: (name: string) => void calls.push({ fn: "it.skip", name }),
-  });
-  const module: NodeTestModule = { describe: (name, body) => (calls.push({ fn: "describe", name }), body()), it, before: hook("before"), after: hook("after"), beforeEach: hook("beforeEach"), afterEach: hook("afterEach") };
+  const it = Object.assign(
+    (name: string, options: unknown, body: (context: ConformanceTestContext) => Promise<void>) =>
+      void calls.push({ fn: "it", name, options, body }),
+    {
+      skip: (name: string) => void calls.push({ fn: "it.skip", name }),
+    },
+  );
+  const module: NodeTestModule = {
+    describe: (name, body) => (calls.push({ fn: "describe", name }), body()),
+    it,
+    before: hook("before"),
+    after: hook("after"),
+    beforeEach: hook("beforeEach"),
+    afterEach: hook("afterEach"),
+  };
   return { module, calls };
 }
 

@@ -3,7 +3,12 @@
  * (timeouts become `{ timeout }` options, `expect` is {@link assertExpect}).
  */
 import { assertExpect } from "./assert-expect.js";
-import type { ConformanceHook, ConformanceHookName, ConformanceRunner, ConformanceTestContext } from "./conformance-runner.js";
+import type {
+  ConformanceHook,
+  ConformanceHookName,
+  ConformanceRunner,
+  ConformanceTestContext,
+} from "./conformance-runner.js";
 
 /** `{ timeout }` as `node:test` takes it. */
 interface NodeTestOptions {
@@ -25,7 +30,8 @@ export interface NodeTestModule {
   afterEach: NodeHook;
 }
 
-const options = (timeoutMs: number | undefined): NodeTestOptions => (timeoutMs === undefined ? {} : { timeout: timeoutMs });
+const options = (timeoutMs: number | undefined): NodeTestOptions =>
+  timeoutMs === undefined ? {} : { timeout: timeoutMs };
 
 /**
  * The kits' runner on `node:test`: every hook a kit may ask for, and

@@ -10,15 +10,21 @@ import type { Logger } from "../logger.js";
 import type { CancelAction } from "../runs/types.js";
 import { runCoordinatorConformance } from "../testing/run-coordinator-conformance.js";
 
-runCoordinatorConformance(
-  "LocalRunCoordinator on a shared hub",
-  async (count, { leaseMs }) => {
+runCoordinatorConformance({
+  name: "LocalRunCoordinator on a shared hub",
+  makeCoordinators: async (count, { leaseMs }) => {
     const hub = new LocalCoordinationHub();
-    const coordinators = Array.from({ length: count }, (_, i) => new LocalRunCoordinator({ hub, leaseMs, instanceId: `local-${i}` }));
+    const coordinators = Array.from(
+      { length: count },
+      (_, i) => new LocalRunCoordinator({ hub, leaseMs, instanceId: `local-${i}` }),
+    );
     return { coordinators, breakLease: async (runId) => void hub.breakLease(runId) };
   },
-  { leaseMs: 500 },
-);
+  leaseMs: 500,
+  describe,
+  it,
+  expect,
+});
 
 function expectRuntimeError(fn: () => unknown, code: string, message: RegExp): void {
   try {
@@ -65,15 +71,27 @@ describe("LocalRunCoordinator", () => {
     expectRuntimeError(() => new LocalRunCoordinator({ leaseMs: 0 }), "CONFIG_INVALID", /leaseMs .* got 0/);
     expectRuntimeError(() => new LocalRunCoordinator({ leaseMs: 1.5 }), "CONFIG_INVALID", /leaseMs .* got 1\.5/);
     expectRuntimeError(() => new LocalRunCoordinator({ leaseMs: Number.NaN }), "CONFIG_INVALID", /leaseMs/);
-    expectRuntimeError(() => new LocalRunCoordinator({ leaseMs: 1000, renewIntervalMs: 1000 }), "CONFIG_INVALID", /renewIntervalMs .* got 1000/);
-    expectRuntimeError(() => new LocalRunCoordinator({ renewIntervalMs: -5 }), "CONFIG_INVALID", /renewIntervalMs .* got -5/);
+    expectRuntimeError(
+      () => new LocalRunCoordinator({ leaseMs: 1000, renewIntervalMs: 1000 }),
+      "CONFIG_INVALID",
+      /renewIntervalMs .* got 1000/,
+    );
+    expectRuntimeError(
+      () => new LocalRunCoordinator({ renewIntervalMs: -5 }),
+      "CONFIG_INVALID",
+      /renewIntervalMs .* got -5/,
+    );
     expectRuntimeError(() => new LocalRunCoordinator({ instanceId: "" }), "CONFIG_INVALID", /instanceId/);
   });
 
   it("refuses a second live coordinator with the same instance id on one hub, but allows it after close", async () => {
     const hub = new LocalCoordinationHub();
     const first = make({ hub, instanceId: "same" });
-    expectRuntimeError(() => new LocalRunCoordinator({ hub, instanceId: "same" }), "CONFIG_INVALID", /"same" is already used/);
+    expectRuntimeError(
+      () => new LocalRunCoordinator({ hub, instanceId: "same" }),
+      "CONFIG_INVALID",
+      /"same" is already used/,
+    );
     await first.close();
     const second = make({ hub, instanceId: "same" });
     expect(await second.acquire("r")).toBe(true);
@@ -82,10 +100,19 @@ describe("LocalRunCoordinator", () => {
   it("rejects malformed arguments with INVALID_ARGUMENT", async () => {
     const a = make();
     await expect(a.acquire("")).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(a.acquire(42 as unknown as string)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: /got 42/ });
+    await expect(a.acquire(42 as unknown as string)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: /got 42/,
+    });
     await expect(a.ownerOf(undefined as unknown as string)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(a.requestCancel("r", "stop" as CancelAction)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: /"stop"/ });
-    await expect(a.claimRecovery("r", 0)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: /ttlMs .* got 0/ });
+    await expect(a.requestCancel("r", "stop" as CancelAction)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: /"stop"/,
+    });
+    await expect(a.claimRecovery("r", 0)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: /ttlMs .* got 0/,
+    });
     await expect(a.claimRecovery("r", Number.POSITIVE_INFINITY)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 

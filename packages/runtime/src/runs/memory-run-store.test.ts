@@ -2,12 +2,20 @@
  * `MemoryRunStore` against the run-store conformance kit, plus what only the
  * memory store offers: an injected clock and creation order independent of it.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MemoryRunStore } from "./memory-run-store.js";
 import { runStoreConformance } from "../testing/run-store-conformance.js";
 import { admission, expectRuntimeError } from "../testing/run-store/context.js";
 
-runStoreConformance("MemoryRunStore", async () => ({ store: new MemoryRunStore() }));
+runStoreConformance({
+  name: "MemoryRunStore",
+  makeStore: async () => ({ store: new MemoryRunStore() }),
+  describe,
+  it,
+  expect,
+  beforeEach,
+  afterEach,
+});
 
 describe("MemoryRunStore", () => {
   it("writes every timestamp from the injected clock", async () => {

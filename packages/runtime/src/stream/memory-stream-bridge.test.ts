@@ -1,12 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RuntimeError } from "../errors.js";
 import { MemoryStreamBridge } from "./memory-stream-bridge.js";
 import type { StreamItem } from "./stream-bridge.js";
 import { streamBridgeConformance } from "../testing/stream-bridge-conformance.js";
 import { capturingLogger } from "../../test/support/capturing-logger.js";
 
-streamBridgeConformance("MemoryStreamBridge", async () => ({ bridge: new MemoryStreamBridge({ maxEventsPerRun: 16 }) }), { maxEventsPerRun: 16 });
-streamBridgeConformance("MemoryStreamBridge (default retention)", async () => ({ bridge: new MemoryStreamBridge() }));
+const runner = { describe, it, expect, beforeEach, afterEach };
+streamBridgeConformance({
+  name: "MemoryStreamBridge",
+  makeBridge: async () => ({ bridge: new MemoryStreamBridge({ maxEventsPerRun: 16 }) }),
+  maxEventsPerRun: 16,
+  ...runner,
+});
+streamBridgeConformance({
+  name: "MemoryStreamBridge (default retention)",
+  makeBridge: async () => ({ bridge: new MemoryStreamBridge() }),
+  ...runner,
+});
 
 async function collect(iterable: AsyncIterable<StreamItem>): Promise<StreamItem[]> {
   const items: StreamItem[] = [];
@@ -76,13 +86,18 @@ describe("MemoryStreamBridge specifics", () => {
     const id = await bridge.publish("run", "custom", 0);
     await bridge.publishEnd("run");
     await bridge.publish("run", "custom", "late");
-    expect(await collect(bridge.subscribe("run"))).toEqual([{ kind: "event", id, event: "custom", data: 0 }, { kind: "end" }]);
+    expect(await collect(bridge.subscribe("run"))).toEqual([
+      { kind: "event", id, event: "custom", data: 0 },
+      { kind: "end" },
+    ]);
   });
 
   it("validates synchronously: malformed cursor, heartbeat and run id → INVALID_ARGUMENT; after close → CLOSED", async () => {
     const bridge = new MemoryStreamBridge();
     expect(codeOf(() => bridge.subscribe("run", { lastEventId: "nope" }))).toBe("INVALID_ARGUMENT");
-    expect(() => bridge.subscribe("run", { lastEventId: "nope" })).toThrow(/Malformed lastEventId "nope" for run "run"/);
+    expect(() => bridge.subscribe("run", { lastEventId: "nope" })).toThrow(
+      /Malformed lastEventId "nope" for run "run"/,
+    );
     expect(codeOf(() => bridge.subscribe("run", { heartbeatMs: 0 }))).toBe("INVALID_ARGUMENT");
     expect(codeOf(() => bridge.subscribe(""))).toBe("INVALID_ARGUMENT");
     await expect(bridge.publish("run", "", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
@@ -120,13 +135,26 @@ describe("MemoryStreamBridge specifics", () => {
     // The subscriber stops pulling while ten more events are published: six of them are evicted unseen.
     const ids = [];
     for (let i = 1; i <= 10; i++) ids.push(await bridge.publish("run", "custom", i));
-    expect((await iterator.next()).value).toEqual({ kind: "gap", runId: "run", requestedEventId: first, earliestAvailableEventId: ids[6], latestAvailableEventId: ids[9] });
+    expect((await iterator.next()).value).toEqual({
+      kind: "gap",
+      runId: "run",
+      requestedEventId: first,
+      earliestAvailableEventId: ids[6],
+      latestAvailableEventId: ids[9],
+    });
     expect((await iterator.next()).done).toBe(true);
 
     const warnings = logger.lines.filter((line) => line.level === "warn");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.msg).toMatch(/fell further behind/);
-    expect(warnings[0]?.obj).toMatchObject({ runId: "run", subscriber: "req-7", reason: "slowSubscriber", lastEventId: first, eventsBehind: 10, missedEvents: 6 });
+    expect(warnings[0]?.obj).toMatchObject({
+      runId: "run",
+      subscriber: "req-7",
+      reason: "slowSubscriber",
+      lastEventId: first,
+      eventsBehind: 10,
+      missedEvents: 6,
+    });
     expect(bridge.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 0, streamDeleted: 0 } });
 
     // A stale resume cursor and a deleted stream are counted (and logged) under their own reasons.
@@ -136,7 +164,10 @@ describe("MemoryStreamBridge specifics", () => {
     await bridge.cleanup("run");
     expect((await pending).value).toMatchObject({ kind: "gap", earliestAvailableEventId: null });
     expect(bridge.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 1, streamDeleted: 1 } });
-    expect(logger.lines.filter((line) => line.level === "info").map((line) => line.obj["reason"])).toEqual(["staleCursor", "streamDeleted"]);
+    expect(logger.lines.filter((line) => line.level === "info").map((line) => line.obj["reason"])).toEqual([
+      "staleCursor",
+      "streamDeleted",
+    ]);
     expect(logger.lines.find((line) => line.obj["reason"] === "staleCursor")?.obj["subscriber"]).toMatch(/^sub-\d+$/);
   });
 

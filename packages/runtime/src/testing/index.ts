@@ -1,11 +1,19 @@
 /**
  * `@deerflow/runtime/testing`: conformance kits for plugin authors. Each kit
- * registers vitest suites (vitest is an optional peer dependency) that an
- * implementation must pass.
+ * registers the suites an implementation must pass, with the test functions it
+ * is given (`describe`, `it`, `expect` and hooks: vitest's or jest's as they
+ * are, or `nodeTestRunner(nodeTest)` for `node:test`); no test framework is
+ * imported.
  *
  * @packageDocumentation
  */
-export { streamBridgeConformance, type MakeStreamBridge, type StreamBridgeConformanceOptions, type StreamBridgeHandle } from "./stream-bridge-conformance.js";
+export {
+  streamBridgeConformance,
+  type MakeStreamBridge,
+  type StreamBridgeConformanceOptions,
+  type StreamBridgeHandle,
+  type StreamBridgeRunner,
+} from "./stream-bridge-conformance.js";
 export {
   runStoreConformance,
   type MakeRunStore,
@@ -13,5 +21,25 @@ export {
   type RunStoreConformanceOptions,
   type RunStoreHandle,
   type RunStoreInstances,
+  type RunStoreRunner,
 } from "./run-store-conformance.js";
-export { runCoordinatorConformance, type MakeRunCoordinators, type RunCoordinatorConformanceOptions, type RunCoordinatorGroup } from "./run-coordinator-conformance.js";
+export {
+  runCoordinatorConformance,
+  type MakeRunCoordinators,
+  type RunCoordinatorConformanceOptions,
+  type RunCoordinatorGroup,
+  type RunCoordinatorRunner,
+} from "./run-coordinator-conformance.js";
+export {
+  assertExpect,
+  nodeTestRunner,
+  type ConformanceDescribe,
+  type ConformanceExpect,
+  type ConformanceHook,
+  type ConformanceHookName,
+  type ConformanceIt,
+  type ConformanceMatchers,
+  type ConformanceRunner,
+  type ConformanceTestContext,
+  type NodeTestModule,
+} from "@deerflow/kernel";

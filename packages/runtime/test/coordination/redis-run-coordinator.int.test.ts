@@ -35,14 +35,23 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
 }
 
 if (url) {
-  runCoordinatorConformance("RedisRunCoordinator", async (count, { leaseMs }) => {
-    const clients = Array.from({ length: count }, () => new Redis(url));
-    const coordinators = clients.map((redis, i) => new RedisRunCoordinator({ redis, keyPrefix: prefix, leaseMs, instanceId: `${uniqueName("inst")}-${i}` }));
-    return {
-      coordinators,
-      breakLease: async (runId) => void (await admin.del(`${prefix}lease:${runId}`)),
-      cleanup: async () => void (await Promise.all(clients.map((c) => c.quit()))),
-    };
+  runCoordinatorConformance({
+    name: "RedisRunCoordinator",
+    makeCoordinators: async (count, { leaseMs }) => {
+      const clients = Array.from({ length: count }, () => new Redis(url));
+      const coordinators = clients.map(
+        (redis, i) =>
+          new RedisRunCoordinator({ redis, keyPrefix: prefix, leaseMs, instanceId: `${uniqueName("inst")}-${i}` }),
+      );
+      return {
+        coordinators,
+        breakLease: async (runId) => void (await admin.del(`${prefix}lease:${runId}`)),
+        cleanup: async () => void (await Promise.all(clients.map((c) => c.quit()))),
+      };
+    },
+    describe,
+    it,
+    expect,
   });
 }
 
@@ -69,7 +78,10 @@ describe.skipIf(!url)("RedisRunCoordinator on Redis", () => {
   });
 
   /** A coordinator on its own caller-owned client (closed after the file). */
-  function instance(options: { leaseMs?: number; logger?: Logger; retryStrategy?: () => number } = {}): { coordinator: RedisRunCoordinator; redis: Redis } {
+  function instance(options: { leaseMs?: number; logger?: Logger; retryStrategy?: () => number } = {}): {
+    coordinator: RedisRunCoordinator;
+    redis: Redis;
+  } {
     const redis = new Redis(url!, options.retryStrategy ? { retryStrategy: options.retryStrategy } : {});
     const coordinator = new RedisRunCoordinator({
       redis,
@@ -78,7 +90,10 @@ describe.skipIf(!url)("RedisRunCoordinator on Redis", () => {
       instanceId: uniqueName("inst"),
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    cleanups.push(() => redis.quit(), () => coordinator.close());
+    cleanups.push(
+      () => redis.quit(),
+      () => coordinator.close(),
+    );
     return { coordinator, redis };
   }
 
@@ -197,16 +212,29 @@ describe.skipIf(!url)("RedisRunCoordinator on Redis", () => {
   });
 
   it("a coordinator created from a url owns and closes its connections; a caller's client stays open", async () => {
-    const owned = new RedisRunCoordinator({ url: url!, keyPrefix: prefix, leaseMs: 1_500, instanceId: uniqueName("owned") });
+    const owned = new RedisRunCoordinator({
+      url: url!,
+      keyPrefix: prefix,
+      leaseMs: 1_500,
+      instanceId: uniqueName("owned"),
+    });
     const { coordinator: borrowed, redis } = instance();
     const runId = uniqueName("run");
     expect(await owned.acquire(runId)).toBe(true);
     expect(await borrowed.acquire(uniqueName("run"))).toBe(true);
-    await waitFor("both subscribed", async () => (await subscriberIds(owned.instanceId)).length === 1 && (await subscriberIds(borrowed.instanceId)).length === 1);
+    await waitFor(
+      "both subscribed",
+      async () =>
+        (await subscriberIds(owned.instanceId)).length === 1 && (await subscriberIds(borrowed.instanceId)).length === 1,
+    );
     await owned.close();
     await borrowed.close();
     expect(await admin.get(`${prefix}lease:${runId}`)).toBeNull();
-    await waitFor("subscriber connections closed", async () => (await subscriberIds(owned.instanceId)).length + (await subscriberIds(borrowed.instanceId)).length === 0);
+    await waitFor(
+      "subscriber connections closed",
+      async () =>
+        (await subscriberIds(owned.instanceId)).length + (await subscriberIds(borrowed.instanceId)).length === 0,
+    );
     expect(await redis.ping()).toBe("PONG");
     await expect(owned.ownerOf(runId)).rejects.toMatchObject({ code: "CLOSED" });
   });

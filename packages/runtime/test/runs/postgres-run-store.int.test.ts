@@ -4,7 +4,7 @@
  * server instances), then setup, configuration and failure behaviour.
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../src/errors.js";
 import { PostgresRunStore } from "../../src/runs/postgres/postgres-run-store.js";
 import { runStoreConformance } from "../../src/testing/run-store-conformance.js";
@@ -26,23 +26,26 @@ async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
 }
 
 if (url) {
-  runStoreConformance(
-    "PostgresRunStore",
-    async () => {
+  runStoreConformance({
+    name: "PostgresRunStore",
+    makeStore: async () => {
       const schema = uniqueName("rs_kit");
       const store = new PostgresRunStore({ connectionString: url, schema });
       await store.setup();
       return { store, cleanup: () => dropSchema(url, schema) };
     },
-    {
-      makeInstances: async (count) => {
-        const schema = uniqueName("rs_kit");
-        const stores = Array.from({ length: count }, () => new PostgresRunStore({ connectionString: url, schema }));
-        await Promise.all(stores.map((s) => s.setup()));
-        return { stores, cleanup: () => dropSchema(url, schema) };
-      },
+    makeInstances: async (count) => {
+      const schema = uniqueName("rs_kit");
+      const stores = Array.from({ length: count }, () => new PostgresRunStore({ connectionString: url, schema }));
+      await Promise.all(stores.map((s) => s.setup()));
+      return { stores, cleanup: () => dropSchema(url, schema) };
     },
-  );
+    describe,
+    it,
+    expect,
+    beforeEach,
+    afterEach,
+  });
 }
 
 describe.skipIf(!url)("PostgresRunStore", () => {
@@ -72,11 +75,24 @@ describe.skipIf(!url)("PostgresRunStore", () => {
       await store.setup();
       const versions = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       expect(versions.rows).toEqual([{ version: 1 }]);
-      const indexes = await admin.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1`, [schema]);
+      const indexes = await admin.query<{ indexname: string; indexdef: string }>(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1`,
+        [schema],
+      );
       const byName = new Map(indexes.rows.map((r) => [r.indexname, r.indexdef]));
-      expect(byName.get("runs_one_running_per_thread")).toMatch(/UNIQUE INDEX .* \(thread_id\) WHERE \(status = 'running'::text\)/);
+      expect(byName.get("runs_one_running_per_thread")).toMatch(
+        /UNIQUE INDEX .* \(thread_id\) WHERE \(status = 'running'::text\)/,
+      );
       expect(byName.get("threads_metadata_idx")).toMatch(/USING gin \(metadata jsonb_path_ops\)/);
-      expect([...byName.keys()]).toEqual(expect.arrayContaining(["runs_thread_seq_idx", "runs_active_idx", "runs_ended_at_idx", "threads_pkey", "runs_pkey"]));
+      expect([...byName.keys()]).toEqual(
+        expect.arrayContaining([
+          "runs_thread_seq_idx",
+          "runs_active_idx",
+          "runs_ended_at_idx",
+          "threads_pkey",
+          "runs_pkey",
+        ]),
+      );
     } finally {
       await store.close();
     }
@@ -104,7 +120,9 @@ describe.skipIf(!url)("PostgresRunStore", () => {
       const { run: a } = await store.admitRun(admission("t1"));
       const { run: b } = await store.admitRun(admission("t1"));
       await admin.query(`UPDATE "${schema}".runs SET status = 'running' WHERE run_id = $1`, [a.runId]);
-      await expect(admin.query(`UPDATE "${schema}".runs SET status = 'running' WHERE run_id = $1`, [b.runId])).rejects.toMatchObject({ code: "23505" });
+      await expect(
+        admin.query(`UPDATE "${schema}".runs SET status = 'running' WHERE run_id = $1`, [b.runId]),
+      ).rejects.toMatchObject({ code: "23505" });
     } finally {
       await store.close();
     }
@@ -127,7 +145,10 @@ describe.skipIf(!url)("PostgresRunStore", () => {
   });
 
   it("surfaces an unreachable server as STORE_UNAVAILABLE with the cause", async () => {
-    const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/test", connectionTimeoutMillis: 500 });
+    const pool = new pg.Pool({
+      connectionString: "postgres://postgres@127.0.0.1:1/test",
+      connectionTimeoutMillis: 500,
+    });
     pool.on("error", () => {});
     const store = new PostgresRunStore({ pool, schema: "unreachable", maxAttempts: 2 });
     try {
@@ -154,11 +175,18 @@ describe.skipIf(!url)("PostgresRunStore", () => {
   it("recovers from connections killed by the server", async () => {
     const schema = freshSchema();
     const appName = uniqueName("rs_kill");
-    const store = new PostgresRunStore({ connectionString: databaseUrl, schema, poolConfig: { application_name: appName, max: 4 } });
+    const store = new PostgresRunStore({
+      connectionString: databaseUrl,
+      schema,
+      poolConfig: { application_name: appName, max: 4 },
+    });
     try {
       await store.setup();
       await Promise.all(Array.from({ length: 4 }, (_, i) => store.admitRun(admission(`t${i}`))));
-      const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [appName]);
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+        [appName],
+      );
       expect(killed.rowCount).toBeGreaterThan(0);
       // Idle connections died under the pool; reads and transactions retry on fresh ones.
       for (let i = 0; i < 4; i++) expect((await store.listRuns(`t${i}`)).length).toBe(1);
@@ -173,8 +201,18 @@ describe.skipIf(!url)("PostgresRunStore", () => {
     const schema = freshSchema();
     const appName = uniqueName("rs_kill");
     const warnings: Record<string, unknown>[] = [];
-    const logger = { debug() {}, info() {}, error() {}, warn: (obj: Record<string, unknown>) => void warnings.push(obj) };
-    const store = new PostgresRunStore({ connectionString: databaseUrl, schema, logger, poolConfig: { application_name: appName } });
+    const logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (obj: Record<string, unknown>) => void warnings.push(obj),
+    };
+    const store = new PostgresRunStore({
+      connectionString: databaseUrl,
+      schema,
+      logger,
+      poolConfig: { application_name: appName },
+    });
     const locker = await admin.connect();
     try {
       await store.setup();
@@ -185,7 +223,10 @@ describe.skipIf(!url)("PostgresRunStore", () => {
       const admitted = store.admitRun(admission("t1", { ifNotExists: "reject" }));
       let pid: number | undefined;
       for (let i = 0; i < 500 && pid === undefined; i++) {
-        const waiting = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [appName]);
+        const waiting = await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+          [appName],
+        );
         pid = waiting.rows[0]?.pid;
         if (pid === undefined) await new Promise((r) => setTimeout(r, 20));
       }
@@ -216,11 +257,17 @@ describe.skipIf(!url)("PostgresRunStore", () => {
       if (kind === 1) return Array.from({ length: random(4) }, () => value(depth + 1));
       return object(depth + 1);
     };
-    const object = (depth: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: random(4) }, () => [["k", "l", "m"][random(3)]!, value(depth)]));
+    const object = (depth: number): Record<string, unknown> =>
+      Object.fromEntries(Array.from({ length: random(4) }, () => [["k", "l", "m"][random(3)]!, value(depth)]));
     // Half the filters are taken from the document itself, so that many pairs match.
     const subset = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.filter(() => random(2) === 0).map(subset);
-      if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).filter(() => random(3) > 0).map(([k, x]) => [k, subset(x)]));
+      if (typeof v === "object" && v !== null)
+        return Object.fromEntries(
+          Object.entries(v)
+            .filter(() => random(3) > 0)
+            .map(([k, x]) => [k, subset(x)]),
+        );
       return v;
     };
     const pairs = Array.from({ length: 2000 }, () => {
@@ -271,7 +318,11 @@ describe.skipIf(!url)("PostgresRunStore", () => {
 
   it("stores timestamps from the injected clock with millisecond precision", async () => {
     const schema = freshSchema();
-    const store = new PostgresRunStore({ connectionString: databaseUrl, schema, now: () => new Date("2026-03-04T05:06:07.089Z") });
+    const store = new PostgresRunStore({
+      connectionString: databaseUrl,
+      schema,
+      now: () => new Date("2026-03-04T05:06:07.089Z"),
+    });
     try {
       await store.setup();
       const { run } = await store.admitRun(admission("t1"));

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RedisStreamBridge } from "../../src/stream/redis-stream-bridge.js";
 import { streamBridgeConformance } from "../../src/testing/stream-bridge-conformance.js";
 import { requireRedis, uniqueName } from "../support/services.js";
@@ -32,15 +32,26 @@ describe.skipIf(!url)("RedisStreamBridge conformance", () => {
 });
 
 if (url) {
+  const runner = { describe, it, expect, beforeEach, afterEach };
   // Bridge owns its client (url), small retention.
-  streamBridgeConformance(
-    "RedisStreamBridge (url, maxEventsPerRun 16)",
-    async () => ({ bridge: new RedisStreamBridge({ url, keyPrefix: `${prefix}owned:`, maxEventsPerRun: 16 }) }),
-    { maxEventsPerRun: 16 },
-  );
+  streamBridgeConformance({
+    name: "RedisStreamBridge (url, maxEventsPerRun 16)",
+    makeBridge: async () => ({
+      bridge: new RedisStreamBridge({ url, keyPrefix: `${prefix}owned:`, maxEventsPerRun: 16 }),
+    }),
+    maxEventsPerRun: 16,
+    ...runner,
+  });
   // Caller-owned client, default retention.
-  streamBridgeConformance("RedisStreamBridge (caller's client, default retention)", async () => {
-    const redis = new Redis(url);
-    return { bridge: new RedisStreamBridge({ redis, keyPrefix: `${prefix}shared:` }), cleanup: async () => void (await redis.quit()) };
+  streamBridgeConformance({
+    name: "RedisStreamBridge (caller's client, default retention)",
+    makeBridge: async () => {
+      const redis = new Redis(url);
+      return {
+        bridge: new RedisStreamBridge({ redis, keyPrefix: `${prefix}shared:` }),
+        cleanup: async () => void (await redis.quit()),
+      };
+    },
+    ...runner,
   });
 }

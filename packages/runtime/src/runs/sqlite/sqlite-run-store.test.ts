@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../errors.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { runStoreConformance } from "../../testing/run-store-conformance.js";
@@ -20,27 +20,36 @@ async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }>
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-runStoreConformance(
-  "SqliteRunStore (file)",
-  async () => {
+const runner = { describe, it, expect, beforeEach, afterEach };
+
+runStoreConformance({
+  name: "SqliteRunStore (file)",
+  makeStore: async () => {
     const { dir, cleanup } = await tempDir();
     return { store: new SqliteRunStore({ path: join(dir, "runs.sqlite") }), cleanup };
   },
-  {
-    makeInstances: async (count) => {
-      const { dir, cleanup } = await tempDir();
-      const path = join(dir, "runs.sqlite");
-      return { stores: Array.from({ length: count }, () => new SqliteRunStore({ path })), cleanup };
-    },
+  makeInstances: async (count) => {
+    const { dir, cleanup } = await tempDir();
+    const path = join(dir, "runs.sqlite");
+    return { stores: Array.from({ length: count }, () => new SqliteRunStore({ path })), cleanup };
   },
-);
+  ...runner,
+});
 
-runStoreConformance("SqliteRunStore (:memory:)", async () => ({ store: new SqliteRunStore({ path: ":memory:" }) }));
+runStoreConformance({
+  name: "SqliteRunStore (:memory:)",
+  makeStore: async () => ({ store: new SqliteRunStore({ path: ":memory:" }) }),
+  ...runner,
+});
 
-runStoreConformance("SqliteRunStore (caller's connection, foreign keys off)", async () => {
-  const db = new Database(":memory:");
-  db.pragma("foreign_keys = OFF");
-  return { store: new SqliteRunStore({ database: db }), cleanup: async () => void db.close() };
+runStoreConformance({
+  name: "SqliteRunStore (caller's connection, foreign keys off)",
+  makeStore: async () => {
+    const db = new Database(":memory:");
+    db.pragma("foreign_keys = OFF");
+    return { store: new SqliteRunStore({ database: db }), cleanup: async () => void db.close() };
+  },
+  ...runner,
 });
 
 /** Runs `fn` and returns what it threw, or fails when it returned. */
@@ -77,11 +86,24 @@ describe("SqliteRunStore", () => {
   it("keeps threads, runs and creation order across a restart on the same file", async () => {
     const { path } = await freshFile();
     const first = new SqliteRunStore({ path });
-    const thread = await first.createThread({ threadId: "t1", metadata: { owner: "ann", nested: { tags: ["a", "b"] } } });
+    const thread = await first.createThread({
+      threadId: "t1",
+      metadata: { owner: "ann", nested: { tags: ["a", "b"] } },
+    });
     const running = await admitRunning(first, "t1");
-    const { run: queued } = await first.admitRun(admission("t1", { metadata: { n: 1 }, kwargs: { input: { q: "\u00e9\ud83d\ude00" }, streamMode: ["values", "updates"] } }));
+    const { run: queued } = await first.admitRun(
+      admission("t1", {
+        metadata: { n: 1 },
+        kwargs: { input: { q: "\u00e9\ud83d\ude00" }, streamMode: ["values", "updates"] },
+      }),
+    );
     const { run: done } = await first.admitRun(admission("t2"));
-    const finished = await first.finishRun(done.runId, { status: "error", error: "boom", stopReason: "loop_capped", threadStatus: "error" });
+    const finished = await first.finishRun(done.runId, {
+      status: "error",
+      error: "boom",
+      stopReason: "loop_capped",
+      threadStatus: "error",
+    });
     const cancelRequested = await first.requestCancel(running.runId, "rollback");
     await first.close();
 
@@ -89,9 +111,15 @@ describe("SqliteRunStore", () => {
     expect(await second.getRun(running.runId)).toEqual(cancelRequested);
     expect(await second.getRun(queued.runId)).toEqual(queued);
     expect(await second.getRun(done.runId)).toEqual(finished);
-    expect(await second.getThread("t1")).toEqual({ ...thread, status: "busy", updatedAt: (await second.getThread("t1"))!.updatedAt });
+    expect(await second.getThread("t1")).toEqual({
+      ...thread,
+      status: "busy",
+      updatedAt: (await second.getThread("t1"))!.updatedAt,
+    });
     expect((await second.getThread("t2"))?.status).toBe("error");
-    expect((await second.searchThreads({ metadata: { nested: { tags: ["b"] } } })).map((t) => t.threadId)).toEqual(["t1"]);
+    expect((await second.searchThreads({ metadata: { nested: { tags: ["b"] } } })).map((t) => t.threadId)).toEqual([
+      "t1",
+    ]);
     // A run admitted after the restart is ordered after the ones from before it.
     const { run: later } = await second.admitRun(admission("t1"));
     expect((await second.listRuns("t1")).map((r) => r.runId)).toEqual([later.runId, queued.runId, running.runId]);
@@ -135,7 +163,9 @@ describe("SqliteRunStore", () => {
     const started = await store.tryStartRun(run.runId);
     expect(started.outcome === "started" && started.run.startedAt).toBe("2026-01-02T03:04:06.678Z");
     now += 1000;
-    expect((await store.finishRun(run.runId, { status: "success", threadStatus: "idle" }))?.endedAt).toBe("2026-01-02T03:04:07.678Z");
+    expect((await store.finishRun(run.runId, { status: "success", threadStatus: "idle" }))?.endedAt).toBe(
+      "2026-01-02T03:04:07.678Z",
+    );
     expect(await store.deleteFinishedRuns(new Date(now))).toBe(0);
     expect(await store.deleteFinishedRuns(new Date(now + 1))).toBe(1);
 
@@ -158,14 +188,24 @@ describe("SqliteRunStore", () => {
     cleanups.push(async () => void raw.close());
     expect(raw.pragma("user_version", { simple: true })).toBe(1);
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
-    const indexes = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all();
+    const indexes = raw
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .all();
     expect(indexes).toEqual(
-      ["runs_active_idx", "runs_ended_at_idx", "runs_one_running_per_thread", "runs_thread_seq_idx", "threads_created_at_idx"].map((name) => ({ name })),
+      [
+        "runs_active_idx",
+        "runs_ended_at_idx",
+        "runs_one_running_per_thread",
+        "runs_thread_seq_idx",
+        "threads_created_at_idx",
+      ].map((name) => ({ name })),
     );
     const { run: a } = await store.admitRun(admission("t1"));
     const { run: b } = await store.admitRun(admission("t1"));
     raw.prepare(`UPDATE runs SET status = 'running' WHERE run_id = ?`).run(a.runId);
-    expect(() => raw.prepare(`UPDATE runs SET status = 'running' WHERE run_id = ?`).run(b.runId)).toThrowError(/UNIQUE constraint failed/);
+    expect(() => raw.prepare(`UPDATE runs SET status = 'running' WHERE run_id = ?`).run(b.runId)).toThrowError(
+      /UNIQUE constraint failed/,
+    );
   });
 
   it("leaves a file with a newer schema version unchanged and says so", async () => {
@@ -174,7 +214,12 @@ describe("SqliteRunStore", () => {
     raw.pragma("user_version = 99");
     raw.close();
     const warnings: Record<string, unknown>[] = [];
-    const logger = { debug() {}, info() {}, error() {}, warn: (obj: Record<string, unknown>) => void warnings.push(obj) };
+    const logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (obj: Record<string, unknown>) => void warnings.push(obj),
+    };
     const store = openStore({ path, logger });
     await expectRuntimeError(store.getThread("t1"), "STORE_UNAVAILABLE");
     expect(warnings).toContainEqual(expect.objectContaining({ path, current: 99, known: 1 }));
@@ -206,7 +251,10 @@ describe("SqliteRunStore", () => {
 
   it("fails with STORE_UNAVAILABLE naming the path for a file that is not a SQLite database", async () => {
     const { path } = await freshFile();
-    await writeFile(path, Buffer.from("this is not a database, just some text that is long enough to fill a header ".repeat(80)));
+    await writeFile(
+      path,
+      Buffer.from("this is not a database, just some text that is long enough to fill a header ".repeat(80)),
+    );
     const err = thrown(() => new SqliteRunStore({ path }));
     expect(err.code).toBe("STORE_UNAVAILABLE");
     expect(err.message).toContain(path);
@@ -261,7 +309,8 @@ describe("SqliteRunStore", () => {
       { database: {} },
       null,
     ];
-    for (const options of bad) expect(thrown(() => new SqliteRunStore(options as never)).code, JSON.stringify(options)).toBe("CONFIG_INVALID");
+    for (const options of bad)
+      expect(thrown(() => new SqliteRunStore(options as never)).code, JSON.stringify(options)).toBe("CONFIG_INVALID");
     new Database(path).close();
     const ro = new Database(path, { readonly: true });
     cleanups.push(async () => void ro.close());
@@ -341,7 +390,9 @@ describe("SqliteRunStore", () => {
     await store.createThread({ threadId: "deep", metadata: { kind: "deep", tree: deep } });
     await store.createThread({ threadId: "flat", metadata: { kind: "flat" } });
     expect((await store.searchThreads({ metadata: { kind: "deep" } })).map((t) => t.threadId)).toEqual(["deep"]);
-    expect((await store.searchThreads({ metadata: { tree: { d: { d: {} } } } })).map((t) => t.threadId)).toEqual(["deep"]);
+    expect((await store.searchThreads({ metadata: { tree: { d: { d: {} } } } })).map((t) => t.threadId)).toEqual([
+      "deep",
+    ]);
     expect((await store.searchThreads({ metadata: { tree: deep } })).map((t) => t.threadId)).toEqual(["deep"]);
     expect(await store.countThreads({ metadata: { kind: "flat" } })).toBe(1);
   });

@@ -1,26 +1,33 @@
 /** Cancel delivery: to the live owner only, exactly once per run, first action wins, "no_owner" without a live lease. */
-import { expect } from "vitest";
 import type { CancelAction } from "../../runs/types.js";
 import { recorder, type Kit } from "./context.js";
 
 /** Registers the cancel-delivery checks. */
 export function cancelTests(kit: Kit): void {
-  kit.test("a cancel request from another instance reaches the owner's handler exactly once, with its action", async (s) => {
-    const [a, b, c] = await s.coordinators(3);
-    const runId = s.runId();
-    const [onA, onB, onC] = [recorder<[string, CancelAction]>(), recorder<[string, CancelAction]>(), recorder<[string, CancelAction]>()];
-    a!.onCancelRequest(onA.handler);
-    b!.onCancelRequest(onB.handler);
-    c!.onCancelRequest(onC.handler);
-    expect(await a!.acquire(runId)).toBe(true);
-    expect(await b!.requestCancel(runId, "rollback")).toBe("delivered");
-    await s.eventually("the owner's handler was called", () => onA.calls.length > 0);
-    // Several renewals later (each may re-read a durable request) it is still one call.
-    await s.leasePeriods(2);
-    expect(onA.calls).toEqual([[runId, "rollback"]]);
-    expect(onB.calls).toEqual([]);
-    expect(onC.calls).toEqual([]);
-  });
+  const { expect } = kit;
+  kit.test(
+    "a cancel request from another instance reaches the owner's handler exactly once, with its action",
+    async (s) => {
+      const [a, b, c] = await s.coordinators(3);
+      const runId = s.runId();
+      const [onA, onB, onC] = [
+        recorder<[string, CancelAction]>(),
+        recorder<[string, CancelAction]>(),
+        recorder<[string, CancelAction]>(),
+      ];
+      a!.onCancelRequest(onA.handler);
+      b!.onCancelRequest(onB.handler);
+      c!.onCancelRequest(onC.handler);
+      expect(await a!.acquire(runId)).toBe(true);
+      expect(await b!.requestCancel(runId, "rollback")).toBe("delivered");
+      await s.eventually("the owner's handler was called", () => onA.calls.length > 0);
+      // Several renewals later (each may re-read a durable request) it is still one call.
+      await s.leasePeriods(2);
+      expect(onA.calls).toEqual([[runId, "rollback"]]);
+      expect(onB.calls).toEqual([]);
+      expect(onC.calls).toEqual([]);
+    },
+  );
 
   kit.test("a cancel request made by the owner itself is delivered to its own handler once", async (s) => {
     const [a, b] = await s.coordinators(2);
@@ -52,25 +59,29 @@ export function cancelTests(kit: Kit): void {
     expect(onA.calls).toEqual([[runId, "interrupt"]]);
   });
 
-  kit.test('"no_owner" for a run never acquired, a released run and a run whose lease expired', async (s) => {
-    const [a, b] = await s.coordinators(2);
-    const onA = recorder<[string, CancelAction]>();
-    a!.onCancelRequest(onA.handler);
-    expect(await b!.requestCancel(s.runId("never-acquired"), "interrupt")).toBe("no_owner");
+  kit.test(
+    '"no_owner" for a run never acquired, a released run and a run whose lease expired',
+    async (s) => {
+      const [a, b] = await s.coordinators(2);
+      const onA = recorder<[string, CancelAction]>();
+      a!.onCancelRequest(onA.handler);
+      expect(await b!.requestCancel(s.runId("never-acquired"), "interrupt")).toBe("no_owner");
 
-    const released = s.runId("released");
-    expect(await a!.acquire(released)).toBe(true);
-    await a!.release(released);
-    expect(await b!.requestCancel(released, "interrupt")).toBe("no_owner");
-    expect(await a!.requestCancel(released, "rollback")).toBe("no_owner");
+      const released = s.runId("released");
+      expect(await a!.acquire(released)).toBe(true);
+      await a!.release(released);
+      expect(await b!.requestCancel(released, "interrupt")).toBe("no_owner");
+      expect(await a!.requestCancel(released, "rollback")).toBe("no_owner");
 
-    const expired = s.runId("expired");
-    expect(await a!.acquire(expired)).toBe(true);
-    await a!.close({ abandon: true });
-    await s.eventually("the abandoned lease expired", async () => (await b!.ownerOf(expired)) === null);
-    expect(await b!.requestCancel(expired, "rollback")).toBe("no_owner");
-    expect(onA.calls).toEqual([]);
-  }, 6);
+      const expired = s.runId("expired");
+      expect(await a!.acquire(expired)).toBe(true);
+      await a!.close({ abandon: true });
+      await s.eventually("the abandoned lease expired", async () => (await b!.ownerOf(expired)) === null);
+      expect(await b!.requestCancel(expired, "rollback")).toBe("no_owner");
+      expect(onA.calls).toEqual([]);
+    },
+    6,
+  );
 
   kit.test("a request for a run's previous lease is not delivered to its next owner", async (s) => {
     const [a, b, c] = await s.coordinators(3);

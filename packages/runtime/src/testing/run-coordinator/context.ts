@@ -4,7 +4,7 @@
  * test fails), and waiting helpers that poll instead of asserting on time.
  */
 import { randomUUID } from "node:crypto";
-import { it, type TestContext } from "vitest";
+import type { ConformanceExpect, ConformanceRunner, ConformanceTestContext } from "@deerflow/kernel";
 import type { RunCoordinator } from "../../coordination/run-coordinator.js";
 
 /** What the factory given to `runCoordinatorConformance` returns. */
@@ -28,15 +28,22 @@ export interface RunCoordinatorGroup {
  */
 export type MakeRunCoordinators = (count: number, options: { leaseMs: number }) => Promise<RunCoordinatorGroup>;
 
-/** Options of `runCoordinatorConformance`. */
-export interface RunCoordinatorConformanceOptions {
+/** The test functions the run-coordinator kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
+export type RunCoordinatorRunner = ConformanceRunner;
+
+/** The one argument of `runCoordinatorConformance`: what to test, with which test functions. */
+export interface RunCoordinatorConformanceOptions extends RunCoordinatorRunner {
+  /** Names the suite (`runCoordinatorConformance: <name>`). */
+  readonly name: string;
+  /** Creates `count` coordinators with the given `leaseMs`; called by each test. */
+  readonly makeCoordinators: MakeRunCoordinators;
   /**
    * Lease duration the coordinators are created with; the checks wait several
    * lease periods, so short is fast. Default 1500 ms.
    */
-  leaseMs?: number;
+  readonly leaseMs?: number;
   /** Multiplies every timeout (slow CI machines). Default 1. */
-  timeoutScale?: number;
+  readonly timeoutScale?: number;
 }
 
 /** Kit options after defaults. */
@@ -46,12 +53,17 @@ export interface ResolvedOptions {
 }
 
 /** Resolves and checks the kit options. @throws TypeError when an option is invalid. */
-export function resolveOptions(options: RunCoordinatorConformanceOptions | undefined): ResolvedOptions {
-  const leaseMs = options?.leaseMs ?? 1_500;
-  const timeoutScale = options?.timeoutScale ?? 1;
-  if (!Number.isInteger(leaseMs) || leaseMs <= 0) throw new TypeError(`runCoordinatorConformance: leaseMs must be a positive integer, got ${String(leaseMs)}`);
+export function resolveOptions(
+  options: Pick<RunCoordinatorConformanceOptions, "leaseMs" | "timeoutScale">,
+): ResolvedOptions {
+  const leaseMs = options.leaseMs ?? 1_500;
+  const timeoutScale = options.timeoutScale ?? 1;
+  if (!Number.isInteger(leaseMs) || leaseMs <= 0)
+    throw new TypeError(`runCoordinatorConformance: leaseMs must be a positive integer, got ${String(leaseMs)}`);
   if (!Number.isFinite(timeoutScale) || timeoutScale <= 0) {
-    throw new TypeError(`runCoordinatorConformance: timeoutScale must be a positive number, got ${String(timeoutScale)}`);
+    throw new TypeError(
+      `runCoordinatorConformance: timeoutScale must be a positive number, got ${String(timeoutScale)}`,
+    );
   }
   return { leaseMs, timeoutScale };
 }
@@ -62,8 +74,8 @@ interface Scope {
   coordinators(count: number): Promise<RunCoordinator[]>;
   /** The group's `breakLease`; skips the test when the factory did not provide one. */
   breakLease(runId: string): Promise<void>;
-  /** Skips the test (an optional feature the implementation does not have). */
-  skip(reason: string): void;
+  /** Skips the test (an optional feature the implementation does not have); ends its body. */
+  skip(reason: string): never;
   /** A run id unique to this kit run. */
   runId(label?: string): string;
   /** The lease duration the coordinators were created with. */
@@ -80,43 +92,81 @@ type ScopedTest = (scope: Scope) => Promise<void>;
 /** Everything a check file registers its tests with. */
 export interface Kit {
   readonly options: ResolvedOptions;
+  /** The injected `expect`. */
+  readonly expect: ConformanceExpect;
   /** Registers a test; `leasePeriods` is roughly how many lease periods it waits (for its timeout). */
   test(name: string, body: ScopedTest, leasePeriods?: number): void;
 }
 
+/**
+ * Thrown by {@link Scope.skip} to end a skipped test's body: the runner's
+ * `context.skip` marked the test skipped (vitest's also throws its own
+ * signal first); a runner without one (jest) counts the test as passed.
+ */
+class SkippedTest extends Error {}
+
 /** Builds the {@link Kit} for one conformance run. */
-export function createKit(makeCoordinators: MakeRunCoordinators, options: ResolvedOptions): Kit {
+export function createKit(
+  runner: RunCoordinatorRunner,
+  makeCoordinators: MakeRunCoordinators,
+  options: ResolvedOptions,
+): Kit {
   const kitId = randomUUID().slice(0, 8);
   let counter = 0;
   return {
     options,
+    expect: runner.expect,
     test(name, body, leasePeriods = 4) {
       const timeout = (30_000 + leasePeriods * 2 * options.leaseMs) * options.timeoutScale;
-      it(name, async (context) => {
-        const groups: RunCoordinatorGroup[] = [];
-        const scope = makeScope(context, options, () => `${kitId}-${++counter}`, async (count) => {
-          const group = await makeCoordinators(count, { leaseMs: options.leaseMs });
-          groups.push(group);
-          if (group.coordinators.length !== count) {
-            throw new Error(`the factory returned ${group.coordinators.length} coordinators, ${count} were asked for`);
+      // A rest parameter keeps the body's length 0: jest would take a named one for a `done` callback.
+      runner.it(
+        name,
+        async (...args) => {
+          const context = args[0];
+          const groups: RunCoordinatorGroup[] = [];
+          const scope = makeScope(
+            context,
+            options,
+            () => `${kitId}-${++counter}`,
+            async (count) => {
+              const group = await makeCoordinators(count, { leaseMs: options.leaseMs });
+              groups.push(group);
+              if (group.coordinators.length !== count) {
+                throw new Error(
+                  `the factory returned ${group.coordinators.length} coordinators, ${count} were asked for`,
+                );
+              }
+              return group;
+            },
+          );
+          try {
+            await body(scope);
+          } catch (err) {
+            if (!(err instanceof SkippedTest)) throw err;
+          } finally {
+            for (const group of groups) {
+              await Promise.allSettled(group.coordinators.map((c) => c.close()));
+              await group.cleanup?.();
+            }
           }
-          return group;
-        });
-        try {
-          await body(scope);
-        } finally {
-          for (const group of groups) {
-            await Promise.allSettled(group.coordinators.map((c) => c.close()));
-            await group.cleanup?.();
-          }
-        }
-      }, timeout);
+        },
+        timeout,
+      );
     },
   };
 }
 
-function makeScope(context: TestContext, options: ResolvedOptions, nextId: () => string, make: (count: number) => Promise<RunCoordinatorGroup>): Scope {
+function makeScope(
+  context: ConformanceTestContext | undefined,
+  options: ResolvedOptions,
+  nextId: () => string,
+  make: (count: number) => Promise<RunCoordinatorGroup>,
+): Scope {
   let breaker: RunCoordinatorGroup["breakLease"];
+  function skip(reason: string): never {
+    context?.skip?.(reason);
+    throw new SkippedTest(reason);
+  }
   return {
     leaseMs: options.leaseMs,
     async coordinators(count) {
@@ -125,13 +175,10 @@ function makeScope(context: TestContext, options: ResolvedOptions, nextId: () =>
       return group.coordinators;
     },
     async breakLease(runId) {
-      if (breaker === undefined) {
-        context.skip("the factory provides no breakLease hook");
-        return;
-      }
+      if (breaker === undefined) skip("the factory provides no breakLease hook");
       await breaker(runId);
     },
-    skip: (reason) => context.skip(reason),
+    skip,
     runId: (label = "run") => `${label}-${nextId()}`,
     async eventually(what, check, timeoutMs = 4 * options.leaseMs + 5_000) {
       const deadline = Date.now() + timeoutMs * options.timeoutScale;

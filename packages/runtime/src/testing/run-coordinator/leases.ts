@@ -1,9 +1,9 @@
 /** Leases: exclusive while renewed, re-acquirable by the owner, handed over by release, expiring when the owner dies. */
-import { expect } from "vitest";
 import type { Kit } from "./context.js";
 
 /** Registers the lease checks. */
 export function leaseTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test("acquire is exclusive, and renewal keeps the lease over several lease periods", async (s) => {
     const [a, b] = await s.coordinators(2);
     const runId = s.runId();
@@ -70,31 +70,43 @@ export function leaseTests(kit: Kit): void {
     }
   });
 
-  kit.test("leaseOf (when implemented) names the owner and the time left, and is null without a live lease", async (s) => {
-    const [a, b] = await s.coordinators(2);
-    if (a!.leaseOf === undefined || b!.leaseOf === undefined) return s.skip("the coordinator has no leaseOf");
-    const runId = s.runId();
-    expect(await b!.leaseOf(runId)).toBeNull();
-    expect(await a!.acquire(runId)).toBe(true);
-    const lease = await b!.leaseOf(runId);
-    expect(lease?.ownerId).toBe(a!.instanceId);
-    expect(lease?.expiresInMs).toBeGreaterThan(0);
-    expect(lease?.expiresInMs).toBeLessThanOrEqual(s.leaseMs);
-    await a!.close({ abandon: true });
-    // Not renewed any more: it expires within the time it reported.
-    await s.eventually("the abandoned lease expired", async () => (await b!.leaseOf!(runId)) === null, (lease?.expiresInMs ?? 0) + 2_000);
-    expect(await b!.ownerOf(runId)).toBeNull();
-  }, 3);
+  kit.test(
+    "leaseOf (when implemented) names the owner and the time left, and is null without a live lease",
+    async (s) => {
+      const [a, b] = await s.coordinators(2);
+      if (a!.leaseOf === undefined || b!.leaseOf === undefined) return s.skip("the coordinator has no leaseOf");
+      const runId = s.runId();
+      expect(await b!.leaseOf(runId)).toBeNull();
+      expect(await a!.acquire(runId)).toBe(true);
+      const lease = await b!.leaseOf(runId);
+      expect(lease?.ownerId).toBe(a!.instanceId);
+      expect(lease?.expiresInMs).toBeGreaterThan(0);
+      expect(lease?.expiresInMs).toBeLessThanOrEqual(s.leaseMs);
+      await a!.close({ abandon: true });
+      // Not renewed any more: it expires within the time it reported.
+      await s.eventually(
+        "the abandoned lease expired",
+        async () => (await b!.leaseOf!(runId)) === null,
+        (lease?.expiresInMs ?? 0) + 2_000,
+      );
+      expect(await b!.ownerOf(runId)).toBeNull();
+    },
+    3,
+  );
 
-  kit.test("the lease of an abandoned (crashed) instance expires, then another instance can take the run", async (s) => {
-    const [a, b] = await s.coordinators(2);
-    const runId = s.runId();
-    expect(await a!.acquire(runId)).toBe(true);
-    await a!.close({ abandon: true });
-    // Abandon leaves the lease in place: only its expiry frees the run.
-    expect(await b!.ownerOf(runId)).toBe(a!.instanceId);
-    await s.eventually("the abandoned lease expired", async () => (await b!.ownerOf(runId)) === null);
-    expect(await b!.acquire(runId)).toBe(true);
-    expect(await b!.ownerOf(runId)).toBe(b!.instanceId);
-  }, 6);
+  kit.test(
+    "the lease of an abandoned (crashed) instance expires, then another instance can take the run",
+    async (s) => {
+      const [a, b] = await s.coordinators(2);
+      const runId = s.runId();
+      expect(await a!.acquire(runId)).toBe(true);
+      await a!.close({ abandon: true });
+      // Abandon leaves the lease in place: only its expiry frees the run.
+      expect(await b!.ownerOf(runId)).toBe(a!.instanceId);
+      await s.eventually("the abandoned lease expired", async () => (await b!.ownerOf(runId)) === null);
+      expect(await b!.acquire(runId)).toBe(true);
+      expect(await b!.ownerOf(runId)).toBe(b!.instanceId);
+    },
+    6,
+  );
 }

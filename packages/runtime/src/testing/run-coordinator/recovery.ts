@@ -1,13 +1,15 @@
 /** Recovery claims: one winner per run across instances, free again after the claim's ttl. */
-import { expect } from "vitest";
 import type { Kit } from "./context.js";
 
 /** Registers the recovery-claim checks. */
 export function recoveryTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test("of 10 concurrent recovery claims across instances exactly one wins", async (s) => {
     const coordinators = await s.coordinators(3);
     const runId = s.runId();
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => coordinators[i % coordinators.length]!.claimRecovery(runId, 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => coordinators[i % coordinators.length]!.claimRecovery(runId, 60_000)),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
     // Claims are per run.
     expect(await coordinators[1]!.claimRecovery(s.runId("other"), 60_000)).toBe(true);
@@ -21,7 +23,9 @@ export function recoveryTests(kit: Kit): void {
     expect(await coordinators[0]!.claimRecovery(runId, ttlMs)).toBe(true);
     expect(await coordinators[1]!.claimRecovery(runId, ttlMs)).toBe(false);
     await s.leasePeriods(2);
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => coordinators[i % coordinators.length]!.claimRecovery(runId, ttlMs)));
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => coordinators[i % coordinators.length]!.claimRecovery(runId, ttlMs)),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 }

@@ -1,8 +1,16 @@
 /** admitRun under each multitask strategy, and what a refused admission leaves behind. */
-import { expect } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import type { RunStore } from "../../runs/run-store.js";
 import type { RunRecord } from "../../runs/types.js";
-import { admission, admit, admitRunning, expectIsoTimestamps, expectRuntimeError, uid, type AddTest } from "./context.js";
+import {
+  admission,
+  admit,
+  admitRunning,
+  expectIsoTimestamps,
+  expectRuntimeError,
+  uid,
+  type AddTest,
+} from "./context.js";
 
 /** Snapshot of everything a thread holds, to prove an operation changed nothing. */
 async function snapshot(store: RunStore, threadId: string): Promise<unknown> {
@@ -10,14 +18,19 @@ async function snapshot(store: RunStore, threadId: string): Promise<unknown> {
 }
 
 /** Registers the admission tests. */
-export function admissionTests(test: AddTest): void {
+export function admissionTests(test: AddTest, expect: ConformanceExpect): void {
   test("admitRun creates a missing thread (ifNotExists create) and a pending run with every field", async ([store]) => {
     const threadId = uid("t");
     const input = admission(threadId, {
       multitaskStrategy: "reject",
       onDisconnect: "continue",
       metadata: { source: "kit", nested: { a: [1, 2] } },
-      kwargs: { input: { messages: [{ role: "user", content: "hi" }] }, streamMode: ["values", "updates"], config: { tags: ["x"] }, timeoutMs: 5000 },
+      kwargs: {
+        input: { messages: [{ role: "user", content: "hi" }] },
+        streamMode: ["values", "updates"],
+        config: { tags: ["x"] },
+        timeoutMs: 5000,
+      },
       ownerId: "instance-1",
       threadMetadata: { graph_id: "agent" },
     });
@@ -40,23 +53,30 @@ export function admissionTests(test: AddTest): void {
       ownerId: "instance-1",
       cancelAction: null,
     });
-    expectIsoTimestamps(result.run);
+    expectIsoTimestamps(expect, result.run);
     expect(result.superseded).toEqual([]);
     expect(result.thread).toMatchObject({ threadId, status: "busy", metadata: { graph_id: "agent" } });
     expect(await store!.getRun(input.runId)).toEqual(result.run);
     expect(await store!.getThread(threadId)).toEqual(result.thread);
   });
 
-  test("admitRun on an existing thread keeps its metadata (threadMetadata only seeds a new thread)", async ([store]) => {
+  test("admitRun on an existing thread keeps its metadata (threadMetadata only seeds a new thread)", async ([
+    store,
+  ]) => {
     const threadId = uid("t");
     await store!.createThread({ threadId, metadata: { graph_id: "first" } });
-    const { thread } = await admit(store!, threadId, "enqueue", { threadMetadata: { graph_id: "second" }, ifNotExists: "create" });
+    const { thread } = await admit(store!, threadId, "enqueue", {
+      threadMetadata: { graph_id: "second" },
+      ifNotExists: "create",
+    });
     expect(thread).toMatchObject({ status: "busy", metadata: { graph_id: "first" } });
     const { thread: again } = await admit(store!, threadId, "enqueue", { ifNotExists: "reject" });
     expect(again.status).toBe("busy");
   });
 
-  test("admitRun with ifNotExists reject on a missing thread fails with THREAD_NOT_FOUND and writes nothing", async ([store]) => {
+  test("admitRun with ifNotExists reject on a missing thread fails with THREAD_NOT_FOUND and writes nothing", async ([
+    store,
+  ]) => {
     const threadId = uid("missing");
     for (const strategy of ["reject", "interrupt", "rollback", "enqueue"] as const) {
       const input = admission(threadId, { ifNotExists: "reject", multitaskStrategy: strategy });
@@ -69,7 +89,9 @@ export function admissionTests(test: AddTest): void {
     expect(await store!.listActiveRuns()).toEqual([]);
   });
 
-  test("reject refuses a second run while one is pending or running (THREAD_BUSY) and changes nothing", async ([store]) => {
+  test("reject refuses a second run while one is pending or running (THREAD_BUSY) and changes nothing", async ([
+    store,
+  ]) => {
     const threadId = uid("t");
     const { run: first } = await admit(store!, threadId, "reject");
     const before = await snapshot(store!, threadId);
@@ -81,7 +103,10 @@ export function admissionTests(test: AddTest): void {
 
     await store!.tryStartRun(first.runId);
     const running = await snapshot(store!, threadId);
-    await expectRuntimeError(store!.admitRun(admission(threadId, { multitaskStrategy: "reject", ifNotExists: "reject" })), "THREAD_BUSY");
+    await expectRuntimeError(
+      store!.admitRun(admission(threadId, { multitaskStrategy: "reject", ifNotExists: "reject" })),
+      "THREAD_BUSY",
+    );
     expect(await snapshot(store!, threadId)).toEqual(running);
   });
 
@@ -96,7 +121,9 @@ export function admissionTests(test: AddTest): void {
   });
 
   for (const strategy of ["interrupt", "rollback"] as const) {
-    test(`${strategy} supersedes active runs: pending ones end interrupted, running ones get cancelAction "${strategy}"`, async ([store]) => {
+    test(`${strategy} supersedes active runs: pending ones end interrupted, running ones get cancelAction "${strategy}"`, async ([
+      store,
+    ]) => {
       const threadId = uid("t");
       const running = await admitRunning(store!, threadId);
       const { run: pending } = await admit(store!, threadId, "enqueue");
@@ -118,7 +145,7 @@ export function admissionTests(test: AddTest): void {
       expect(supPending.endedAt).not.toBeNull();
       expect(supPending.cancelAction).toBeNull();
       expect(supPending.updatedAt >= pending.updatedAt).toBe(true);
-      expectIsoTimestamps(supPending);
+      expectIsoTimestamps(expect, supPending);
       expect(await store!.getRun(running.runId)).toEqual(supRunning);
       expect(await store!.getRun(pending.runId)).toEqual(supPending);
       // Runs of other threads are untouched.
@@ -156,7 +183,10 @@ export function admissionTests(test: AddTest): void {
     const running = await admitRunning(store!, threadId);
     const before = await snapshot(store!, threadId);
     // Even an interrupt admission must not supersede anything when it fails.
-    await expectRuntimeError(store!.admitRun(admission(threadId, { runId: running.runId, multitaskStrategy: "interrupt" })), "INVALID_ARGUMENT");
+    await expectRuntimeError(
+      store!.admitRun(admission(threadId, { runId: running.runId, multitaskStrategy: "interrupt" })),
+      "INVALID_ARGUMENT",
+    );
     expect(await snapshot(store!, threadId)).toEqual(before);
     const otherThread = uid("t");
     await expectRuntimeError(store!.admitRun(admission(otherThread, { runId: running.runId })), "INVALID_ARGUMENT");

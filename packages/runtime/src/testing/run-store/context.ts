@@ -4,7 +4,7 @@
  * assertion helpers.
  */
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ConformanceExpect, ConformanceRunner } from "@deerflow/kernel";
 import { RuntimeError, type RuntimeErrorCode } from "../../errors.js";
 import type { AdmitRunInput, AdmitRunResult, RunStore } from "../../runs/run-store.js";
 import type { MultitaskStrategy, RunRecord } from "../../runs/types.js";
@@ -28,15 +28,22 @@ export interface RunStoreInstances {
 /** Creates `count` instances over one fresh, empty backend; called once per test. */
 export type MakeRunStoreInstances = (count: number) => Promise<RunStoreInstances>;
 
-/** Options of `runStoreConformance`. */
-export interface RunStoreConformanceOptions {
+/** The test functions the run-store kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
+export type RunStoreRunner = ConformanceRunner<"beforeEach" | "afterEach">;
+
+/** The one argument of `runStoreConformance`: what to test, with which test functions. */
+export interface RunStoreConformanceOptions extends RunStoreRunner {
+  /** Names the suite (`runStoreConformance: <name>`). */
+  readonly name: string;
+  /** Creates an empty store; called once per test. */
+  readonly makeStore: MakeRunStore;
   /**
    * When given, the race tests run a second time with their callers spread over
    * two instances from this factory (for stores shared by many processes).
    */
-  makeInstances?: MakeRunStoreInstances;
+  readonly makeInstances?: MakeRunStoreInstances;
   /** Multiplies every test timeout (slow CI, remote databases). Default 1. */
-  timeoutScale?: number;
+  readonly timeoutScale?: number;
 }
 
 /** Test body; `stores` has one entry, or several for cross-instance runs. */
@@ -48,12 +55,20 @@ export type AddTest = (name: string, body: TestBody, timeoutMs?: number) => void
 /**
  * Registers a group of tests, each on a fresh store from `make`.
  *
+ * @param runner - The injected test functions.
  * @param name - The group (a `describe`).
  * @param make - Creates the stores of one test.
  * @param timeoutScale - Multiplies hook and test timeouts.
  * @param register - Registers the tests.
  */
-export function group(name: string, make: () => Promise<RunStoreInstances>, timeoutScale: number, register: (test: AddTest) => void): void {
+export function group(
+  runner: RunStoreRunner,
+  name: string,
+  make: () => Promise<RunStoreInstances>,
+  timeoutScale: number,
+  register: (test: AddTest, expect: ConformanceExpect) => void,
+): void {
+  const { describe, it, beforeEach, afterEach } = runner;
   describe(name, () => {
     let current: RunStoreInstances | undefined;
     beforeEach(async () => {
@@ -66,12 +81,16 @@ export function group(name: string, make: () => Promise<RunStoreInstances>, time
       for (const store of done.stores) await store.close();
       await done.cleanup?.();
     }, 60_000 * timeoutScale);
-    register((testName, body, timeoutMs = 30_000) =>
-      it(testName, async () => {
-        if (!current) throw new Error(`the store of "${testName}" was not created (see the beforeEach error)`);
-        await body(current.stores);
-      }, timeoutMs * timeoutScale),
-    );
+    const test: AddTest = (testName, body, timeoutMs = 30_000) =>
+      it(
+        testName,
+        async () => {
+          if (!current) throw new Error(`the store of "${testName}" was not created (see the beforeEach error)`);
+          await body(current.stores);
+        },
+        timeoutMs * timeoutScale,
+      );
+    register(test, runner.expect);
   });
 }
 
@@ -105,12 +124,21 @@ export function admission(threadId: string, overrides: Partial<AdmitRunInput> = 
 }
 
 /** Admits a run with `strategy` (default `enqueue`) on `threadId`. */
-export function admit(store: RunStore, threadId: string, strategy: MultitaskStrategy = "enqueue", overrides: Partial<AdmitRunInput> = {}): Promise<AdmitRunResult> {
+export function admit(
+  store: RunStore,
+  threadId: string,
+  strategy: MultitaskStrategy = "enqueue",
+  overrides: Partial<AdmitRunInput> = {},
+): Promise<AdmitRunResult> {
   return store.admitRun(admission(threadId, { multitaskStrategy: strategy, ...overrides }));
 }
 
 /** Admits and starts a run, failing the test when it does not start. */
-export async function admitRunning(store: RunStore, threadId: string, overrides: Partial<AdmitRunInput> = {}): Promise<RunRecord> {
+export async function admitRunning(
+  store: RunStore,
+  threadId: string,
+  overrides: Partial<AdmitRunInput> = {},
+): Promise<RunRecord> {
   const { run } = await admit(store, threadId, "enqueue", overrides);
   const started = await store.tryStartRun(run.runId);
   if (started.outcome !== "started") throw new Error(`expected run ${run.runId} to start, got ${started.outcome}`);
@@ -141,7 +169,7 @@ export async function expectRuntimeError(promise: Promise<unknown>, code: Runtim
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Checks every timestamp of a run record is an ISO-8601 UTC string or null where allowed. */
-export function expectIsoTimestamps(run: RunRecord): void {
+export function expectIsoTimestamps(expect: ConformanceExpect, run: RunRecord): void {
   expect(run.createdAt).toMatch(ISO_UTC);
   expect(run.updatedAt).toMatch(ISO_UTC);
   if (run.startedAt !== null) expect(run.startedAt).toMatch(ISO_UTC);

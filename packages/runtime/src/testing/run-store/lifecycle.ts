@@ -1,8 +1,16 @@
 /** tryStartRun, finishRun, requestCancel, setOwner, deleteRun, deleteFinishedRuns, and copy semantics. */
-import { expect } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import type { RunStore } from "../../runs/run-store.js";
 import type { RunRecord } from "../../runs/types.js";
-import { admission, admit, admitRunning, expectIsoTimestamps, expectRuntimeError, uid, type AddTest } from "./context.js";
+import {
+  admission,
+  admit,
+  admitRunning,
+  expectIsoTimestamps,
+  expectRuntimeError,
+  uid,
+  type AddTest,
+} from "./context.js";
 
 async function finished(store: RunStore, runId: string, status: "success" | "error" = "success"): Promise<RunRecord> {
   const run = await store.finishRun(runId, { status, threadStatus: "idle" });
@@ -11,24 +19,35 @@ async function finished(store: RunStore, runId: string, status: "success" | "err
 }
 
 /** Registers the life-cycle tests. */
-export function lifecycleTests(test: AddTest): void {
+export function lifecycleTests(test: AddTest, expect: ConformanceExpect): void {
   test("tryStartRun moves a pending run to running and reports missing runs", async ([store]) => {
     const threadId = uid("t");
     const { run } = await admit(store!, threadId);
     const outcome = await store!.tryStartRun(run.runId);
     expect(outcome.outcome).toBe("started");
     if (outcome.outcome !== "started") return;
-    expect(outcome.run).toEqual({ ...run, status: "running", startedAt: outcome.run.startedAt, updatedAt: outcome.run.startedAt });
-    expectIsoTimestamps(outcome.run);
+    expect(outcome.run).toEqual({
+      ...run,
+      status: "running",
+      startedAt: outcome.run.startedAt,
+      updatedAt: outcome.run.startedAt,
+    });
+    expectIsoTimestamps(expect, outcome.run);
     expect(outcome.run.startedAt! >= run.createdAt).toBe(true);
     expect(await store!.getRun(run.runId)).toEqual(outcome.run);
     expect((await store!.getThread(threadId))?.status).toBe("busy");
     expect(await store!.tryStartRun(uid("missing"))).toEqual({ outcome: "missing" });
   });
 
-  test("enqueued runs start strictly in creation order; later ones are blocked by the oldest active run", async ([store]) => {
+  test("enqueued runs start strictly in creation order; later ones are blocked by the oldest active run", async ([
+    store,
+  ]) => {
     const threadId = uid("t");
-    const [r1, r2, r3] = [(await admit(store!, threadId)).run, (await admit(store!, threadId)).run, (await admit(store!, threadId)).run];
+    const [r1, r2, r3] = [
+      (await admit(store!, threadId)).run,
+      (await admit(store!, threadId)).run,
+      (await admit(store!, threadId)).run,
+    ];
     expect(await store!.tryStartRun(r3.runId)).toEqual({ outcome: "blocked", run: r3, blockedBy: r1.runId });
     expect(await store!.tryStartRun(r2.runId)).toEqual({ outcome: "blocked", run: r2, blockedBy: r1.runId });
     expect((await store!.tryStartRun(r1.runId)).outcome).toBe("started");
@@ -58,9 +77,21 @@ export function lifecycleTests(test: AddTest): void {
   test("finishRun is a compare-and-set: the second finish returns null and changes nothing", async ([store]) => {
     const threadId = uid("t");
     const running = await admitRunning(store!, threadId);
-    const done = await store!.finishRun(running.runId, { status: "error", error: "boom", stopReason: "loop_capped", threadStatus: "error" });
-    expect(done).toEqual({ ...running, status: "error", error: "boom", stopReason: "loop_capped", endedAt: done!.endedAt, updatedAt: done!.endedAt });
-    expectIsoTimestamps(done!);
+    const done = await store!.finishRun(running.runId, {
+      status: "error",
+      error: "boom",
+      stopReason: "loop_capped",
+      threadStatus: "error",
+    });
+    expect(done).toEqual({
+      ...running,
+      status: "error",
+      error: "boom",
+      stopReason: "loop_capped",
+      endedAt: done!.endedAt,
+      updatedAt: done!.endedAt,
+    });
+    expectIsoTimestamps(expect, done!);
     expect((await store!.getThread(threadId))?.status).toBe("error");
     expect(await store!.finishRun(running.runId, { status: "success", threadStatus: "idle" })).toBeNull();
     expect(await store!.getRun(running.runId)).toEqual(done);
@@ -71,18 +102,37 @@ export function lifecycleTests(test: AddTest): void {
   test("finishRun honours expectStatus, and keeps error/stopReason unless given", async ([store]) => {
     const threadId = uid("t");
     const running = await admitRunning(store!, threadId);
-    expect(await store!.finishRun(running.runId, { status: "success", threadStatus: "idle", expectStatus: ["pending"] })).toBeNull();
+    expect(
+      await store!.finishRun(running.runId, { status: "success", threadStatus: "idle", expectStatus: ["pending"] }),
+    ).toBeNull();
     expect(await store!.getRun(running.runId)).toEqual(running);
-    const interrupted = await store!.finishRun(running.runId, { status: "interrupted", error: "stopped", threadStatus: "idle", expectStatus: ["running"] });
+    const interrupted = await store!.finishRun(running.runId, {
+      status: "interrupted",
+      error: "stopped",
+      threadStatus: "idle",
+      expectStatus: ["running"],
+    });
     expect(interrupted?.status).toBe("interrupted");
     // A rollback observed as `interrupted` is finished again as `error`.
-    const rolledBack = await store!.finishRun(running.runId, { status: "error", stopReason: "rolled_back", threadStatus: "idle", expectStatus: ["interrupted"] });
+    const rolledBack = await store!.finishRun(running.runId, {
+      status: "error",
+      stopReason: "rolled_back",
+      threadStatus: "idle",
+      expectStatus: ["interrupted"],
+    });
     expect(rolledBack).toMatchObject({ status: "error", error: "stopped", stopReason: "rolled_back" });
-    const cleared = await store!.finishRun(running.runId, { status: "error", error: null, threadStatus: "idle", expectStatus: ["error"] });
+    const cleared = await store!.finishRun(running.runId, {
+      status: "error",
+      error: null,
+      threadStatus: "idle",
+      expectStatus: ["error"],
+    });
     expect(cleared).toMatchObject({ status: "error", error: null, stopReason: "rolled_back" });
     const { run: pending } = await admit(store!, threadId);
     // The default expectation includes pending: a run that never started can be finished.
-    expect(await store!.finishRun(pending.runId, { status: "timeout", error: "too slow", threadStatus: "idle" })).toMatchObject({ status: "timeout", startedAt: null });
+    expect(
+      await store!.finishRun(pending.runId, { status: "timeout", error: "too slow", threadStatus: "idle" }),
+    ).toMatchObject({ status: "timeout", startedAt: null });
   });
 
   test("finishRun leaves the thread busy while another run is active, else sets the given status", async ([store]) => {
@@ -98,9 +148,18 @@ export function lifecycleTests(test: AddTest): void {
 
   test("finishRun rejects a non-terminal status or thread status with INVALID_ARGUMENT", async ([store]) => {
     const running = await admitRunning(store!, uid("t"));
-    await expectRuntimeError(store!.finishRun(running.runId, { status: "running" as "success", threadStatus: "idle" }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.finishRun(running.runId, { status: "success", threadStatus: "gone" as "idle" }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.finishRun(running.runId, { status: "success", threadStatus: "idle", expectStatus: ["nope" as "running"] }), "INVALID_ARGUMENT");
+    await expectRuntimeError(
+      store!.finishRun(running.runId, { status: "running" as "success", threadStatus: "idle" }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRuntimeError(
+      store!.finishRun(running.runId, { status: "success", threadStatus: "gone" as "idle" }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRuntimeError(
+      store!.finishRun(running.runId, { status: "success", threadStatus: "idle", expectStatus: ["nope" as "running"] }),
+      "INVALID_ARGUMENT",
+    );
     expect(await store!.getRun(running.runId)).toEqual(running);
   });
 
@@ -108,7 +167,12 @@ export function lifecycleTests(test: AddTest): void {
     const threadId = uid("t");
     const { run: only } = await admit(store!, threadId);
     const cancelled = await store!.requestCancel(only.runId, "rollback");
-    expect(cancelled).toEqual({ ...only, status: "interrupted", endedAt: cancelled!.endedAt, updatedAt: cancelled!.endedAt });
+    expect(cancelled).toEqual({
+      ...only,
+      status: "interrupted",
+      endedAt: cancelled!.endedAt,
+      updatedAt: cancelled!.endedAt,
+    });
     expect(cancelled!.endedAt).not.toBeNull();
     expect((await store!.getThread(threadId))?.status).toBe("idle");
 

@@ -1,9 +1,9 @@
 /** listRuns and listActiveRuns. */
-import { expect } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import { admit, admitRunning, expectRuntimeError, uid, type AddTest } from "./context.js";
 
 /** Registers the listing tests. */
-export function listTests(test: AddTest): void {
+export function listTests(test: AddTest, expect: ConformanceExpect): void {
   test("listRuns returns a thread's runs newest first, filtered by status and paged", async ([store]) => {
     const threadId = uid("t");
     const ids: string[] = [];
@@ -21,7 +21,9 @@ export function listTests(test: AddTest): void {
     await store!.requestCancel(ids[5]!, "interrupt");
     expect((await store!.listRuns(threadId, { status: "success" })).map((r) => r.runId)).toEqual([ids[0]]);
     expect((await store!.listRuns(threadId, { status: "interrupted" })).map((r) => r.runId)).toEqual([ids[5], ids[3]]);
-    expect((await store!.listRuns(threadId, { status: "interrupted", limit: 1, offset: 1 })).map((r) => r.runId)).toEqual([ids[3]]);
+    expect(
+      (await store!.listRuns(threadId, { status: "interrupted", limit: 1, offset: 1 })).map((r) => r.runId),
+    ).toEqual([ids[3]]);
     expect(await store!.listRuns(threadId, { status: "running" })).toEqual([]);
     expect(await store!.listRuns(uid("missing"))).toEqual([]);
   });
@@ -31,18 +33,23 @@ export function listTests(test: AddTest): void {
     const runs = [];
     // Back-to-back admissions usually share timestamps; order must come from creation, not the clock.
     for (let i = 0; i < 30; i++) runs.push((await admit(store!, threadId)).run);
-    expect((await store!.listRuns(threadId, { limit: 100 })).map((r) => r.runId)).toEqual(runs.map((r) => r.runId).reverse());
+    expect((await store!.listRuns(threadId, { limit: 100 })).map((r) => r.runId)).toEqual(
+      runs.map((r) => r.runId).reverse(),
+    );
     expect((await store!.listActiveRuns()).map((r) => r.runId)).toEqual(runs.map((r) => r.runId));
   });
 
   test("listRuns rejects a limit outside 1..1000 and unknown statuses", async ([store]) => {
     const threadId = uid("t");
-    for (const limit of [0, 1001, -5, 2.5]) await expectRuntimeError(store!.listRuns(threadId, { limit }), "INVALID_ARGUMENT");
+    for (const limit of [0, 1001, -5, 2.5])
+      await expectRuntimeError(store!.listRuns(threadId, { limit }), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.listRuns(threadId, { offset: -1 }), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.listRuns(threadId, { status: "done" as "success" }), "INVALID_ARGUMENT");
   });
 
-  test("listActiveRuns lists pending and running runs of every thread, oldest first, optionally by owner", async ([store]) => {
+  test("listActiveRuns lists pending and running runs of every thread, oldest first, optionally by owner", async ([
+    store,
+  ]) => {
     const t1 = uid("t");
     const t2 = uid("t");
     const a = await admitRunning(store!, t1, { ownerId: "one" });

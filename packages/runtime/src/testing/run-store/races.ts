@@ -2,7 +2,7 @@
  * Races: many callers at once on one thread. With several instances the callers
  * are spread round-robin over them, as separate server processes would be.
  */
-import { expect } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import type { RuntimeError } from "../../errors.js";
 import type { RunStore } from "../../runs/run-store.js";
 import type { CancelAction, RunRecord } from "../../runs/types.js";
@@ -11,14 +11,16 @@ import { admission, admit, admitRunning, describeError, settle, uid, type AddTes
 const WIDTH = 20;
 
 /** Registers the race tests. */
-export function raceTests(test: AddTest): void {
+export function raceTests(test: AddTest, expect: ConformanceExpect): void {
   const on = (stores: readonly RunStore[], i: number): RunStore => stores[i % stores.length]!;
 
   for (const fresh of [true, false]) {
     test(`${WIDTH} concurrent reject admissions on ${fresh ? "a fresh" : "an existing idle"} thread: exactly one wins`, async (stores) => {
       const threadId = uid("t");
       if (!fresh) await stores[0]!.createThread({ threadId });
-      const inputs = Array.from({ length: WIDTH }, () => admission(threadId, { multitaskStrategy: "reject", ifNotExists: fresh ? "create" : "reject" }));
+      const inputs = Array.from({ length: WIDTH }, () =>
+        admission(threadId, { multitaskStrategy: "reject", ifNotExists: fresh ? "create" : "reject" }),
+      );
       const { ok, failed } = await settle(inputs.map((input, i) => on(stores, i).admitRun(input)));
       expect(ok, `failures: ${failed.map(describeError).join(", ")}`).toHaveLength(1);
       expect(failed).toHaveLength(WIDTH - 1);
@@ -52,7 +54,9 @@ export function raceTests(test: AddTest): void {
       else expect(r).toMatchObject({ status: "interrupted", error: "Cancelled by newer run" });
     }
     // Each pending run was superseded by exactly one admission.
-    const supersededPending = ok.flatMap((result) => result.superseded.filter((s) => s.status === "interrupted").map((s) => s.runId));
+    const supersededPending = ok.flatMap((result) =>
+      result.superseded.filter((s) => s.status === "interrupted").map((s) => s.runId),
+    );
     expect(new Set(supersededPending).size).toBe(supersededPending.length);
     expect(supersededPending.length).toBe(WIDTH - 1);
   });
@@ -91,7 +95,10 @@ export function raceTests(test: AddTest): void {
     for (let round = 0; round < 10; round++) {
       const threadId = uid("t");
       const { run: old } = await admit(stores[0]!, threadId);
-      const [start, admitted] = await Promise.all([on(stores, round).tryStartRun(old.runId), on(stores, round + 1).admitRun(admission(threadId, { multitaskStrategy: "interrupt" }))]);
+      const [start, admitted] = await Promise.all([
+        on(stores, round).tryStartRun(old.runId),
+        on(stores, round + 1).admitRun(admission(threadId, { multitaskStrategy: "interrupt" })),
+      ]);
       const stored = await stores[0]!.getRun(old.runId);
       if (start.outcome === "started") {
         expect(stored).toMatchObject({ status: "running", cancelAction: "interrupt" });
@@ -100,7 +107,9 @@ export function raceTests(test: AddTest): void {
         expect(start.outcome).toBe("cancelled");
         expect(stored).toMatchObject({ status: "interrupted", error: "Cancelled by newer run", startedAt: null });
       }
-      expect(await on(stores, round).tryStartRun(admitted.run.runId)).toMatchObject({ outcome: start.outcome === "started" ? "blocked" : "started" });
+      expect(await on(stores, round).tryStartRun(admitted.run.runId)).toMatchObject({
+        outcome: start.outcome === "started" ? "blocked" : "started",
+      });
     }
   });
 
@@ -109,7 +118,13 @@ export function raceTests(test: AddTest): void {
     const running = await admitRunning(stores[0]!, threadId);
     const statuses = ["success", "error", "timeout", "interrupted"] as const;
     const results = await Promise.all(
-      Array.from({ length: WIDTH }, (_, i) => on(stores, i).finishRun(running.runId, { status: statuses[i % 4]!, error: `caller ${i}`, threadStatus: "idle" })),
+      Array.from({ length: WIDTH }, (_, i) =>
+        on(stores, i).finishRun(running.runId, {
+          status: statuses[i % 4]!,
+          error: `caller ${i}`,
+          threadStatus: "idle",
+        }),
+      ),
     );
     const winners = results.filter((r): r is RunRecord => r !== null);
     expect(winners).toHaveLength(1);
@@ -119,7 +134,9 @@ export function raceTests(test: AddTest): void {
   test(`${WIDTH} concurrent cancel requests on a running run: the first action wins for everyone`, async (stores) => {
     const running = await admitRunning(stores[0]!, uid("t"));
     const actions: CancelAction[] = ["interrupt", "rollback"];
-    const results = await Promise.all(Array.from({ length: WIDTH }, (_, i) => on(stores, i).requestCancel(running.runId, actions[i % 2]!)));
+    const results = await Promise.all(
+      Array.from({ length: WIDTH }, (_, i) => on(stores, i).requestCancel(running.runId, actions[i % 2]!)),
+    );
     const stored = await stores[0]!.getRun(running.runId);
     expect(stored?.cancelAction).not.toBeNull();
     expect(stored?.status).toBe("running");
@@ -128,10 +145,14 @@ export function raceTests(test: AddTest): void {
 
   test(`${WIDTH} concurrent createThread calls with one id: exactly one creates it`, async (stores) => {
     const threadId = uid("t");
-    const { ok, failed } = await settle(Array.from({ length: WIDTH }, (_, i) => on(stores, i).createThread({ threadId, metadata: { caller: i } })));
+    const { ok, failed } = await settle(
+      Array.from({ length: WIDTH }, (_, i) => on(stores, i).createThread({ threadId, metadata: { caller: i } })),
+    );
     expect(ok).toHaveLength(1);
     expect(failed.map(describeError)).toEqual(Array.from({ length: WIDTH - 1 }, () => "THREAD_EXISTS"));
-    const all = await settle(Array.from({ length: WIDTH }, (_, i) => on(stores, i).createThread({ threadId, ifExists: "do_nothing" })));
+    const all = await settle(
+      Array.from({ length: WIDTH }, (_, i) => on(stores, i).createThread({ threadId, ifExists: "do_nothing" })),
+    );
     expect(all.ok.map((t) => t.metadata)).toEqual(Array.from({ length: WIDTH }, () => ok[0]!.metadata));
   });
 
@@ -140,10 +161,15 @@ export function raceTests(test: AddTest): void {
     await stores[0]!.createThread({ threadId });
     const deletion = settle([on(stores, 1).deleteThread(threadId)]);
     const admissions = settle(
-      Array.from({ length: WIDTH }, (_, i) => on(stores, i).admitRun(admission(threadId, { multitaskStrategy: "enqueue", ifNotExists: i % 2 === 0 ? "create" : "reject" }))),
+      Array.from({ length: WIDTH }, (_, i) =>
+        on(stores, i).admitRun(
+          admission(threadId, { multitaskStrategy: "enqueue", ifNotExists: i % 2 === 0 ? "create" : "reject" }),
+        ),
+      ),
     );
     const [deleted, admitted] = await Promise.all([deletion, admissions]);
-    for (const err of [...admitted.failed, ...deleted.failed]) expect(["THREAD_BUSY", "THREAD_NOT_FOUND"]).toContain(describeError(err));
+    for (const err of [...admitted.failed, ...deleted.failed])
+      expect(["THREAD_BUSY", "THREAD_NOT_FOUND"]).toContain(describeError(err));
     // Admitted before the delete: the delete is refused. After it: the thread was created again.
     for (const { run } of admitted.ok) expect((await stores[0]!.getRun(run.runId))?.threadId).toBe(threadId);
     const thread = await stores[0]!.getThread(threadId);

@@ -1,15 +1,21 @@
 /** Threads: create, get, update, search, count, delete. */
-import { expect } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import type { RunStore } from "../../runs/run-store.js";
 import type { ThreadRecord } from "../../runs/types.js";
 import { admit, admitRunning, expectRuntimeError, ISO_UTC, uid, type AddTest } from "./context.js";
 
 /** Registers the thread tests. */
-export function threadTests(test: AddTest): void {
+export function threadTests(test: AddTest, expect: ConformanceExpect): void {
   test("createThread makes an idle thread with ISO-8601 UTC timestamps", async ([store]) => {
     const threadId = uid("t");
     const thread = await store!.createThread({ threadId, metadata: { owner: "ann", tags: ["a"] } });
-    expect(thread).toEqual({ threadId, status: "idle", metadata: { owner: "ann", tags: ["a"] }, createdAt: thread.createdAt, updatedAt: thread.createdAt });
+    expect(thread).toEqual({
+      threadId,
+      status: "idle",
+      metadata: { owner: "ann", tags: ["a"] },
+      createdAt: thread.createdAt,
+      updatedAt: thread.createdAt,
+    });
     expect(thread.createdAt).toMatch(ISO_UTC);
     expect(await store!.getThread(threadId)).toEqual(thread);
     expect((await store!.createThread({ threadId: uid("t") })).metadata).toEqual({});
@@ -30,7 +36,9 @@ export function threadTests(test: AddTest): void {
     expect(await store!.createThread({ threadId, metadata: { v: 2 }, ifExists: "do_nothing" })).toEqual(first);
     expect(await store!.getThread(threadId)).toEqual(first);
     const fresh = uid("t");
-    expect((await store!.createThread({ threadId: fresh, metadata: { v: 3 }, ifExists: "do_nothing" })).metadata).toEqual({ v: 3 });
+    expect(
+      (await store!.createThread({ threadId: fresh, metadata: { v: 3 }, ifExists: "do_nothing" })).metadata,
+    ).toEqual({ v: 3 });
   });
 
   test("getThread of a missing thread is null", async ([store]) => {
@@ -67,7 +75,9 @@ export function threadTests(test: AddTest): void {
       { user: { id: "u2", roles: [{ name: "dev", level: 2 }] }, n: 1.5, graph_id: "other", grid: [["x"], "y"] },
     ]);
     const search = async (metadata: Record<string, unknown>): Promise<string[]> =>
-      (await store!.searchThreads({ metadata: { p, ...metadata }, sortBy: "threadId", sortOrder: "asc", limit: 100 })).map((t) => t.threadId);
+      (
+        await store!.searchThreads({ metadata: { p, ...metadata }, sortBy: "threadId", sortOrder: "asc", limit: 100 })
+      ).map((t) => t.threadId);
     expect(await search({})).toEqual(ids);
     expect(await search({ graph_id: "agent" })).toEqual([ids[0], ids[1]]);
     expect(await search({ user: { id: "u1" } })).toEqual([ids[0], ids[1]]);
@@ -96,7 +106,9 @@ export function threadTests(test: AddTest): void {
     const [a, b, c] = await makeThreads(store!, p, [{ k: 1 }, { k: 1 }, { k: 2 }]);
     await store!.updateThread(b!, { status: "error" });
     const ids = async (query: Parameters<RunStore["searchThreads"]>[0]): Promise<string[]> =>
-      (await store!.searchThreads({ sortBy: "threadId", sortOrder: "asc", limit: 100, ...query })).map((t) => t.threadId);
+      (await store!.searchThreads({ sortBy: "threadId", sortOrder: "asc", limit: 100, ...query })).map(
+        (t) => t.threadId,
+      );
     expect(await ids({ metadata: { p }, status: "idle" })).toEqual([a, c]);
     expect(await ids({ metadata: { p }, status: "error" })).toEqual([b]);
     expect(await ids({ ids: [c!, a!, uid("unknown")] })).toEqual([a, c]);
@@ -118,7 +130,10 @@ export function threadTests(test: AddTest): void {
     await store!.updateThread(names[1]!, { status: "error" });
     await store!.updateThread(names[3]!, { status: "busy" });
     const sorted = [...names].sort(codePointOrder);
-    const search = (sortBy: "threadId" | "status" | "createdAt" | "updatedAt", sortOrder?: "asc" | "desc"): Promise<ThreadRecord[]> =>
+    const search = (
+      sortBy: "threadId" | "status" | "createdAt" | "updatedAt",
+      sortOrder?: "asc" | "desc",
+    ): Promise<ThreadRecord[]> =>
       store!.searchThreads({ metadata: { p }, sortBy, ...(sortOrder ? { sortOrder } : {}), limit: 100 });
     expect((await search("threadId", "asc")).map((t) => t.threadId)).toEqual(sorted);
     expect((await search("threadId", "desc")).map((t) => t.threadId)).toEqual([...sorted].reverse());
@@ -126,8 +141,13 @@ export function threadTests(test: AddTest): void {
       for (const order of ["asc", "desc"] as const) {
         const got = await search(field, order);
         const sign = order === "asc" ? 1 : -1;
-        const expected = [...got].sort((x, y) => sign * (codePointOrder(x[field], y[field]) || codePointOrder(x.threadId, y.threadId)));
-        expect(got.map((t) => t.threadId), `${field} ${order}`).toEqual(expected.map((t) => t.threadId));
+        const expected = [...got].sort(
+          (x, y) => sign * (codePointOrder(x[field], y[field]) || codePointOrder(x.threadId, y.threadId)),
+        );
+        expect(
+          got.map((t) => t.threadId),
+          `${field} ${order}`,
+        ).toEqual(expected.map((t) => t.threadId));
         expect(got).toHaveLength(names.length);
       }
     }
@@ -140,10 +160,20 @@ export function threadTests(test: AddTest): void {
 
   test("searchThreads pages with limit and offset (default limit 10)", async ([store]) => {
     const p = uid("p");
-    const ids = await makeThreads(store!, p, Array.from({ length: 12 }, () => ({})));
+    const ids = await makeThreads(
+      store!,
+      p,
+      Array.from({ length: 12 }, () => ({})),
+    );
     const page = (limit?: number, offset?: number): Promise<string[]> =>
       store!
-        .searchThreads({ metadata: { p }, sortBy: "threadId", sortOrder: "asc", ...(limit === undefined ? {} : { limit }), ...(offset === undefined ? {} : { offset }) })
+        .searchThreads({
+          metadata: { p },
+          sortBy: "threadId",
+          sortOrder: "asc",
+          ...(limit === undefined ? {} : { limit }),
+          ...(offset === undefined ? {} : { offset }),
+        })
         .then((threads) => threads.map((t) => t.threadId));
     expect(await page()).toEqual(ids.slice(0, 10));
     expect(await page(3, 2)).toEqual(ids.slice(2, 5));
@@ -154,9 +184,13 @@ export function threadTests(test: AddTest): void {
   });
 
   test("searchThreads rejects a limit outside 1..1000, a negative offset and unknown sort fields", async ([store]) => {
-    for (const limit of [0, -1, 1001, 1.5, Number.NaN]) await expectRuntimeError(store!.searchThreads({ limit }), "INVALID_ARGUMENT");
+    for (const limit of [0, -1, 1001, 1.5, Number.NaN])
+      await expectRuntimeError(store!.searchThreads({ limit }), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.searchThreads({ offset: -1 }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.searchThreads({ sortBy: "metadata; DROP TABLE threads" as "threadId" }), "INVALID_ARGUMENT");
+    await expectRuntimeError(
+      store!.searchThreads({ sortBy: "metadata; DROP TABLE threads" as "threadId" }),
+      "INVALID_ARGUMENT",
+    );
     await expectRuntimeError(store!.searchThreads({ sortOrder: "sideways" as "asc" }), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.searchThreads({ status: "sleeping" as "idle" }), "INVALID_ARGUMENT");
   });
@@ -189,16 +223,25 @@ export function threadTests(test: AddTest): void {
 
   test("stores hostile but valid metadata keys and values verbatim", async ([store]) => {
     const threadId = uid("t");
-    const metadata = JSON.parse('{"__proto__":{"polluted":true},"constructor":"c","":"empty","quote\\"key":"\u00e9\ud83d\ude00","sql":"\'; DROP TABLE threads; --"}') as Record<string, unknown>;
+    const metadata = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":"c","":"empty","quote\\"key":"\u00e9\ud83d\ude00","sql":"\'; DROP TABLE threads; --"}',
+    ) as Record<string, unknown>;
     await store!.createThread({ threadId, metadata });
     const stored = (await store!.getThread(threadId))!.metadata;
     expect(Object.hasOwn(stored, "__proto__")).toBe(true);
     expect(stored["__proto__"]).toEqual({ polluted: true });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     for (const key of ["constructor", "", 'quote"key', "sql"]) expect(stored[key], key).toBe(metadata[key]);
-    const found = await store!.searchThreads({ metadata: JSON.parse('{"__proto__":{"polluted":true},"sql":"\'; DROP TABLE threads; --"}') as Record<string, unknown> });
+    const found = await store!.searchThreads({
+      metadata: JSON.parse('{"__proto__":{"polluted":true},"sql":"\'; DROP TABLE threads; --"}') as Record<
+        string,
+        unknown
+      >,
+    });
     expect(found.map((t) => t.threadId)).toEqual([threadId]);
-    const updated = await store!.updateThread(threadId, { metadata: JSON.parse('{"__proto__":{"other":1}}') as Record<string, unknown> });
+    const updated = await store!.updateThread(threadId, {
+      metadata: JSON.parse('{"__proto__":{"other":1}}') as Record<string, unknown>,
+    });
     expect(updated.metadata["__proto__"]).toEqual({ other: 1 });
     expect(updated.metadata["constructor"]).toBe("c");
   });
@@ -206,9 +249,18 @@ export function threadTests(test: AddTest): void {
   test("rejects malformed ids and metadata with INVALID_ARGUMENT", async ([store]) => {
     await expectRuntimeError(store!.createThread({ threadId: "" }), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.createThread({ threadId: "nul\u0000id" }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.createThread({ threadId: uid("t"), metadata: [] as unknown as Record<string, unknown> }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.createThread({ threadId: uid("t"), metadata: { bad: "nul\u0000" } }), "INVALID_ARGUMENT");
-    await expectRuntimeError(store!.createThread({ threadId: uid("t"), metadata: { bad: "\ud800" } }), "INVALID_ARGUMENT");
+    await expectRuntimeError(
+      store!.createThread({ threadId: uid("t"), metadata: [] as unknown as Record<string, unknown> }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRuntimeError(
+      store!.createThread({ threadId: uid("t"), metadata: { bad: "nul\u0000" } }),
+      "INVALID_ARGUMENT",
+    );
+    await expectRuntimeError(
+      store!.createThread({ threadId: uid("t"), metadata: { bad: "\ud800" } }),
+      "INVALID_ARGUMENT",
+    );
     const cyclic: Record<string, unknown> = {};
     cyclic["self"] = cyclic;
     await expectRuntimeError(store!.createThread({ threadId: uid("t"), metadata: cyclic }), "INVALID_ARGUMENT");

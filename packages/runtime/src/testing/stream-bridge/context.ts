@@ -4,7 +4,7 @@
  * failure messages say what was expected, and id helpers.
  */
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, it } from "vitest";
+import type { ConformanceExpect, ConformanceRunner } from "@deerflow/kernel";
 import { RuntimeError } from "../../errors.js";
 import type { StreamBridge, StreamEvent, StreamItem, SubscribeOptions } from "../../stream/stream-bridge.js";
 
@@ -18,8 +18,15 @@ export interface StreamBridgeHandle {
 /** Creates the bridge under test; called once per test. */
 export type MakeStreamBridge = () => Promise<StreamBridgeHandle>;
 
-/** Options of {@link streamBridgeConformance}. */
-export interface StreamBridgeConformanceOptions {
+/** The test functions the stream-bridge kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
+export type StreamBridgeRunner = ConformanceRunner<"beforeEach" | "afterEach">;
+
+/** The one argument of `streamBridgeConformance`: what to test, with which test functions. */
+export interface StreamBridgeConformanceOptions extends StreamBridgeRunner {
+  /** Names the suite (`streamBridgeConformance: <name>`). */
+  readonly name: string;
+  /** Creates a fresh bridge configured with `maxEventsPerRun` events of retention; called once per test. */
+  readonly makeBridge: MakeStreamBridge;
   /**
    * The `maxEventsPerRun` the bridges from `makeBridge` are configured with.
    * Retention checks publish a little more than this; a small value (e.g. 16)
@@ -46,6 +53,8 @@ export interface Published {
 /** Everything a check file registers its tests with. */
 export interface Kit {
   readonly options: ResolvedOptions;
+  /** The injected `expect`. */
+  readonly expect: ConformanceExpect;
   /** The test's bridge; only valid inside a test. */
   bridge(): StreamBridge;
   /** Marks the bridge closed by the test (the kit then does not close it again). */
@@ -61,12 +70,20 @@ export interface Kit {
 /**
  * Registers one group: a `describe` whose tests each get a bridge of their own.
  *
+ * @param runner - The injected test functions.
  * @param name - The group (describe) name.
  * @param makeBridge - The implementation's factory.
  * @param options - Resolved kit options.
  * @param register - Registers the group's tests on the {@link Kit}.
  */
-export function group(name: string, makeBridge: MakeStreamBridge, options: ResolvedOptions, register: (kit: Kit) => void): void {
+export function group(
+  runner: StreamBridgeRunner,
+  name: string,
+  makeBridge: MakeStreamBridge,
+  options: ResolvedOptions,
+  register: (kit: Kit) => void,
+): void {
+  const { describe, it, beforeEach, afterEach } = runner;
   describe(name, () => {
     let handle: StreamBridgeHandle | undefined;
     let closed = false;
@@ -85,9 +102,13 @@ export function group(name: string, makeBridge: MakeStreamBridge, options: Resol
       }
     }, 60_000 * options.timeoutScale);
 
-    const slug = name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
+    const slug = name
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .toLowerCase();
     register({
       options,
+      expect: runner.expect,
       bridge: () => {
         if (handle === undefined) throw new Error(`no bridge for "${name}" (see the beforeEach error)`);
         return handle.bridge;
@@ -128,7 +149,10 @@ export class Reader {
     options: SubscribeOptions = {},
   ) {
     const signal = options.signal ?? this.controller.signal;
-    this.iterator = kit.bridge().subscribe(runId, { ...options, signal })[Symbol.asyncIterator]();
+    this.iterator = kit
+      .bridge()
+      .subscribe(runId, { ...options, signal })
+      [Symbol.asyncIterator]();
   }
 
   /** Aborts the reader's own signal (when the test did not pass one). */
@@ -171,7 +195,8 @@ export class Reader {
   /** Expects the iteration to be over (possibly after heartbeats). */
   async expectDone(timeoutMs = 10_000): Promise<void> {
     const item = await this.nextItem(timeoutMs, "the end of the iteration");
-    if (item !== null) throw new Error(`expected the iteration of run ${this.runId} to be over, got ${describeItem(item)}`);
+    if (item !== null)
+      throw new Error(`expected the iteration of run ${this.runId} to be over, got ${describeItem(item)}`);
   }
 
   /** Stops the iterator (as `break` in a for-await would). */
@@ -195,7 +220,13 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
 }
 
 /** Publishes `count` events named `event` with data `{ i }` (i from `from`) in order. */
-export async function publishMany(bridge: StreamBridge, runId: string, count: number, from = 0, event = "custom"): Promise<Published[]> {
+export async function publishMany(
+  bridge: StreamBridge,
+  runId: string,
+  count: number,
+  from = 0,
+  event = "custom",
+): Promise<Published[]> {
   const out: Published[] = [];
   for (let i = from; i < from + count; i++) {
     const data = { i };
@@ -238,13 +269,19 @@ export async function expectRuntimeError(promise: Promise<unknown>, code: string
     if (RuntimeError.isInstance(err) && err.code === code) return err;
   }
   if (outcome === undefined) throw new Error(`expected a RuntimeError ${code}, but the call succeeded`);
-  const got = RuntimeError.isInstance(outcome) ? `RuntimeError ${outcome.code}: ${outcome.message}` : outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : String(outcome);
+  const got = RuntimeError.isInstance(outcome)
+    ? `RuntimeError ${outcome.code}: ${outcome.message}`
+    : outcome instanceof Error
+      ? `${outcome.name}: ${outcome.message}`
+      : String(outcome);
   throw new Error(`expected a RuntimeError ${code}, got ${got}`);
 }
 
 /** Short description of an item for failure messages. */
 export function describeItem(item: StreamItem): string {
-  return item.kind === "event" ? `event ${item.id} ${item.event} ${JSON.stringify(item.data)?.slice(0, 80)}` : JSON.stringify(item);
+  return item.kind === "event"
+    ? `event ${item.id} ${item.event} ${JSON.stringify(item.data)?.slice(0, 80)}`
+    : JSON.stringify(item);
 }
 
 /** Polls `probe` until it returns true or `timeoutMs` passes. */

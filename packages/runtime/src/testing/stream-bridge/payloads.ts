@@ -1,12 +1,26 @@
 /** Input: malformed cursors, data types, large and unicode payloads. */
-import { expect } from "vitest";
 import { RuntimeError } from "../../errors.js";
 import { asEvents, plain, Reader, type Kit, type Published } from "./context.js";
 
-const MALFORMED_CURSORS = ["abc", "1-2-3", "-5", "5", "1-", "-1-1", "1.5-0", " 1-0", "1-0 ", "１-0", "0x10-0", "99999999999999999999999-0", "1-99999999999999999999999"];
+const MALFORMED_CURSORS = [
+  "abc",
+  "1-2-3",
+  "-5",
+  "5",
+  "1-",
+  "-1-1",
+  "1.5-0",
+  " 1-0",
+  "1-0 ",
+  "１-0",
+  "0x10-0",
+  "99999999999999999999999-0",
+  "1-99999999999999999999999",
+];
 
 /** Registers the input checks. */
 export function payloadTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test("a malformed cursor fails with INVALID_ARGUMENT naming it (at subscribe or first pull)", async () => {
     const bridge = kit.bridge();
     const runId = kit.runId("malformed");
@@ -21,9 +35,13 @@ export function payloadTests(kit: Kit): void {
         error = err;
       }
       if (!RuntimeError.isInstance(error) || error.code !== "INVALID_ARGUMENT") {
-        throw new Error(`cursor ${JSON.stringify(lastEventId)}: expected RuntimeError INVALID_ARGUMENT, got ${String(error)}`);
+        throw new Error(
+          `cursor ${JSON.stringify(lastEventId)}: expected RuntimeError INVALID_ARGUMENT, got ${String(error)}`,
+        );
       }
-      expect(error.message, `message for ${JSON.stringify(lastEventId)}`).toContain(JSON.stringify(lastEventId).slice(1, -1).trim());
+      expect(error.message, `message for ${JSON.stringify(lastEventId)}`).toContain(
+        JSON.stringify(lastEventId).slice(1, -1).trim(),
+      );
     }
   });
 
@@ -45,26 +63,40 @@ export function payloadTests(kit: Kit): void {
       {},
       [1, "two", null, [3, [4]], { five: 5 }],
       { a: [1, { b: null }], c: { d: { e: "f" } }, g: true, h: 0.5, "key with spaces": "v", "": "empty key" },
-      { messages: [{ type: "ai", content: "hi", tool_calls: [{ id: "call_1", name: "search", args: { q: "x" } }] }, { run_id: "r", thread_id: "t" }] },
+      {
+        messages: [
+          { type: "ai", content: "hi", tool_calls: [{ id: "call_1", name: "search", args: { q: "x" } }] },
+          { run_id: "r", thread_id: "t" },
+        ],
+      },
     ];
     const published: Published[] = [];
-    for (const data of values) published.push({ id: await bridge.publish(runId, "values", data), event: "values", data });
+    for (const data of values)
+      published.push({ id: await bridge.publish(runId, "values", data), event: "values", data });
     await bridge.publishEnd(runId);
     const items = plain(await new Reader(kit, runId).rest());
     expect(items).toStrictEqual([...asEvents(published), { kind: "end" }]);
   });
 
-  kit.test("a 1 MB payload and unicode event names and data round-trip", async () => {
-    const bridge = kit.bridge();
-    const runId = kit.runId("large");
-    const unit = "é中文🌍 שלום 👩‍👩‍👧 \u0000\t\n\"\\ ";
-    const big = { text: unit.repeat(Math.ceil((1024 * 1024) / unit.length)), loneSurrogate: "\ud83d", nested: { emoji: "🦌🌊" } };
-    const published: Published[] = [
-      { id: await bridge.publish(runId, "messages|子图:节点", big), event: "messages|子图:节点", data: big },
-      { id: await bridge.publish(runId, "custom", "ünïcødé ✓"), event: "custom", data: "ünïcødé ✓" },
-    ];
-    await bridge.publishEnd(runId);
-    const items = plain(await new Reader(kit, runId).rest(30_000));
-    expect(items).toStrictEqual([...asEvents(published), { kind: "end" }]);
-  }, 60_000);
+  kit.test(
+    "a 1 MB payload and unicode event names and data round-trip",
+    async () => {
+      const bridge = kit.bridge();
+      const runId = kit.runId("large");
+      const unit = 'é中文🌍 שלום 👩‍👩‍👧 \u0000\t\n"\\ ';
+      const big = {
+        text: unit.repeat(Math.ceil((1024 * 1024) / unit.length)),
+        loneSurrogate: "\ud83d",
+        nested: { emoji: "🦌🌊" },
+      };
+      const published: Published[] = [
+        { id: await bridge.publish(runId, "messages|子图:节点", big), event: "messages|子图:节点", data: big },
+        { id: await bridge.publish(runId, "custom", "ünïcødé ✓"), event: "custom", data: "ünïcødé ✓" },
+      ];
+      await bridge.publishEnd(runId);
+      const items = plain(await new Reader(kit, runId).rest(30_000));
+      expect(items).toStrictEqual([...asEvents(published), { kind: "end" }]);
+    },
+    60_000,
+  );
 }
