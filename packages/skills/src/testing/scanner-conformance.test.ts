@@ -5,23 +5,42 @@ import { AllowAllModerationScanner } from "../scanning/moderation/allow-all.js";
 import { ChatModelModerationScanner } from "../scanning/moderation/chat-model-scanner.js";
 import { makeFinding } from "../scanning/static/catalogue.js";
 import { StaticSkillScanner } from "../scanning/static/scanner.js";
-import { describeModerationScannerConformance, describeSkillScannerConformance, scanReportProblems } from "./scanner-conformance.js";
+import { moderationScannerConformance, scanReportProblems, skillScannerConformance } from "./scanner-conformance.js";
 
-describeSkillScannerConformance("StaticSkillScanner", () => new StaticSkillScanner(), { describe, it, expect });
+skillScannerConformance({
+  name: "StaticSkillScanner",
+  makeScanner: () => new StaticSkillScanner(),
+  describe,
+  it,
+  expect,
+});
 
-describeModerationScannerConformance(
-  "ChatModelModerationScanner",
-  () => new ChatModelModerationScanner({ model: fakeModel().respond(new AIMessage('{"decision":"allow","reason":"Benign content."}')) }),
-  { describe, it, expect },
-);
+moderationScannerConformance({
+  name: "ChatModelModerationScanner",
+  makeScanner: () =>
+    new ChatModelModerationScanner({
+      model: fakeModel().respond(new AIMessage('{"decision":"allow","reason":"Benign content."}')),
+    }),
+  describe,
+  it,
+  expect,
+});
 
-describeModerationScannerConformance(
-  "ChatModelModerationScanner with a failing model",
-  () => new ChatModelModerationScanner({ model: fakeModel().respond(new Error("offline")) }),
-  { describe, it, expect },
-);
+moderationScannerConformance({
+  name: "ChatModelModerationScanner with a failing model",
+  makeScanner: () => new ChatModelModerationScanner({ model: fakeModel().respond(new Error("offline")) }),
+  describe,
+  it,
+  expect,
+});
 
-describeModerationScannerConformance("AllowAllModerationScanner", () => new AllowAllModerationScanner(), { describe, it, expect });
+moderationScannerConformance({
+  name: "AllowAllModerationScanner",
+  makeScanner: () => new AllowAllModerationScanner(),
+  describe,
+  it,
+  expect,
+});
 
 describe("scanReportProblems", () => {
   it("accepts a conformant report", () => {
@@ -33,7 +52,9 @@ describe("scanReportProblems", () => {
     const a = makeFinding("network-local-http", { file: "b.md", line: 2, evidence: "token-123" });
     const b = makeFinding("network-cleartext-http", { file: "a.md", line: 1 });
     const leaky = { ...makeFinding("secret-env-assignment", { file: "/abs/c.md", line: 0 }), evidence: "hunter2" };
-    const problems = scanReportProblems({ findings: [a, b, a, leaky], blocked: true, scannerErrors: [] }, ["token-123"]);
+    const problems = scanReportProblems({ findings: [a, b, a, leaky], blocked: true, scannerErrors: [] }, [
+      "token-123",
+    ]);
     expect(problems).toEqual([
       "blocked does not equal 'some finding is CRITICAL'",
       "finding 0 leaks a secret",

@@ -1,35 +1,33 @@
 /**
- * Conformance kits for security-scanner plugins. The test runner is injected
- * (`{ describe, it, expect }` from vitest, or a compatible runner), so this
- * module does not import a test framework.
+ * Conformance kits for security-scanner plugins. The test functions are
+ * injected (`describe`, `it`, `expect`: vitest's or jest's as they are, or
+ * `nodeTestRunner(nodeTest)` for `node:test`), so this module does not import
+ * a test framework.
  *
  * @example
  * ```ts
  * import { describe, it, expect } from "vitest";
- * import { describeSkillScannerConformance } from "@deerflow/skills/testing";
- * describeSkillScannerConformance("MyScanner", () => new MyScanner(), { describe, it, expect });
+ * import { skillScannerConformance } from "@deerflow/skills/testing";
+ * skillScannerConformance({ name: "MyScanner", makeScanner: () => new MyScanner(), describe, it, expect });
  * ```
  */
+import type { ConformanceRunner } from "@deerflow/kernel";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compareFindings } from "../scanning/static/findings.js";
 import type { Finding, ModerationScanner, ScanReport, SkillScanner } from "../scanning/types.js";
 
-/** The assertions the kits use; vitest's and jest's `expect` satisfy it. */
-export interface ConformanceExpect {
-  (actual: unknown, message?: string): { toBe(expected: unknown): void; toEqual(expected: unknown): void };
-}
-
-/** The injected test runner. */
-export interface ConformanceRunner {
-  readonly describe: (name: string, body: () => void) => void;
-  readonly it: (name: string, body: () => Promise<void>) => void;
-  readonly expect: ConformanceExpect;
-}
-
 /** Builds a fresh scanner for each test. */
 export type ScannerFactory<T> = () => T | Promise<T>;
+
+/** The one argument of the scanner kits: what to test, with which test functions. */
+export interface ScannerConformanceOptions<T> extends ConformanceRunner {
+  /** Names the suite (`skillScannerConformance: <name>`, `moderationScannerConformance: <name>`). */
+  readonly name: string;
+  /** Builds the scanner under test; called once per test. */
+  readonly makeScanner: ScannerFactory<T>;
+}
 
 const SEVERITIES = ["CRITICAL", "HIGH", "MEDIUM", "LOW"];
 // Assembled at run time so this file never holds a key-shaped literal itself.
@@ -37,9 +35,13 @@ const KEY_HEADER = ["-----BEGIN", "RSA", "PRIVATE", "KEY-----"].join(" ");
 const KEY_BODY = "MIIEowIBAAKCAQEAuVfK0z8X2sd93kXo1bQJ0TQ2YKpG4tq9u1cVw7OZ4mZsYxvN";
 const AWS_KEY = ["AKIA", "Q3EGRZ7V5N4HLT2B"].join("");
 const PASSWORD = "hunter2-correct-horse";
-const SKILL_MD = "---\nname: conformance-skill\ndescription: Formats dates in ISO 8601. Use when a user asks for date formatting.\n---\n\n# Dates\n\nRun `scripts/fmt.py` with a date.\n";
+const SKILL_MD =
+  "---\nname: conformance-skill\ndescription: Formats dates in ISO 8601. Use when a user asks for date formatting.\n---\n\n# Dates\n\nRun `scripts/fmt.py` with a date.\n";
 
-async function withPackage(files: Record<string, string>, body: (dir: string, outside: string) => Promise<void>): Promise<void> {
+async function withPackage(
+  files: Record<string, string>,
+  body: (dir: string, outside: string) => Promise<void>,
+): Promise<void> {
   const base = await fs.mkdtemp(path.join(os.tmpdir(), "deerflow-scan-conformance-"));
   try {
     const dir = path.join(base, "conformance-skill");
@@ -70,8 +72,10 @@ export function scanReportProblems(report: ScanReport, secrets: readonly string[
   const problems: string[] = [];
   const findings: readonly Finding[] = report.findings;
   if (!Array.isArray(findings)) return ["findings is not an array"];
-  if (!Array.isArray(report.scannerErrors) || report.scannerErrors.some((e) => typeof e !== "string")) problems.push("scannerErrors is not a string array");
-  if (report.blocked !== findings.some((f) => f.severity === "CRITICAL")) problems.push("blocked does not equal 'some finding is CRITICAL'");
+  if (!Array.isArray(report.scannerErrors) || report.scannerErrors.some((e) => typeof e !== "string"))
+    problems.push("scannerErrors is not a string array");
+  if (report.blocked !== findings.some((f) => f.severity === "CRITICAL"))
+    problems.push("blocked does not equal 'some finding is CRITICAL'");
   const keys = new Set<string>();
   findings.forEach((f, i) => {
     const key = JSON.stringify([f.ruleId, f.file, f.line]);
@@ -81,11 +85,17 @@ export function scanReportProblems(report: ScanReport, secrets: readonly string[
     if (previous !== undefined && compareFindings(previous, f) > 0) problems.push(`findings not sorted at index ${i}`);
     if (typeof f.ruleId !== "string" || f.ruleId === "") problems.push(`finding ${i} has no ruleId`);
     if (!SEVERITIES.includes(f.severity)) problems.push(`finding ${i} has severity ${String(f.severity)}`);
-    if (f.file !== null && (f.file.startsWith("/") || f.file.includes("\\") || f.file.split("/").includes(".."))) problems.push(`finding ${i} file is not package-relative: ${f.file}`);
-    if (f.line !== null && !(Number.isInteger(f.line) && f.line >= 1)) problems.push(`finding ${i} line is not a positive integer`);
-    if (typeof f.message !== "string" || f.message === "" || typeof f.remediation !== "string") problems.push(`finding ${i} lacks message or remediation`);
-    if (f.ruleId.startsWith("secret-") && f.evidence !== "[redacted]") problems.push(`finding ${i} (${f.ruleId}) evidence is not [redacted]`);
-    for (const secret of secrets) if ((f.evidence ?? "").includes(secret) || f.message.includes(secret)) problems.push(`finding ${i} leaks a secret`);
+    if (f.file !== null && (f.file.startsWith("/") || f.file.includes("\\") || f.file.split("/").includes("..")))
+      problems.push(`finding ${i} file is not package-relative: ${f.file}`);
+    if (f.line !== null && !(Number.isInteger(f.line) && f.line >= 1))
+      problems.push(`finding ${i} line is not a positive integer`);
+    if (typeof f.message !== "string" || f.message === "" || typeof f.remediation !== "string")
+      problems.push(`finding ${i} lacks message or remediation`);
+    if (f.ruleId.startsWith("secret-") && f.evidence !== "[redacted]")
+      problems.push(`finding ${i} (${f.ruleId}) evidence is not [redacted]`);
+    for (const secret of secrets)
+      if ((f.evidence ?? "").includes(secret) || f.message.includes(secret))
+        problems.push(`finding ${i} leaks a secret`);
   });
   return problems;
 }
@@ -101,20 +111,23 @@ function isAbortError(err: unknown, signal: AbortSignal): boolean {
  * deduplicated, consistent and redact secrets; an aborted signal either
  * rejects with an abort error or yields a valid report.
  *
- * @param name - suite name.
- * @param factory - builds the scanner under test.
- * @param runner - `{ describe, it, expect }`.
+ * @param options - `name`, `makeScanner`, and `describe`, `it`, `expect`.
  */
-export function describeSkillScannerConformance(name: string, factory: ScannerFactory<SkillScanner>, runner: ConformanceRunner): void {
-  const { describe, it, expect } = runner;
-  describe(`${name} (SkillScanner conformance)`, () => {
+export function skillScannerConformance(options: ScannerConformanceOptions<SkillScanner>): void {
+  const { name, makeScanner: factory, describe, it, expect } = options;
+  describe(`skillScannerConformance: ${name}`, () => {
     it("has a non-empty id", async () => {
       const scanner = await factory();
       expect(typeof scanner.id === "string" && scanner.id.length > 0).toBe(true);
     });
 
     it("finds nothing CRITICAL in a clean package", async () => {
-      const files = { "SKILL.md": SKILL_MD, "scripts/fmt.py": "import sys\nfrom datetime import date\n\nprint(date.fromisoformat(sys.argv[1]).isoformat())\n", "references/formats.md": "# Formats\n\nUse `YYYY-MM-DD`.\n" };
+      const files = {
+        "SKILL.md": SKILL_MD,
+        "scripts/fmt.py":
+          "import sys\nfrom datetime import date\n\nprint(date.fromisoformat(sys.argv[1]).isoformat())\n",
+        "references/formats.md": "# Formats\n\nUse `YYYY-MM-DD`.\n",
+      };
       await withPackage(files, async (dir) => {
         const report = await (await factory()).scanDirectory(dir);
         expect(report.findings.filter((f) => f.severity === "CRITICAL")).toEqual([]);
@@ -123,11 +136,19 @@ export function describeSkillScannerConformance(name: string, factory: ScannerFa
     });
 
     it("blocks an embedded private key", async () => {
-      await withPackage({ "SKILL.md": SKILL_MD, "references/deploy.txt": `${KEY_HEADER}\n${KEY_BODY}\n-----END RSA PRIVATE KEY-----\n` }, async (dir) => {
-        const report = await (await factory()).scanDirectory(dir);
-        expect(report.blocked).toBe(true);
-        expect(report.findings.some((f) => f.severity === "CRITICAL" && f.file === "references/deploy.txt")).toBe(true);
-      });
+      await withPackage(
+        {
+          "SKILL.md": SKILL_MD,
+          "references/deploy.txt": `${KEY_HEADER}\n${KEY_BODY}\n-----END RSA PRIVATE KEY-----\n`,
+        },
+        async (dir) => {
+          const report = await (await factory()).scanDirectory(dir);
+          expect(report.blocked).toBe(true);
+          expect(report.findings.some((f) => f.severity === "CRITICAL" && f.file === "references/deploy.txt")).toBe(
+            true,
+          );
+        },
+      );
     });
 
     it("reports a symlink that escapes the package", async () => {
@@ -178,12 +199,10 @@ export function describeSkillScannerConformance(name: string, factory: ScannerFa
  * non-empty string. The factory is called once per test (a scripted fake model
  * needs one queued reply per test).
  *
- * @param name - suite name.
- * @param factory - builds the scanner under test.
- * @param runner - `{ describe, it, expect }`.
+ * @param options - `name`, `makeScanner`, and `describe`, `it`, `expect`.
  */
-export function describeModerationScannerConformance(name: string, factory: ScannerFactory<ModerationScanner>, runner: ConformanceRunner): void {
-  const { describe, it, expect } = runner;
+export function moderationScannerConformance(options: ScannerConformanceOptions<ModerationScanner>): void {
+  const { name, makeScanner: factory, describe, it, expect } = options;
   const finding: Finding = {
     ruleId: "network-cleartext-http",
     severity: "MEDIUM",
@@ -195,10 +214,21 @@ export function describeModerationScannerConformance(name: string, factory: Scan
   };
   const cases = [
     { label: "SKILL.md text", input: { content: SKILL_MD, location: "conformance-skill/SKILL.md", executable: false } },
-    { label: "executable code", input: { content: "print('hello')\n", location: "conformance-skill/scripts/fmt.py", executable: true } },
-    { label: "input with static findings", input: { content: `${SKILL_MD}\nSee http://example.org\n`, location: "conformance-skill/SKILL.md", executable: false, staticFindings: [finding] } },
+    {
+      label: "executable code",
+      input: { content: "print('hello')\n", location: "conformance-skill/scripts/fmt.py", executable: true },
+    },
+    {
+      label: "input with static findings",
+      input: {
+        content: `${SKILL_MD}\nSee http://example.org\n`,
+        location: "conformance-skill/SKILL.md",
+        executable: false,
+        staticFindings: [finding],
+      },
+    },
   ];
-  describe(`${name} (ModerationScanner conformance)`, () => {
+  describe(`moderationScannerConformance: ${name}`, () => {
     it("has a non-empty id", async () => {
       const scanner = await factory();
       expect(typeof scanner.id === "string" && scanner.id.length > 0).toBe(true);

@@ -68,7 +68,7 @@ function replyText(reply: unknown): string {
  *   }
  * }
  * // Verify it with the kit from "@deerflow/skills/testing":
- * // describeModerationScannerConformance("KeywordModeration", () => new KeywordModeration(), { describe, it, expect });
+ * // moderationScannerConformance({ name: "KeywordModeration", makeScanner: () => new KeywordModeration(), describe, it, expect });
  * ```
  */
 export class ChatModelModerationScanner implements ModerationScanner {
@@ -106,7 +106,10 @@ export class ChatModelModerationScanner implements ModerationScanner {
       );
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      this.logger.warn({ location: input.location, err: err instanceof Error ? err.message : String(err) }, "Skill moderation model call failed; using the conservative fallback");
+      this.logger.warn(
+        { location: input.location, err: err instanceof Error ? err.message : String(err) },
+        "Skill moderation model call failed; using the conservative fallback",
+      );
       if (input.executable) return { decision: "block", reason: MODERATION_FAILURE_REASONS.unavailableExecutable };
       return this.failClosed
         ? { decision: "block", reason: MODERATION_FAILURE_REASONS.unavailableClosed }
@@ -117,7 +120,10 @@ export class ChatModelModerationScanner implements ModerationScanner {
     const raw = replyText(reply);
     const parsed = parseModerationReply(raw);
     if (parsed !== null) return parsed;
-    this.logger.warn({ location: input.location, output: raw.slice(0, 200) }, "Skill moderation produced unparseable output");
+    this.logger.warn(
+      { location: input.location, output: raw.slice(0, 200) },
+      "Skill moderation produced unparseable output",
+    );
     return { decision: "block", reason: MODERATION_FAILURE_REASONS.unparseable };
   }
 }
