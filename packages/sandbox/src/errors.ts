@@ -10,8 +10,7 @@
  * ```
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const SANDBOX_ERROR = Symbol.for("@deerflow/sandbox/error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable error codes of this package. */
 export type SandboxErrorCode =
@@ -43,28 +42,27 @@ export type SandboxErrorCode =
   /** Bad provider or mount configuration. */
   | "CONFIG_INVALID";
 
-/** True for any error created by a `@deerflow/*` package. */
-export function isDeerflowError(value: unknown): value is Error & { code: string } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
-}
+export { isDeerflowError } from "@deerflow/kernel";
 
-/** Base class of every error thrown by `@deerflow/sandbox`. */
-export class SandboxError extends Error {
-  readonly code: SandboxErrorCode;
+/**
+ * Base class of every error thrown by `@deerflow/sandbox`: a stable `code` and
+ * `cause` from the shared {@link DeerflowError}, plus the virtual path
+ * concerned. `SandboxError.isInstance` is the brand check that survives
+ * duplicate package copies (unlike `instanceof`).
+ */
+export class SandboxError extends DeerflowError<SandboxErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/sandbox/error");
+  override name = "SandboxError";
   /** The virtual path concerned, when there is one. */
   readonly path: string | undefined;
 
+  /**
+   * @param code - stable code callers switch on.
+   * @param message - message naming the virtual path (never a host path).
+   * @param options - optional `cause` and the virtual `path`.
+   */
   constructor(code: SandboxErrorCode, message: string, options?: { cause?: unknown; path?: string }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "SandboxError";
-    this.code = code;
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.path = options?.path;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, SANDBOX_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is SandboxError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SANDBOX_ERROR] === true;
   }
 }

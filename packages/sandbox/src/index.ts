@@ -73,6 +73,7 @@ export {
   type ThreadPaths,
 } from "./local/local-sandbox-provider.js";
 export type { ExtraMountConfig } from "./local/provider-config.js";
+export { USER_DATA_AREAS, threadUserDataDir, type ThreadFolderScope, type UserDataArea } from "./local/thread-layout.js";
 export { hostToVirtual, normalizeVirtualPath } from "./paths/virtual-paths.js";
 export { IGNORE_PATTERNS, isIgnoredName } from "./search/ignore.js";
 export { compileGlob, type GlobMatcher } from "./search/glob-pattern.js";

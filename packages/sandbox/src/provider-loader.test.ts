@@ -27,6 +27,7 @@ describe("loadSandboxProvider", () => {
       `export class ClassProvider { constructor(o) { this.options = o; } ${methods.join(" ")} }
        export async function factoryProvider(o) { return { options: o, ${methods.join(", ")} }; }
        export function notAProvider() { return { acquire() {} }; }
+       export class ThrowingProvider { constructor() { throw new RangeError("no capacity left"); } }
        export const value = 42;`,
     );
   });
@@ -52,5 +53,21 @@ describe("loadSandboxProvider", () => {
     await expect(loadSandboxProvider({ use: "./plugin.mjs:Nope" }, base)).rejects.toThrow("has no exported class or function 'Nope'");
     await expect(loadSandboxProvider({ use: "./plugin.mjs:value" }, base)).rejects.toThrow("has no exported class or function 'value'");
     await expect(loadSandboxProvider({ use: "./plugin.mjs:notAProvider" }, base)).rejects.toThrow("did not produce a SandboxProvider");
+  });
+
+  it("names the module it could not load, and passes {} when the spec has no options", async () => {
+    const base = pathToFileURL(`${dir}/`);
+    await expect(loadSandboxProvider({ use: "./missing.mjs:X" }, base)).rejects.toThrow("Cannot load sandbox provider module './missing.mjs'");
+    const p = await loadSandboxProvider({ use: "./plugin.mjs:ClassProvider" }, base);
+    expect((p as unknown as { options: unknown }).options).toEqual({});
+  });
+
+  it("lets a constructor's own error through", async () => {
+    await expect(loadSandboxProvider({ use: "./plugin.mjs:ThrowingProvider" }, pathToFileURL(`${dir}/`))).rejects.toThrow(new RangeError("no capacity left"));
+  });
+
+  it("resolves relative specifiers against the folder of a file URL", async () => {
+    const p = await loadSandboxProvider({ use: "./plugin.mjs:factoryProvider", options: 1 }, pathToFileURL(path.join(dir, "config.yaml")));
+    expect((p as unknown as { options: unknown }).options).toBe(1);
   });
 });

@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+import { PluginLoadError, loadPlugin, parseUseSpec } from "@deerflow/kernel";
 import { SandboxError } from "./errors.js";
 import type { SandboxProvider } from "./provider.js";
 
@@ -9,19 +11,21 @@ export interface ProviderSpec {
    * `options`) or a factory function (called with `options`, may be async).
    */
   readonly use: string;
-  /** Passed to the constructor or factory. */
+  /** Passed to the constructor or factory (`{}` when absent). */
   readonly options?: unknown;
 }
 
-/** Splits `use` at its last `:`; the module part may itself contain colons (`node:`...). */
+/**
+ * Splits `use` at its last `:`; the module part may itself contain colons (`node:`...).
+ *
+ * @throws SandboxError `CONFIG_INVALID` when either part is missing or the export name is not an identifier.
+ */
 export function parseProviderUse(use: string): { specifier: string; exportName: string } {
-  const at = use.lastIndexOf(":");
-  const specifier = at > 0 ? use.slice(0, at).trim() : "";
-  const exportName = at > 0 ? use.slice(at + 1).trim() : "";
-  if (!specifier || !/^[A-Za-z_$][\w$]*$/.test(exportName)) {
-    throw new SandboxError("CONFIG_INVALID", `Invalid provider "use": '${use}'. Expected "<module>:<export name>".`);
+  try {
+    return parseUseSpec(use);
+  } catch (cause) {
+    throw new SandboxError("CONFIG_INVALID", `Invalid provider "use": '${use}'. Expected "<module>:<export name>".`, { cause });
   }
-  return { specifier, exportName };
 }
 
 /** True when `value` has the four methods of {@link SandboxProvider}. */
@@ -31,16 +35,31 @@ export function isSandboxProvider(value: unknown): value is SandboxProvider {
   return ["acquire", "get", "release", "shutdown"].every((m) => typeof v[m] === "function");
 }
 
-function isClass(fn: (...args: never[]) => unknown): boolean {
-  return /^class[\s{]/.test(Function.prototype.toString.call(fn));
+/** The sandbox's own error (and texts) for what the kernel's plugin loader refused. */
+function providerError(err: PluginLoadError, spec: ProviderSpec, specifier: string, exportName: string): unknown {
+  switch (err.stage) {
+    case "instance":
+      // A constructor or factory that throws keeps its own error; a wrong result is a configuration error.
+      if (err.code === "PLUGIN_LOAD_FAILED") return err.cause;
+      return new SandboxError("CONFIG_INVALID", `'${spec.use}' did not produce a SandboxProvider (acquire, get, release, shutdown).`, { cause: err });
+    case "export":
+      return new SandboxError("CONFIG_INVALID", `Module '${specifier}' has no exported class or function '${exportName}'.`, { cause: err });
+    default: {
+      const reason = err.cause instanceof Error ? err.cause.message : err.message;
+      return new SandboxError("CONFIG_INVALID", `Cannot load sandbox provider module '${specifier}': ${reason}`, { cause: err });
+    }
+  }
 }
 
 /**
- * Loads the provider a configuration names. Relative specifiers resolve
- * against `baseUrl` (default: the process's working directory).
+ * Loads the provider a configuration names, with the kernel's `use:` loader:
+ * relative specifiers resolve against `baseUrl` (default: the process's
+ * working directory), package names from that folder's `node_modules`, then
+ * from this package's own dependencies.
  *
  * @throws SandboxError `CONFIG_INVALID` when the module or export is missing,
- *   or the export does not produce a {@link SandboxProvider}.
+ *   or the export does not produce a {@link SandboxProvider}; a constructor or
+ *   factory that throws rejects with its own error.
  * @example
  * ```ts
  * const provider = await loadSandboxProvider({ use: "@deerflow/sandbox:createLocalSandboxProvider", options: { baseDir: ".deer-flow" } });
@@ -48,22 +67,18 @@ function isClass(fn: (...args: never[]) => unknown): boolean {
  */
 export async function loadSandboxProvider(spec: ProviderSpec, baseUrl?: string | URL): Promise<SandboxProvider> {
   const { specifier, exportName } = parseProviderUse(spec.use);
-  const base = baseUrl ?? new URL(`file://${process.cwd()}/`);
-  const target = specifier.startsWith(".") || specifier.startsWith("/") ? new URL(specifier, base).href : specifier;
-  let mod: Record<string, unknown>;
   try {
-    mod = (await import(target)) as Record<string, unknown>;
-  } catch (cause) {
-    throw new SandboxError("CONFIG_INVALID", `Cannot load sandbox provider module '${specifier}': ${(cause as Error).message}`, { cause });
+    return await loadPlugin(spec.use, {
+      ...(baseUrl === undefined ? {} : { cwd: fileURLToPath(new URL(".", baseUrl)) }),
+      options: spec.options,
+      purpose: "sandbox provider",
+      shape: "acquire, get, release, shutdown",
+      check: isSandboxProvider,
+      importModule: (moduleSpecifier) => import(moduleSpecifier),
+      importerLabel: "@deerflow/sandbox",
+    });
+  } catch (err) {
+    if (PluginLoadError.isInstance(err)) throw providerError(err, spec, specifier, exportName);
+    throw err;
   }
-  const exported = mod[exportName];
-  if (typeof exported !== "function") {
-    throw new SandboxError("CONFIG_INVALID", `Module '${specifier}' has no exported class or function '${exportName}'.`);
-  }
-  const make = exported as (...args: unknown[]) => unknown;
-  const instance = isClass(make) ? new (make as unknown as new (o: unknown) => unknown)(spec.options) : await make(spec.options);
-  if (!isSandboxProvider(instance)) {
-    throw new SandboxError("CONFIG_INVALID", `'${spec.use}' did not produce a SandboxProvider (acquire, get, release, shutdown).`);
-  }
-  return instance;
 }

@@ -11,7 +11,7 @@ import { SandboxError } from "../errors.js";
 import type { CommandSpec } from "../exec/command-runner.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { Mount } from "../mount.js";
-import { isVirtualPathWithin } from "../paths/virtual-paths.js";
+import { isPathInside } from "@deerflow/kernel";
 import { DiskQuota, type QuotaWriteChange } from "../quota/disk-quota.js";
 import type { DiskUsage } from "../quota/disk-usage.js";
 import type { ExecuteResult } from "../sandbox.js";
@@ -206,7 +206,7 @@ export class SandboxBounds {
    */
   readonly writeHooks: { readonly beforeWrite: (change: QuotaWriteChange) => Promise<void> } = {
     beforeWrite: async (change) => {
-      if (this.quota === undefined || !this.#quotaPaths.some((root) => isVirtualPathWithin(root, change.virtualPath))) return;
+      if (this.quota === undefined || !this.#quotaPaths.some((root) => isPathInside(change.virtualPath, root, { posix: true }))) return;
       await this.quota.chargeWrite(change);
     },
   };

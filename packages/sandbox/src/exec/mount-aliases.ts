@@ -8,6 +8,7 @@
  * own mount table.
  */
 import { readFileSync } from "node:fs";
+import { isPathInside } from "@deerflow/kernel";
 
 /** One mount table row: where a filesystem subtree is mounted. */
 interface MountRow {
@@ -40,10 +41,6 @@ export function parseMountInfo(text: string): MountRow[] {
   return rows;
 }
 
-function within(p: string, dir: string): boolean {
-  return dir === "/" || p === dir || p.startsWith(`${dir}/`);
-}
-
 /**
  * The filesystem-relative spelling of a host directory, when it differs from
  * the absolute path.
@@ -64,7 +61,7 @@ export function filesystemRelativeAliases(hostPath: string, rows?: readonly Moun
   let best: MountRow | undefined;
   for (const row of table) {
     // `>=`: a later mount on the same point shadows the earlier one.
-    if (within(hostPath, row.mountPoint) && (best === undefined || row.mountPoint.length >= best.mountPoint.length)) best = row;
+    if (isPathInside(hostPath, row.mountPoint) && (best === undefined || row.mountPoint.length >= best.mountPoint.length)) best = row;
   }
   if (best === undefined) return [];
   const rest = best.mountPoint === "/" ? hostPath : hostPath.slice(best.mountPoint.length);

@@ -20,7 +20,8 @@ import type { Mount } from "../mount.js";
 import { toSandboxError } from "../paths/fs-errors.js";
 import type { SandboxProvider } from "../provider.js";
 import { LocalSandbox } from "./local-sandbox.js";
-import { LruCache } from "./lru-cache.js";
+import { LruCache } from "@deerflow/kernel";
+import { threadUserDataDir } from "./thread-layout.js";
 import { assertDirectory, validateExtraMounts, validateSandboxIdPart, type ExtraMountConfig } from "./provider-config.js";
 
 /** Sandboxes kept in memory by default (DeerFlow: 256). */
@@ -197,7 +198,7 @@ export class LocalSandboxProvider implements SandboxProvider {
   threadPaths(threadId: string, userId: string = DEFAULT_USER_ID): ThreadPaths {
     validateSandboxIdPart("thread", threadId);
     validateSandboxIdPart("user", userId);
-    const userData = path.join(this.baseDir, "users", userId, "threads", threadId, "user-data");
+    const userData = threadUserDataDir(this.baseDir, { userId, threadId });
     return {
       userData,
       workspace: path.join(userData, "workspace"),

@@ -16,7 +16,8 @@ import type { Mount } from "../mount.js";
 import { usingDir } from "../paths/dir-handle.js";
 import { MountResolver } from "../paths/mount-resolver.js";
 import { openDirectory } from "../paths/safe-open.js";
-import { isVirtualPathWithin, normalizeVirtualPath } from "../paths/virtual-paths.js";
+import { isPathInside } from "@deerflow/kernel";
+import { normalizeVirtualPath } from "../paths/virtual-paths.js";
 import type {
   ExecuteOptions,
   ExecuteResult,
@@ -131,7 +132,7 @@ export class LocalSandbox implements Sandbox {
       sandboxId: this.id,
       limits: this.limits,
       // The thread's own writable folders; operator mounts are not the thread's to fill.
-      quotaMounts: this.mounts.filter((m) => !m.readOnly && isVirtualPathWithin(USER_DATA_ROOT, m.virtualPath)),
+      quotaMounts: this.mounts.filter((m) => !m.readOnly && isPathInside(m.virtualPath, USER_DATA_ROOT, { posix: true })),
       logger: this.logger,
       ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
       ...(options.quotaPollIntervalMs === undefined ? {} : { quotaPollIntervalMs: options.quotaPollIntervalMs }),

@@ -7,7 +7,8 @@ import path from "node:path";
 import { SandboxError } from "../errors.js";
 import { SKILLS_PATH, USER_DATA_ROOT } from "../limits.js";
 import type { Mount } from "../mount.js";
-import { isVirtualPathWithin, normalizeVirtualPath } from "../paths/virtual-paths.js";
+import { isPathInside } from "@deerflow/kernel";
+import { normalizeVirtualPath } from "../paths/virtual-paths.js";
 
 /** Characters allowed in user and thread ids (`.` and `..` alone are refused too). */
 const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
@@ -95,7 +96,7 @@ function validateVirtualPath(raw: string): string {
     throw configError(`Mount path must not contain '..' or NUL: ${JSON.stringify(raw)}`);
   }
   for (const reserved of RESERVED_VIRTUAL_PATHS) {
-    if (isVirtualPathWithin(reserved, virtualPath) || isVirtualPathWithin(virtualPath, reserved)) {
+    if (isPathInside(virtualPath, reserved, { posix: true }) || isPathInside(reserved, virtualPath, { posix: true })) {
       throw configError(`Mount path ${virtualPath} overlaps the reserved path ${reserved}`);
     }
   }

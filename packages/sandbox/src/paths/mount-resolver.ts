@@ -24,7 +24,8 @@ import { SandboxError } from "../errors.js";
 import type { Mount } from "../mount.js";
 import { DirHandle, usingDir } from "./dir-handle.js";
 import { errnoOf, notFoundError, toSandboxError, type FsTarget } from "./fs-errors.js";
-import { ESCAPE_MESSAGE, NOT_ALLOWED_MESSAGE, hostToVirtual, isHostPathWithin, matchMount, normalizeVirtualPath } from "./virtual-paths.js";
+import { isPathInside } from "@deerflow/kernel";
+import { ESCAPE_MESSAGE, NOT_ALLOWED_MESSAGE, hostToVirtual, matchMount, normalizeVirtualPath } from "./virtual-paths.js";
 
 /** Whether the caller will only read, or also write. */
 export type AccessMode = "read" | "write";
@@ -230,7 +231,7 @@ export class MountResolver {
     let outer: Mount | undefined;
     for (const other of this.mounts) {
       const root = path.resolve(other.hostPath);
-      if (other === mount || root === own || !isHostPathWithin(root, own)) continue;
+      if (other === mount || root === own || !isPathInside(own, root)) continue;
       if (outer === undefined || root.length < path.resolve(outer.hostPath).length) outer = other;
     }
     return outer;
@@ -241,7 +242,7 @@ export class MountResolver {
     const own = path.resolve(mount.hostPath);
     const ids = new Set<string>();
     for (const other of this.mounts) {
-      if (!other.readOnly || other === mount || !isHostPathWithin(own, path.resolve(other.hostPath))) continue;
+      if (!other.readOnly || other === mount || !isPathInside(path.resolve(other.hostPath), own)) continue;
       try {
         ids.add(identity(await usingDir(this.openRoot(other), (dir) => dir.stat())));
       } catch {

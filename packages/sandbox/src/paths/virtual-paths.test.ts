@@ -3,7 +3,6 @@ import { SandboxError } from "../errors.js";
 import type { Mount } from "../mount.js";
 import {
   hostToVirtual,
-  isVirtualPathWithin,
   joinVirtual,
   matchMount,
   mountsBelow,
@@ -107,15 +106,6 @@ describe("hostToVirtual", () => {
 
   it("returns undefined for host paths outside every mount", () => {
     expect(hostToVirtual(mounts, "/etc/passwd")).toBeUndefined();
-  });
-});
-
-describe("isVirtualPathWithin", () => {
-  it("works at segment boundaries and for the root", () => {
-    expect(isVirtualPathWithin("/a", "/a/b")).toBe(true);
-    expect(isVirtualPathWithin("/a", "/a")).toBe(true);
-    expect(isVirtualPathWithin("/a", "/ab")).toBe(false);
-    expect(isVirtualPathWithin("/", "/ab")).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  * `mount-resolver.ts`.
  */
 import path from "node:path";
+import { isPathInside } from "@deerflow/kernel";
 import { SandboxError } from "../errors.js";
 import type { Mount } from "../mount.js";
 
@@ -52,19 +53,6 @@ export function normalizeVirtualPath(input: string): string {
 }
 
 /**
- * True when `child` equals `parent` or lies below it at a segment boundary
- * (`/a/b` is inside `/a`, `/a-b` is not). Both must be normalised virtual paths.
- *
- * @param parent - Normalised virtual directory.
- * @param child - Normalised virtual path.
- * @returns Whether `child` is `parent` or one of its descendants.
- */
-export function isVirtualPathWithin(parent: string, child: string): boolean {
-  if (parent === "/") return child.startsWith("/");
-  return child === parent || child.startsWith(`${parent}/`);
-}
-
-/**
  * Picks the mount covering a normalised virtual path: the longest mount path
  * that is a prefix at a segment boundary, so `/mnt/user-data/workspace-extra`
  * never matches `/mnt/user-data/workspace`.
@@ -77,7 +65,7 @@ export function matchMount(mounts: readonly Mount[], virtualPath: string): Mount
   let best: Mount | undefined;
   for (const mount of mounts) {
     const root = trimVirtualRoot(mount.virtualPath);
-    if (!isVirtualPathWithin(root, virtualPath)) continue;
+    if (!isPathInside(virtualPath, root, { posix: true })) continue;
     if (best === undefined || root.length > trimVirtualRoot(best.virtualPath).length) best = mount;
   }
   if (best === undefined) return undefined;
@@ -98,7 +86,7 @@ export function mountsBelow(mounts: readonly Mount[], virtualDir: string): Mount
   return mounts
     .filter((mount) => {
       const root = trimVirtualRoot(mount.virtualPath);
-      return root !== virtualDir && isVirtualPathWithin(virtualDir, root);
+      return root !== virtualDir && isPathInside(root, virtualDir, { posix: true });
     })
     .sort((a, b) => a.virtualPath.length - b.virtualPath.length);
 }
@@ -120,7 +108,7 @@ export function hostToVirtual(mounts: readonly Mount[], hostPath: string): strin
   let bestRoot = "";
   for (const mount of mounts) {
     const root = path.resolve(mount.hostPath);
-    if (!isHostPathWithin(root, target)) continue;
+    if (!isPathInside(target, root)) continue;
     if (best === undefined || root.length > bestRoot.length) {
       best = mount;
       bestRoot = root;
@@ -131,20 +119,6 @@ export function hostToVirtual(mounts: readonly Mount[], hostPath: string): strin
   const root = trimVirtualRoot(best.virtualPath);
   if (relative === "") return root;
   return root === "/" ? `/${relative}` : `${root}/${relative}`;
-}
-
-/**
- * True when host path `child` equals `parent` or lies below it at a segment
- * boundary. Both must be absolute and normalised (`path.resolve`).
- *
- * @param parent - Absolute host directory.
- * @param child - Absolute host path.
- * @returns Whether `child` is inside `parent`.
- */
-export function isHostPathWithin(parent: string, child: string): boolean {
-  if (child === parent) return true;
-  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  return child.startsWith(prefix);
 }
 
 /**

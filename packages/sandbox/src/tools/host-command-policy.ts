@@ -9,7 +9,8 @@
  */
 import { SKILLS_PATH, USER_DATA_ROOT } from "../limits.js";
 import { hasCdInSubstitution, nonFileUrlSpans } from "./command-scan.js";
-import { ACP_WORKSPACE_PATH, PATH_TRAVERSAL_MESSAGE, hasTraversal, isUnder } from "./path-guard.js";
+import { isPathInside } from "@deerflow/kernel";
+import { ACP_WORKSPACE_PATH, PATH_TRAVERSAL_MESSAGE, hasTraversal } from "./path-guard.js";
 import { SHELL_COMMAND_SEPARATORS, SHELL_REDIRECTIONS, splitShellTokens } from "./shell-tokens.js";
 
 /** Options of {@link findHostCommandViolation}. */
@@ -65,7 +66,10 @@ function isNonPathLiteral(fragment: string): boolean {
 }
 
 function isAllowedAbsolutePath(path: string, families: readonly string[], allowSystemPaths: boolean): boolean {
-  if (families.some((family) => isUnder(path, family))) {
+  // DeerFlow's order: a path written inside a family that then climbs out with `..` is a traversal, so the
+  // family is judged on the text before the first `..` segment (`/mnt/user-data/../etc` starts in user data).
+  const beforeTraversal = path.split(/\/\.\.(?:\/|$)/)[0] ?? path;
+  if (families.some((family) => isPathInside(beforeTraversal, family, { posix: true }))) {
     if (hasTraversal(path)) throw new Violation(PATH_TRAVERSAL_MESSAGE);
     return true;
   }

@@ -6,40 +6,21 @@ const ticks = async (n: number): Promise<void> => {
 };
 
 describe("KeyedLock", () => {
-  it("runs holders of one key one at a time, in call order", async () => {
+  it("is the package's keyed queue: one holder per key at a time, a cancelled waiter rejects with ABORTED", async () => {
     const lock = new KeyedLock();
     const log: string[] = [];
-    const job = (name: string) => async () => {
-      log.push(`${name}:start`);
-      await ticks(3);
-      log.push(`${name}:end`);
-    };
-    await Promise.all([lock.run("k", job("a")), lock.run("k", job("b")), lock.run("k", job("c"))]);
-    expect(log).toEqual(["a:start", "a:end", "b:start", "b:end", "c:start", "c:end"]);
-  });
-
-  it("does not make different keys wait for each other", async () => {
-    const lock = new KeyedLock();
     let release: () => void = () => {};
-    const held = lock.run("a", () => new Promise<void>((resolve) => (release = resolve)));
-    let otherDone = false;
-    await lock.run("b", async () => {
-      otherDone = true;
-    });
-    expect(otherDone).toBe(true);
+    const held = lock.run("k", () => new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("held")));
+    const controller = new AbortController();
+    const cancelled = lock.run("k", async () => void log.push("cancelled"), controller.signal);
+    const next = lock.run("k", async () => void log.push("next"));
+    await ticks(2);
+    expect(log).toEqual([]);
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: "ABORTED" });
     release();
-    await held;
-  });
-
-  it("releases the key when the holder rejects", async () => {
-    const lock = new KeyedLock();
-    await expect(lock.run("k", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    await expect(lock.run("k", () => Promise.resolve(7))).resolves.toBe(7);
-  });
-
-  it("forgets keys nobody holds", async () => {
-    const lock = new KeyedLock();
-    await Promise.all([lock.run("x", () => ticks(1)), lock.run("y", () => ticks(1))]);
+    await Promise.all([held, next]);
+    expect(log).toEqual(["held", "next"]);
     expect(lock.size).toBe(0);
   });
 });

@@ -14,7 +14,9 @@ import { KeyedSerialQueue } from "../internal/serial-queue.js";
  *
  * It is in-process only: two server processes sharing one sandbox are not
  * serialised (DeerFlow's lock has the same scope). The mechanism is the
- * package's {@link KeyedSerialQueue}; this name is the tools' public API.
+ * package's {@link KeyedSerialQueue} (the kernel's keyed lock; a holder
+ * cancelled while waiting rejects with `ABORTED`); this name is the tools'
+ * public API.
  *
  * @example
  * ```ts

@@ -4,6 +4,7 @@
  * workspace, read-only mounts). The sandbox enforces the same rules itself;
  * checking here first gives the model DeerFlow's specific messages.
  */
+import { isPathInside } from "@deerflow/kernel";
 import type { Mount } from "../mount.js";
 import { SKILLS_PATH } from "../limits.js";
 
@@ -23,20 +24,6 @@ export function hasTraversal(path: string): boolean {
   return path.replaceAll("\\", "/").split("/").includes("..");
 }
 
-/**
- * True when `path` is `root` or lies under it (segment boundary, so
- * `/mnt/skills-old` is not under `/mnt/skills`).
- *
- * @param path - A virtual path.
- * @param root - A virtual directory, without trailing slash.
- * @returns Whether `path` is inside `root`.
- */
-export function isUnder(path: string, root: string): boolean {
-  const base = root.length > 1 && root.endsWith("/") ? root.slice(0, -1) : root;
-  if (base === "/") return path.startsWith("/");
-  return path === base || path.startsWith(`${base}/`);
-}
-
 /** A read-only tree that the write tools refuse up front. */
 export interface ReadOnlyRoot {
   readonly virtualPath: string;
@@ -54,11 +41,11 @@ export interface ReadOnlyRoot {
  * @returns e.g. `"Write access to skills path is not allowed: /mnt/skills/x"`, or null.
  */
 export function writeProtectionMessage(path: string, mounts: readonly ReadOnlyRoot[]): string | null {
-  if (isUnder(path, SKILLS_PATH)) return `Write access to skills path is not allowed: ${path}`;
-  if (isUnder(path, ACP_WORKSPACE_PATH)) return `Write access to ACP workspace is not allowed: ${path}`;
+  if (isPathInside(path, SKILLS_PATH, { posix: true })) return `Write access to skills path is not allowed: ${path}`;
+  if (isPathInside(path, ACP_WORKSPACE_PATH, { posix: true })) return `Write access to ACP workspace is not allowed: ${path}`;
   let best: ReadOnlyRoot | undefined;
   for (const mount of mounts) {
-    if (isUnder(path, mount.virtualPath) && (best === undefined || mount.virtualPath.length > best.virtualPath.length)) best = mount;
+    if (isPathInside(path, mount.virtualPath, { posix: true }) && (best === undefined || mount.virtualPath.length > best.virtualPath.length)) best = mount;
   }
   return best?.readOnly === true ? `Write access to read-only mount is not allowed: ${path}` : null;
 }
