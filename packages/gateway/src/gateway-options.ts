@@ -63,6 +63,22 @@ export interface GatewayOptions {
    * Wrap a plugin that needs options: `async (app) => app.register(runsRoutes, { manager })`.
    */
   readonly routes?: readonly FastifyPluginAsync[];
+  /**
+   * Route plugins registered at the root (no prefix) after every other route, whose routes
+   * answer without an API key and while the gateway drains, like `/health`: a web console's
+   * files, the facts it reads before its first API call. They get the gateway's error format,
+   * CORS and logging. They cannot shadow an API route: under `/api` only fixed paths that no
+   * API route matches are accepted (else `CONFIG_INVALID`), and a public route with parameters
+   * or a wildcard (`/*`) never answers a path under `/api` (that stays the API's unknown route:
+   * 401 without a key, else 404). The routes are checked against those registered by
+   * `createGateway`; routes added to the instance later are not.
+   *
+   * @example
+   * ```ts
+   * publicRoutes: [async (app) => app.get("/api/info", async () => ({ version: "1.0.0" }))]
+   * ```
+   */
+  readonly publicRoutes?: readonly FastifyPluginAsync[];
   /** Fastify's `trustProxy` (for `request.ip` behind a load balancer). Default false. */
   readonly trustProxy?: FastifyServerOptions["trustProxy"];
 }

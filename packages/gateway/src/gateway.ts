@@ -11,6 +11,7 @@ import { registerHealthRoutes } from "./health/health-routes.js";
 import { attachDrain } from "./http/drain.js";
 import { installErrorHandlers } from "./http/error-handler.js";
 import { installJsonParser } from "./http/json-parser.js";
+import { recordRoutes, registerPublicRoutes } from "./http/public-routes.js";
 import { registerOpenApi } from "./openapi/openapi.js";
 import { skillsRoutes } from "./skills/skills-routes.js";
 
@@ -71,6 +72,7 @@ function checkOptions(options: GatewayOptions): void {
  * - draining for a graceful shutdown ({@link drainGateway}: new requests 503, open streams go on),
  * - the skills routes (`options.skills`), the thread files routes
  *   (`options.threadFiles`) and `options.routes`, all under `/api`,
+ * - `options.publicRoutes` at the root, answered without a key (a web console),
  * - one error format: `{"detail": ...}` (see the README's error table).
  *
  * The instance is not listening: call `app.listen({ port, host })`, or
@@ -78,7 +80,8 @@ function checkOptions(options: GatewayOptions): void {
  *
  * @param options - see {@link GatewayOptions}.
  * @returns the Fastify instance.
- * @throws GatewayError `CONFIG_INVALID` for bad options (API keys, body limit, CORS).
+ * @throws GatewayError `CONFIG_INVALID` for bad options (API keys, body limit, CORS,
+ *   a public route that could shadow an API route).
  * @example
  * ```ts
  * const app = await createGateway({
@@ -103,6 +106,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
 
   installJsonParser(app, bodyLimit);
   installErrorHandlers(app);
+  // What public routes are checked against: every route registered before them.
+  const routes = options.publicRoutes === undefined ? [] : recordRoutes(app);
   await registerOpenApi(app, options.openapi ?? {}, options.auth !== undefined);
   // Its onRequest hook must precede authentication so preflights (which carry no key) are answered.
   if (options.cors !== undefined) await app.register(cors, corsPluginOptions(options.cors));
@@ -138,6 +143,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
       ...authorizeThread,
     });
   }
-  for (const routes of options.routes ?? []) await app.register(routes, { prefix: API_PREFIX });
+  for (const plugin of options.routes ?? []) await app.register(plugin, { prefix: API_PREFIX });
+  if (options.publicRoutes !== undefined) await registerPublicRoutes(app, options.publicRoutes, API_PREFIX, routes);
   return app;
 }

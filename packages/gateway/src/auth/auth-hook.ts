@@ -3,8 +3,10 @@
  * read, so an anonymous client cannot make the server parse anything) and sets
  * `request.principal`.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { GatewayError } from "../errors.js";
+import { answersPublicly } from "../http/public-routes.js";
+import { pathOf } from "../http/url-path.js";
 import { ApiKeyRing, presentedKey, type AuthOptions } from "./api-keys.js";
 import { ANONYMOUS_ADMIN, DEFAULT_USER_ID, type Principal } from "./principal.js";
 
@@ -17,16 +19,10 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health", "/ok"]);
 /** The 401 detail. */
 export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key.";
 
-function pathOf(request: FastifyRequest): string {
-  const url = request.url;
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-}
-
 /**
  * Decorates requests with `principal` and, when `auth` is given, rejects every
  * request without a valid key with 401 `{"detail": "Missing or invalid API key."}`,
- * except `GET /health`, `GET /ok` and `OPTIONS` (CORS preflight). Unknown routes
+ * except `GET /health`, `GET /ok`, `OPTIONS` (CORS preflight) and public routes. Unknown routes
  * answer 401 too, so routes cannot be discovered anonymously.
  *
  * @param app - the root instance.
@@ -43,7 +39,7 @@ export function installAuth(app: FastifyInstance, auth: AuthOptions | undefined)
       return;
     }
     request.principal = UNAUTHENTICATED;
-    if (request.method === "OPTIONS" || PUBLIC_PATHS.has(pathOf(request))) return;
+    if (request.method === "OPTIONS" || PUBLIC_PATHS.has(pathOf(request.url)) || answersPublicly(request)) return;
     const key = presentedKey(request.headers);
     const principal = key === undefined ? undefined : ring.match(key);
     if (principal === undefined) throw new GatewayError("UNAUTHORIZED", UNAUTHORIZED_MESSAGE);

@@ -5,11 +5,12 @@
  * all the SSE streams of runs that are finishing, which then end with their
  * real `end`. `GET /health` reports it (503, `"draining": true`, so readiness
  * probes take the instance out of rotation); `GET /ok` stays 200 (the process
- * is alive).
+ * is alive), and public routes (`publicRoutes`: a console's files) go on answering.
  */
 import type { FastifyInstance } from "fastify";
 import { PUBLIC_PATHS } from "../auth/auth-hook.js";
 import { GatewayError } from "../errors.js";
+import { answersPublicly } from "./public-routes.js";
 
 /** Options of {@link drainGateway}. */
 export interface DrainOptions {
@@ -73,7 +74,7 @@ export class GatewayDrain {
    */
   install(app: FastifyInstance): void {
     app.addHook("onRequest", async (request, reply) => {
-      if (this.#draining && !PUBLIC_PATHS.has(request.routeOptions.url ?? "")) {
+      if (this.#draining && !PUBLIC_PATHS.has(request.routeOptions.url ?? "") && !answersPublicly(request)) {
         return reply.code(503).header("retry-after", String(this.#retryAfterSeconds)).header("connection", "close").send({ detail: DRAINING_MESSAGE });
       }
       this.#inFlight += 1;

@@ -15,6 +15,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyInstance, FastifySchema } from "fastify";
 import { PUBLIC_PATHS } from "../auth/auth-hook.js";
+import { isPublicRoute } from "../http/public-routes.js";
 
 declare module "fastify" {
   interface FastifySchema {
@@ -63,9 +64,11 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
 
 type RouteSchema = FastifySchema & Record<string, unknown>;
 
-function transformRoute(schema: RouteSchema | undefined, url: string, authEnabled: boolean): { schema: RouteSchema | undefined; url: string } {
+function transformRoute(schema: RouteSchema | undefined, url: string, authEnabled: boolean, open: boolean): { schema: RouteSchema | undefined; url: string } {
   if (schema === undefined) return { schema, url };
   const out: RouteSchema = { ...schema };
+  // A public route needs no key, as the probes' schemas say themselves.
+  if (authEnabled && open && out["security"] === undefined) out["security"] = [];
   const errors = new Set<number>(Array.isArray(out["x-errors"]) ? (out["x-errors"] as number[]) : []);
   delete out["x-errors"];
   const multipart = out["x-multipart"];
@@ -75,7 +78,7 @@ function transformRoute(schema: RouteSchema | undefined, url: string, authEnable
     out.body = { content: { "multipart/form-data": { schema: multipart } } };
   }
   if (out.body !== undefined || out.params !== undefined || out.querystring !== undefined) errors.add(422);
-  if (authEnabled && !PUBLIC_PATHS.has(url)) errors.add(401);
+  if (authEnabled && !open && !PUBLIC_PATHS.has(url)) errors.add(401);
   let docUrl = url;
   if (url.endsWith("/*")) {
     docUrl = `${url.slice(0, -1)}{path}`;
@@ -123,7 +126,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           }
         : {}),
     },
-    transform: ({ schema, url }) => transformRoute(schema as RouteSchema | undefined, url, authEnabled) as { schema: FastifySchema; url: string },
+    transform: ({ schema, url, route }) =>
+      transformRoute(schema as RouteSchema | undefined, url, authEnabled, isPublicRoute(route)) as { schema: FastifySchema; url: string },
   });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }
