@@ -6,7 +6,7 @@
  */
 import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BubblewrapRunner, LocalSandboxProvider, type ResourceLimits } from "../src/index.js";
 import { detectCgroups } from "../src/cgroups/detect-cgroups.js";
 import { sandboxConformance } from "../src/testing/index.js";
@@ -14,7 +14,9 @@ import { createProviderFolders, createTempRoot, SKILLS_FIXTURE, uniqueThreadId }
 
 const available = await BubblewrapRunner.isAvailable();
 if (!available && process.env["CI"] === "true") {
-  throw new Error("bubblewrap (bwrap) is missing or unusable in CI: install it (`apt-get install bubblewrap`; .ci/run does this as root)");
+  throw new Error(
+    "bubblewrap (bwrap) is missing or unusable in CI: install it (`apt-get install bubblewrap`; .ci/run does this as root)",
+  );
 }
 
 /**
@@ -37,23 +39,31 @@ const LIMITS: ResourceLimits = {
  * provider does); without one the README documents the gap, in these words.
  */
 const memoryBound = (await detectCgroups()).controllers.includes("memory");
-if (available && !memoryBound && process.env["CI"] === "true") throw new Error("CI needs a writable memory cgroup (v2, or v1 as on these machines)");
-const MEMORY_GAP = "Without a writable memory cgroup, `memoryBytes` is RLIMIT_DATA only: shared memory, memfd and `/tmp` pages are not bounded.";
+if (available && !memoryBound && process.env["CI"] === "true")
+  throw new Error("CI needs a writable memory cgroup (v2, or v1 as on these machines)");
+const MEMORY_GAP =
+  "Without a writable memory cgroup, `memoryBytes` is RLIMIT_DATA only: shared memory, memfd and `/tmp` pages are not bounded.";
 
 const root = available ? await createTempRoot("sbx-kit-bwrap") : undefined;
 afterAll(async () => {
   if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!available)(available ? "BubblewrapRunner" : "BubblewrapRunner: SKIPPED, bubblewrap (bwrap) is not installed or not usable here", () => {
-  sandboxConformance(
-    "LocalSandbox with BubblewrapRunner",
-    async () => {
-      const { baseDir, skillsDir } = await createProviderFolders(root as string);
-      const provider = new LocalSandboxProvider({ baseDir, skillsDir, runner: new BubblewrapRunner(), limits: LIMITS });
-      return { sandbox: await provider.acquire(uniqueThreadId()), cleanup: () => provider.shutdown() };
-    },
-    {
+describe.skipIf(!available)(
+  available ? "BubblewrapRunner" : "BubblewrapRunner: SKIPPED, bubblewrap (bwrap) is not installed or not usable here",
+  () => {
+    sandboxConformance({
+      name: "LocalSandbox with BubblewrapRunner",
+      makeSandbox: async () => {
+        const { baseDir, skillsDir } = await createProviderFolders(root as string);
+        const provider = new LocalSandboxProvider({
+          baseDir,
+          skillsDir,
+          runner: new BubblewrapRunner(),
+          limits: LIMITS,
+        });
+        return { sandbox: await provider.acquire(uniqueThreadId()), cleanup: () => provider.shutdown() };
+      },
       isolated: true,
       skillsMounted: true,
       skillsFixture: SKILLS_FIXTURE,
@@ -64,7 +74,18 @@ describe.skipIf(!available)(available ? "BubblewrapRunner" : "BubblewrapRunner: 
         diskBytes: LIMITS.diskBytes as number,
         ...(memoryBound ? { memoryBytes: LIMITS.memoryBytes as number } : {}),
       },
-      ...(memoryBound ? {} : { unenforcedBounds: { memory: { reason: MEMORY_GAP, documentedIn: fileURLToPath(new URL("../README.md", import.meta.url)) } } }),
-    },
-  );
-});
+      ...(memoryBound
+        ? {}
+        : {
+            unenforcedBounds: {
+              memory: { reason: MEMORY_GAP, documentedIn: fileURLToPath(new URL("../README.md", import.meta.url)) },
+            },
+          }),
+      describe,
+      it,
+      expect,
+      beforeAll,
+      afterAll,
+    });
+  },
+);

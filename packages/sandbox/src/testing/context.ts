@@ -4,12 +4,12 @@
  * scratch directories and assertion helpers whose messages never print host
  * paths.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import { SandboxError, type SandboxErrorCode } from "../errors.js";
 import { WORKSPACE_PATH } from "../limits.js";
 import type { ExecuteResult, Sandbox } from "../sandbox.js";
 import { guardHostPaths } from "./leak-guard.js";
-import type { ResolvedOptions } from "./options.js";
+import type { ResolvedOptions, SandboxRunner } from "./options.js";
 
 /** What `makeSandbox` returns. */
 export interface SandboxHandle {
@@ -27,6 +27,8 @@ export type TestBody = () => Promise<void>;
 /** Everything a capability file registers its tests with. */
 export interface Kit {
   readonly options: ResolvedOptions;
+  /** The injected `expect`. */
+  readonly expect: ConformanceExpect;
   /** The capability's sandbox; only valid inside a test. */
   sandbox(): Sandbox;
   /** A virtual directory under the workspace, unique within this kit run (not created). */
@@ -46,12 +48,20 @@ let scratchCounter = 0;
 /**
  * Registers one capability: a `describe` block with its own sandbox.
  *
+ * @param runner - The injected test functions.
  * @param name - The capability (the describe's name).
  * @param makeSandbox - The implementation's factory.
  * @param options - Resolved kit options.
  * @param register - Registers the capability's tests on the {@link Kit}.
  */
-export function capability(name: string, makeSandbox: MakeSandbox, options: ResolvedOptions, register: (kit: Kit) => void): void {
+export function capability(
+  runner: SandboxRunner,
+  name: string,
+  makeSandbox: MakeSandbox,
+  options: ResolvedOptions,
+  register: (kit: Kit) => void,
+): void {
+  const { describe, it, beforeAll, afterAll } = runner;
   describe(name, () => {
     let handle: SandboxHandle | undefined;
     let guarded: Sandbox | undefined;
@@ -63,18 +73,25 @@ export function capability(name: string, makeSandbox: MakeSandbox, options: Reso
       await handle?.cleanup?.();
     }, 60_000 * options.timeoutScale);
 
-    const slug = name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").toLowerCase();
-    const redact = (text: string): string => options.hostRoots.reduce((t, root) => t.split(root).join("<host root>"), text);
+    const slug = name
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .toLowerCase();
+    const redact = (text: string): string =>
+      options.hostRoots.reduce((t, root) => t.split(root).join("<host root>"), text);
     const kit: Kit = {
       options,
+      expect: runner.expect,
       sandbox: () => {
-        if (guarded === undefined) throw new Error(`the sandbox of "${name}" was not created (see the beforeAll error)`);
+        if (guarded === undefined)
+          throw new Error(`the sandbox of "${name}" was not created (see the beforeAll error)`);
         return guarded;
       },
       dir: (label) => `${WORKSPACE_PATH}/kit-${slug}-${++scratchCounter}-${label.replace(/[^A-Za-z0-9_.-]+/g, "-")}`,
       ms: (ms) => Math.round(ms * options.timeoutScale),
       test: (testName, body, timeoutMs = 30_000) => it(testName, body, timeoutMs * options.timeoutScale),
-      testIf: (condition, testName, body, timeoutMs = 30_000) => it.skipIf(!condition)(testName, body, timeoutMs * options.timeoutScale),
+      testIf: (condition, testName, body, timeoutMs = 30_000) =>
+        (condition ? it : it.skip)(testName, body, timeoutMs * options.timeoutScale),
       redact,
     };
     register(kit);
@@ -90,7 +107,11 @@ export function capability(name: string, makeSandbox: MakeSandbox, options: Reso
  * @returns The error, for further checks.
  * @throws Error (failing the test) when the promise resolves or rejects otherwise.
  */
-export async function expectSandboxError(kit: Kit, promise: Promise<unknown>, codes: SandboxErrorCode | readonly SandboxErrorCode[]): Promise<SandboxError> {
+export async function expectSandboxError(
+  kit: Kit,
+  promise: Promise<unknown>,
+  codes: SandboxErrorCode | readonly SandboxErrorCode[],
+): Promise<SandboxError> {
   const accepted: readonly SandboxErrorCode[] = typeof codes === "string" ? [codes] : codes;
   let outcome: unknown;
   try {
@@ -118,7 +139,13 @@ export async function expectSandboxError(kit: Kit, promise: Promise<unknown>, co
  */
 export function expectSuccess(kit: Kit, result: ExecuteResult): ExecuteResult {
   if (result.exitCode !== 0 || result.timedOut) {
-    const detail = JSON.stringify({ exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, stdout: result.stdout.slice(0, 500), stderr: result.stderr.slice(0, 500) });
+    const detail = JSON.stringify({
+      exitCode: result.exitCode,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      stdout: result.stdout.slice(0, 500),
+      stderr: result.stderr.slice(0, 500),
+    });
     throw new Error(`command failed: ${kit.redact(detail)}`);
   }
   return result;

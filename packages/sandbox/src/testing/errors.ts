@@ -1,10 +1,10 @@
 /** Error codes of the file API: every failure is a `SandboxError` with a stable code and a virtual path. */
-import { expect } from "vitest";
 import { MAX_READ_BYTES, WORKSPACE_PATH } from "../limits.js";
 import { expectSandboxError, expectSuccess, shellQuote, type Kit } from "./context.js";
 
 /** Registers the error-code checks. */
 export function errorTests(kit: Kit): void {
+  const { expect } = kit;
   const fixture = async (label: string): Promise<string> => {
     const root = kit.dir(label);
     await kit.sandbox().writeFile(`${root}/file.txt`, "text");
@@ -44,7 +44,10 @@ export function errorTests(kit: Kit): void {
 
   kit.test("rejects reading below a file with NOT_A_DIRECTORY or NOT_FOUND", async () => {
     const root = await fixture("read-below-file");
-    await expectSandboxError(kit, kit.sandbox().readFile(`${root}/file.txt/child.txt`), ["NOT_A_DIRECTORY", "NOT_FOUND"]);
+    await expectSandboxError(kit, kit.sandbox().readFile(`${root}/file.txt/child.txt`), [
+      "NOT_A_DIRECTORY",
+      "NOT_FOUND",
+    ]);
   });
 
   for (const path of ["/etc/passwd", "/tmp/kit.txt", "/", "/mnt", "/mnt/other/x.txt", "relative/path.txt"]) {
@@ -67,10 +70,17 @@ export function errorTests(kit: Kit): void {
   });
 
   const fileSizeLimit = kit.options.resourceLimits.fileSizeBytes;
-  kit.testIf(fileSizeLimit === undefined || fileSizeLimit > MAX_READ_BYTES, `rejects readBytes of a file over ${MAX_READ_BYTES} bytes with TOO_LARGE`, async () => {
-    // Sparse, so it costs no disk; only possible where commands may write files that large.
-    const root = await fixture("too-large");
-    expectSuccess(kit, await kit.sandbox().execute(`truncate -s ${MAX_READ_BYTES + 1} ${shellQuote(`${root}/huge.bin`)}`));
-    await expectSandboxError(kit, kit.sandbox().readBytes(`${root}/huge.bin`), "TOO_LARGE");
-  });
+  kit.testIf(
+    fileSizeLimit === undefined || fileSizeLimit > MAX_READ_BYTES,
+    `rejects readBytes of a file over ${MAX_READ_BYTES} bytes with TOO_LARGE`,
+    async () => {
+      // Sparse, so it costs no disk; only possible where commands may write files that large.
+      const root = await fixture("too-large");
+      expectSuccess(
+        kit,
+        await kit.sandbox().execute(`truncate -s ${MAX_READ_BYTES + 1} ${shellQuote(`${root}/huge.bin`)}`),
+      );
+      await expectSandboxError(kit, kit.sandbox().readBytes(`${root}/huge.bin`), "TOO_LARGE");
+    },
+  );
 }

@@ -2,12 +2,12 @@
  * `execute`: exit codes, separate streams, environment, working directory,
  * background jobs, timeouts and aborts (which kill the whole process tree).
  */
-import { expect } from "vitest";
 import { WORKSPACE_PATH } from "../limits.js";
 import { expectSandboxError, expectSuccess, shellQuote, sleep, waitFor, type Kit } from "./context.js";
 
 /** Registers the execute checks. */
 export function executeTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test("has a non-empty id", async () => {
     expect(typeof kit.sandbox().id).toBe("string");
     expect(kit.sandbox().id.length).toBeGreaterThan(0);
@@ -58,7 +58,11 @@ export function executeTests(kit: Kit): void {
 
   kit.test("rejects a cwd outside the sandbox", async () => {
     await expectSandboxError(kit, kit.sandbox().execute("pwd", { cwd: "/etc" }), "PATH_NOT_ALLOWED");
-    await expectSandboxError(kit, kit.sandbox().execute("pwd", { cwd: `${WORKSPACE_PATH}/../../../etc` }), "PATH_ESCAPE");
+    await expectSandboxError(
+      kit,
+      kit.sandbox().execute("pwd", { cwd: `${WORKSPACE_PATH}/../../../etc` }),
+      "PATH_ESCAPE",
+    );
   });
 
   for (const timeoutMs of [0, -1, Number.NaN]) {
@@ -69,12 +73,18 @@ export function executeTests(kit: Kit): void {
 
   kit.test("injects env variables, values verbatim", async () => {
     const value = "two words; $HOME 'quoted' \"double\" ünï";
-    const result = expectSuccess(kit, await kit.sandbox().execute('printf "%s|%s" "$KIT_ONE" "$_kit_two"', { env: { KIT_ONE: value, _kit_two: "" } }));
+    const result = expectSuccess(
+      kit,
+      await kit.sandbox().execute('printf "%s|%s" "$KIT_ONE" "$_kit_two"', { env: { KIT_ONE: value, _kit_two: "" } }),
+    );
     expect(result.stdout).toBe(`${value}|`);
   });
 
   kit.test("lets injected env override an inherited variable", async () => {
-    const result = expectSuccess(kit, await kit.sandbox().execute('printf %s "$PATH"', { env: { PATH: "/usr/bin:/bin:/kit-marker" } }));
+    const result = expectSuccess(
+      kit,
+      await kit.sandbox().execute('printf %s "$PATH"', { env: { PATH: "/usr/bin:/bin:/kit-marker" } }),
+    );
     expect(result.stdout).toBe("/usr/bin:/bin:/kit-marker");
   });
 
@@ -84,18 +94,28 @@ export function executeTests(kit: Kit): void {
     });
   }
 
-  kit.test("returns immediately from a command that leaves a job in the background", async () => {
-    // The test's own timeout (20 s) fails the test if execute waits for the 100 s sleep.
-    const result = await kit.sandbox().execute("sleep 100 &", { timeoutMs: kit.ms(60_000) });
-    expect(result.exitCode).toBe(0);
-    expect(result.timedOut).toBe(false);
-  }, 20_000);
+  kit.test(
+    "returns immediately from a command that leaves a job in the background",
+    async () => {
+      // The test's own timeout (20 s) fails the test if execute waits for the 100 s sleep.
+      const result = await kit.sandbox().execute("sleep 100 &", { timeoutMs: kit.ms(60_000) });
+      expect(result.exitCode).toBe(0);
+      expect(result.timedOut).toBe(false);
+    },
+    20_000,
+  );
 
-  kit.test("returns immediately when a background job keeps stdout open", async () => {
-    const result = await kit.sandbox().execute("echo started; (sleep 100; echo late) &", { timeoutMs: kit.ms(60_000) });
-    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
-    expect(result.stdout).toBe("started\n");
-  }, 20_000);
+  kit.test(
+    "returns immediately when a background job keeps stdout open",
+    async () => {
+      const result = await kit
+        .sandbox()
+        .execute("echo started; (sleep 100; echo late) &", { timeoutMs: kit.ms(60_000) });
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(result.stdout).toBe("started\n");
+    },
+    20_000,
+  );
 
   kit.test("kills a command at its timeout and sets timedOut", async () => {
     // Long enough for a loaded machine to start the sandbox and print the first line.
@@ -126,7 +146,17 @@ export function executeTests(kit: Kit): void {
     const command = "(sleep 3; echo alive > child-survived) & echo started > started; sleep 100";
     const running = kit.sandbox().execute(command, { cwd: dir, timeoutMs: kit.ms(60_000), signal: controller.signal });
     running.catch(() => undefined);
-    const started = await waitFor(() => kit.sandbox().readFile(`${dir}/started`).then(() => true, () => false), kit.ms(15_000));
+    const started = await waitFor(
+      () =>
+        kit
+          .sandbox()
+          .readFile(`${dir}/started`)
+          .then(
+            () => true,
+            () => false,
+          ),
+      kit.ms(15_000),
+    );
     expect(started).toBe(true);
     controller.abort();
     await expectSandboxError(kit, running, "ABORTED");
@@ -138,13 +168,19 @@ export function executeTests(kit: Kit): void {
     const dir = kit.dir("pre-aborted");
     const controller = new AbortController();
     controller.abort();
-    await expectSandboxError(kit, kit.sandbox().execute(`mkdir -p ${shellQuote(dir)}`, { signal: controller.signal }), "ABORTED");
+    await expectSandboxError(
+      kit,
+      kit.sandbox().execute(`mkdir -p ${shellQuote(dir)}`, { signal: controller.signal }),
+      "ABORTED",
+    );
     // The command never ran.
     await expectSandboxError(kit, kit.sandbox().listDir(dir), "NOT_FOUND");
   });
 
   kit.test("runs concurrent commands independently", async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => kit.sandbox().execute(`sleep 0.2; echo ${i}; echo e${i} >&2; exit ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => kit.sandbox().execute(`sleep 0.2; echo ${i}; echo e${i} >&2; exit ${i}`)),
+    );
     results.forEach((r, i) => expect(r).toMatchObject({ stdout: `${i}\n`, stderr: `e${i}\n`, exitCode: i }));
   });
 
@@ -152,13 +188,19 @@ export function executeTests(kit: Kit): void {
     const dir = kit.dir("consistency");
     const content = `plain line\nunicode: héllo 世界 🦌\npath: ${WORKSPACE_PATH}/x\n`;
     await kit.sandbox().writeFile(`${dir}/a.txt`, content);
-    const result = expectSuccess(kit, await kit.sandbox().execute(`cat ${shellQuote(`${dir}/a.txt`)}; wc -c < a.txt`, { cwd: dir }));
+    const result = expectSuccess(
+      kit,
+      await kit.sandbox().execute(`cat ${shellQuote(`${dir}/a.txt`)}; wc -c < a.txt`, { cwd: dir }),
+    );
     expect(result.stdout).toBe(`${content}${Buffer.byteLength(content)}\n`);
   });
 
   kit.test("writes files the file API reads back", async () => {
     const dir = kit.dir("cmd-writes");
-    expectSuccess(kit, await kit.sandbox().execute(`mkdir -p ${shellQuote(dir)} && printf 'a\\nb\\n' > ${shellQuote(`${dir}/out.txt`)}`));
+    expectSuccess(
+      kit,
+      await kit.sandbox().execute(`mkdir -p ${shellQuote(dir)} && printf 'a\\nb\\n' > ${shellQuote(`${dir}/out.txt`)}`),
+    );
     expect(await kit.sandbox().readFile(`${dir}/out.txt`)).toBe("a\nb\n");
   });
 }

@@ -2,7 +2,6 @@
  * `readFile` / `writeFile` / `readBytes` / `writeBytes`: round trips of text
  * (unicode included) and bytes, appends, parent directories, overwrites.
  */
-import { expect } from "vitest";
 import { OUTPUTS_PATH, UPLOADS_PATH } from "../limits.js";
 import { expectSandboxError, expectSuccess, shellQuote, type Kit } from "./context.js";
 
@@ -16,6 +15,7 @@ function binarySample(): Uint8Array {
 
 /** Registers the file read/write checks. */
 export function fileTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test("round-trips text, unicode included", async () => {
     const path = `${kit.dir("text")}/unicode.txt`;
     const content = "ASCII line\nhéllo wörld — 世界 🦌 \u{1F600}\r\ntabs\tand trailing spaces  \n\n";
@@ -76,25 +76,37 @@ export function fileTests(kit: Kit): void {
     const dir = kit.dir("bytes-cmd");
     const data = binarySample();
     await kit.sandbox().writeBytes(`${dir}/all.bin`, data);
-    const result = expectSuccess(kit, await kit.sandbox().execute(`wc -c < all.bin; od -An -tx1 -v all.bin | tr -d ' \\n'`, { cwd: dir }));
+    const result = expectSuccess(
+      kit,
+      await kit.sandbox().execute(`wc -c < all.bin; od -An -tx1 -v all.bin | tr -d ' \\n'`, { cwd: dir }),
+    );
     expect(result.stdout).toBe(`${data.byteLength}\n${Buffer.from(data).toString("hex")}`);
   });
 
   kit.test("reads bytes a command wrote", async () => {
     const dir = kit.dir("bytes-from-cmd");
-    expectSuccess(kit, await kit.sandbox().execute(`mkdir -p ${shellQuote(dir)} && printf '\\000\\001\\377abc' > ${shellQuote(`${dir}/b.bin`)}`));
+    expectSuccess(
+      kit,
+      await kit
+        .sandbox()
+        .execute(`mkdir -p ${shellQuote(dir)} && printf '\\000\\001\\377abc' > ${shellQuote(`${dir}/b.bin`)}`),
+    );
     expect(Array.from(await kit.sandbox().readBytes(`${dir}/b.bin`))).toEqual([0, 1, 255, 97, 98, 99]);
   });
 
-  kit.test("round-trips a 5 MiB binary file", async () => {
-    const path = `${kit.dir("big-bytes")}/big.bin`;
-    const data = new Uint8Array(5 * 1024 * 1024);
-    for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
-    await kit.sandbox().writeBytes(path, data);
-    const back = await kit.sandbox().readBytes(path);
-    expect(back.byteLength).toBe(data.byteLength);
-    expect(Buffer.from(back).equals(Buffer.from(data))).toBe(true);
-  }, 60_000);
+  kit.test(
+    "round-trips a 5 MiB binary file",
+    async () => {
+      const path = `${kit.dir("big-bytes")}/big.bin`;
+      const data = new Uint8Array(5 * 1024 * 1024);
+      for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
+      await kit.sandbox().writeBytes(path, data);
+      const back = await kit.sandbox().readBytes(path);
+      expect(back.byteLength).toBe(data.byteLength);
+      expect(Buffer.from(back).equals(Buffer.from(data))).toBe(true);
+    },
+    60_000,
+  );
 
   kit.test("refuses to read a binary file as text", async () => {
     const path = `${kit.dir("binary-text")}/image.bin`;
@@ -113,18 +125,24 @@ export function fileTests(kit: Kit): void {
 
   kit.test("lands every concurrent write to distinct files", async () => {
     const dir = kit.dir("concurrent-distinct");
-    await Promise.all(Array.from({ length: 40 }, (_, i) => kit.sandbox().writeFile(`${dir}/f${i}.txt`, `content ${i}`)));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => kit.sandbox().writeFile(`${dir}/f${i}.txt`, `content ${i}`)),
+    );
     const back = await Promise.all(Array.from({ length: 40 }, (_, i) => kit.sandbox().readFile(`${dir}/f${i}.txt`)));
     expect(back).toEqual(Array.from({ length: 40 }, (_, i) => `content ${i}`));
   });
 
-  kit.test("leaves one whole version after concurrent writes to the same file", async () => {
-    const path = `${kit.dir("concurrent-same")}/same.txt`;
-    const versions = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}:`.repeat(20_000 + i * 97));
-    await Promise.all(versions.map((v) => kit.sandbox().writeFile(path, v)));
-    const final = await kit.sandbox().readFile(path);
-    expect(versions.includes(final)).toBe(true);
-  }, 60_000);
+  kit.test(
+    "leaves one whole version after concurrent writes to the same file",
+    async () => {
+      const path = `${kit.dir("concurrent-same")}/same.txt`;
+      const versions = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}:`.repeat(20_000 + i * 97));
+      await Promise.all(versions.map((v) => kit.sandbox().writeFile(path, v)));
+      const final = await kit.sandbox().readFile(path);
+      expect(versions.includes(final)).toBe(true);
+    },
+    60_000,
+  );
 
   kit.test("keeps every line of concurrent appends", async () => {
     const path = `${kit.dir("concurrent-append")}/log.txt`;

@@ -1,13 +1,16 @@
 /** `grep`: case-insensitive by default, literal patterns, regex errors, caps, filters. */
-import { expect } from "vitest";
 import { DEFAULT_GREP_RESULTS, GREP_MATCH_DISPLAY_CHARS, MAX_GREP_RESULTS } from "../limits.js";
 import type { GrepMatch } from "../sandbox.js";
 import { expectSandboxError, type Kit } from "./context.js";
 
-const sortMatches = (matches: readonly GrepMatch[]) => [...matches].map((m) => ({ path: m.path, line: m.line, text: m.text })).sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
+const sortMatches = (matches: readonly GrepMatch[]) =>
+  [...matches]
+    .map((m) => ({ path: m.path, line: m.line, text: m.text }))
+    .sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
 
 /** Registers the grep checks. */
 export function grepTests(kit: Kit): void {
+  const { expect } = kit;
   const tree = async (label: string): Promise<string> => {
     const root = kit.dir(label);
     await Promise.all([
@@ -45,8 +48,13 @@ export function grepTests(kit: Kit): void {
 
   kit.test("matches a literal pattern literally", async () => {
     const root = await tree("literal");
-    expect(sortMatches((await kit.sandbox().grep(`${root}/docs`, "a.c")).matches).map((m) => m.text)).toEqual(["abc", "a.c"]);
-    expect(sortMatches((await kit.sandbox().grep(`${root}/docs`, "a.c", { literal: true })).matches).map((m) => m.text)).toEqual(["a.c"]);
+    expect(sortMatches((await kit.sandbox().grep(`${root}/docs`, "a.c")).matches).map((m) => m.text)).toEqual([
+      "abc",
+      "a.c",
+    ]);
+    expect(
+      sortMatches((await kit.sandbox().grep(`${root}/docs`, "a.c", { literal: true })).matches).map((m) => m.text),
+    ).toEqual(["a.c"]);
   });
 
   kit.test("accepts regex metacharacters in a literal pattern", async () => {
@@ -66,7 +74,10 @@ export function grepTests(kit: Kit): void {
   kit.test("searches only files matching the glob filter", async () => {
     const root = await tree("glob-filter");
     const result = await kit.sandbox().grep(root, "hello", { glob: "**/*.md" });
-    expect(sortMatches(result.matches).map((m) => m.path)).toEqual([`${root}/docs/deep/notes.md`, `${root}/docs/readme.md`]);
+    expect(sortMatches(result.matches).map((m) => m.path)).toEqual([
+      `${root}/docs/deep/notes.md`,
+      `${root}/docs/readme.md`,
+    ]);
   });
 
   kit.test("searches a single file given as the root", async () => {
@@ -77,7 +88,12 @@ export function grepTests(kit: Kit): void {
 
   kit.test("skips binary files", async () => {
     const root = kit.dir("binary");
-    await kit.sandbox().writeBytes(`${root}/blob.bin`, new Uint8Array([...Buffer.from("needle\n"), 0, 1, 2, ...Buffer.from("\nneedle\n")]));
+    await kit
+      .sandbox()
+      .writeBytes(
+        `${root}/blob.bin`,
+        new Uint8Array([...Buffer.from("needle\n"), 0, 1, 2, ...Buffer.from("\nneedle\n")]),
+      );
     await kit.sandbox().writeFile(`${root}/text.txt`, "needle\n");
     expect((await kit.sandbox().grep(root, "needle")).matches.map((m) => m.path)).toEqual([`${root}/text.txt`]);
   });
@@ -106,16 +122,19 @@ export function grepTests(kit: Kit): void {
     expect(result.truncated).toBe(false);
   });
 
-  kit.test(`returns at most ${DEFAULT_GREP_RESULTS} matches by default and caps maxResults at ${MAX_GREP_RESULTS}`, async () => {
-    const root = kit.dir("hard-cap");
-    await kit.sandbox().writeFile(`${root}/many.txt`, "match\n".repeat(MAX_GREP_RESULTS + 50));
-    const byDefault = await kit.sandbox().grep(root, "match");
-    expect(byDefault.matches).toHaveLength(DEFAULT_GREP_RESULTS);
-    expect(byDefault.truncated).toBe(true);
-    const capped = await kit.sandbox().grep(root, "match", { maxResults: 100_000 });
-    expect(capped.matches).toHaveLength(MAX_GREP_RESULTS);
-    expect(capped.truncated).toBe(true);
-  });
+  kit.test(
+    `returns at most ${DEFAULT_GREP_RESULTS} matches by default and caps maxResults at ${MAX_GREP_RESULTS}`,
+    async () => {
+      const root = kit.dir("hard-cap");
+      await kit.sandbox().writeFile(`${root}/many.txt`, "match\n".repeat(MAX_GREP_RESULTS + 50));
+      const byDefault = await kit.sandbox().grep(root, "match");
+      expect(byDefault.matches).toHaveLength(DEFAULT_GREP_RESULTS);
+      expect(byDefault.truncated).toBe(true);
+      const capped = await kit.sandbox().grep(root, "match", { maxResults: 100_000 });
+      expect(capped.matches).toHaveLength(MAX_GREP_RESULTS);
+      expect(capped.truncated).toBe(true);
+    },
+  );
 
   kit.test("returns no matches, not truncated, when nothing matches", async () => {
     const root = await tree("none");

@@ -1,11 +1,11 @@
 /** `readFile` line ranges: 1-based, inclusive, single-sided, joined with `\n`. */
-import { expect } from "vitest";
 import { expectSandboxError, type Kit } from "./context.js";
 
 const FIVE_LINES = "l1\nl2 ü\nl3\nl4\nl5\n";
 
 /** Registers the line-range checks. */
 export function lineRangeTests(kit: Kit): void {
+  const { expect } = kit;
   const file = async (label: string, content = FIVE_LINES): Promise<string> => {
     const path = `${kit.dir(label)}/lines.txt`;
     await kit.sandbox().writeFile(path, content);

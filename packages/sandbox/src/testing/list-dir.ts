@@ -1,9 +1,9 @@
 /** `listDir`: depth, sorting, trailing `/` on directories, virtual paths. */
-import { expect } from "vitest";
 import { expectSandboxError, expectSuccess, shellQuote, type Kit } from "./context.js";
 
 /** Registers the listDir checks. */
 export function listDirTests(kit: Kit): void {
+  const { expect } = kit;
   /** root/{b.txt, a/{x.txt, b/{c/{d.txt}}}, m/, Z.txt} */
   const tree = async (label: string): Promise<string> => {
     const root = kit.dir(label);
@@ -21,7 +21,9 @@ export function listDirTests(kit: Kit): void {
   kit.test("lists two levels by default, directories with a trailing /", async () => {
     const root = await tree("default");
     const entries = await kit.sandbox().listDir(root);
-    expect([...entries].sort()).toEqual([`${root}/Z.txt`, `${root}/a/`, `${root}/a/b/`, `${root}/a/x.txt`, `${root}/b.txt`, `${root}/m/`].sort());
+    expect([...entries].sort()).toEqual(
+      [`${root}/Z.txt`, `${root}/a/`, `${root}/a/b/`, `${root}/a/x.txt`, `${root}/b.txt`, `${root}/m/`].sort(),
+    );
   });
 
   kit.test("returns the entries sorted", async () => {
@@ -46,7 +48,9 @@ export function listDirTests(kit: Kit): void {
 
   kit.test("accepts a trailing / on the listed path", async () => {
     const root = await tree("trailing");
-    expect([...(await kit.sandbox().listDir(`${root}/`, { maxDepth: 1 }))].sort()).toEqual([`${root}/Z.txt`, `${root}/a/`, `${root}/b.txt`, `${root}/m/`].sort());
+    expect([...(await kit.sandbox().listDir(`${root}/`, { maxDepth: 1 }))].sort()).toEqual(
+      [`${root}/Z.txt`, `${root}/a/`, `${root}/b.txt`, `${root}/m/`].sort(),
+    );
   });
 
   kit.test("returns nothing for an empty directory", async () => {
@@ -56,7 +60,12 @@ export function listDirTests(kit: Kit): void {
 
   kit.test("lists directories created by commands", async () => {
     const root = kit.dir("from-cmd");
-    expectSuccess(kit, await kit.sandbox().execute(`mkdir -p ${shellQuote(`${root}/made/inner`)} && touch ${shellQuote(`${root}/made/inner/f`)}`));
+    expectSuccess(
+      kit,
+      await kit
+        .sandbox()
+        .execute(`mkdir -p ${shellQuote(`${root}/made/inner`)} && touch ${shellQuote(`${root}/made/inner/f`)}`),
+    );
     const entries = await kit.sandbox().listDir(root, { maxDepth: 3 });
     expect(entries).toContain(`${root}/made/`);
     expect(entries).toContain(`${root}/made/inner/f`);

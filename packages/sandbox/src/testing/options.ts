@@ -1,4 +1,5 @@
 /** Options of the sandbox conformance kit. */
+import type { ConformanceRunner } from "@deerflow/kernel";
 
 /** A file the test harness placed in the skills directory before the kit runs. */
 export interface SkillsFixture {
@@ -8,18 +9,21 @@ export interface SkillsFixture {
   readonly content: string;
 }
 
+/** The test functions the sandbox kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
+export type SandboxRunner = ConformanceRunner<"beforeAll" | "afterAll">;
+
 /**
  * What the implementation under test claims. Checks of a capability it does
  * not claim are skipped (and shown as skipped), never weakened.
  */
-export interface SandboxConformanceOptions {
+export interface SandboxClaims {
   /**
    * Commands cannot see or touch anything but their mounts: `/root`, `/etc/shadow`,
    * host processes and other host directories are out of reach, `/mnt/skills` is
    * read-only for commands too, `/tmp` is private, and a child that escapes to a
    * new session still dies at the timeout. Bubblewrap and the remote service
    * running bubblewrap are isolated; host execution is not. Default false. See
-   * also {@link SandboxConformanceOptions.resourceLimits}.
+   * also {@link SandboxClaims.resourceLimits}.
    */
   readonly isolated?: boolean;
   /** `/mnt/skills` is mounted (read-only). Default false. */
@@ -98,7 +102,7 @@ export interface ClaimedLimits {
 /** What an isolated sandbox is held to when it states no limits. */
 export const DEFAULT_ISOLATED_LIMITS: ClaimedLimits = { processes: 1024, fileSizeBytes: 1024 ** 3 };
 
-/** {@link SandboxConformanceOptions} with defaults applied. */
+/** {@link SandboxClaims} with defaults applied. */
 export interface ResolvedOptions {
   readonly isolated: boolean;
   readonly skillsMounted: boolean;
@@ -116,12 +120,15 @@ export interface ResolvedOptions {
  * @returns The resolved options.
  * @throws TypeError when `timeoutScale` is not a positive number or a host root is relative.
  */
-export function resolveOptions(options: SandboxConformanceOptions | undefined): ResolvedOptions {
+export function resolveOptions(options: SandboxClaims | undefined): ResolvedOptions {
   const timeoutScale = options?.timeoutScale ?? 1;
-  if (!(timeoutScale > 0) || !Number.isFinite(timeoutScale)) throw new TypeError(`timeoutScale must be a positive number, got ${String(timeoutScale)}`);
+  if (!(timeoutScale > 0) || !Number.isFinite(timeoutScale))
+    throw new TypeError(`timeoutScale must be a positive number, got ${String(timeoutScale)}`);
   const hostRoots = (options?.hostRoots ?? []).map((root) => root.replace(/\/+$/, ""));
   // A short root such as "/" or "/tmp" would match unrelated output; the kit wants the sandbox's own folder.
-  for (const root of hostRoots) if (!root.startsWith("/") || root.split("/").length < 3) throw new TypeError("hostRoots must be absolute paths at least two levels deep");
+  for (const root of hostRoots)
+    if (!root.startsWith("/") || root.split("/").length < 3)
+      throw new TypeError("hostRoots must be absolute paths at least two levels deep");
   return {
     isolated: options?.isolated ?? false,
     skillsMounted: options?.skillsMounted ?? false,
@@ -135,18 +142,25 @@ export function resolveOptions(options: SandboxConformanceOptions | undefined): 
 
 function validUnenforced(unenforced: UnenforcedBounds, claimed: ClaimedLimits): UnenforcedBounds {
   const claims = { memory: claimed.memoryBytes, disk: claimed.diskBytes };
-  for (const [bound, declaration] of Object.entries(unenforced) as [keyof UnenforcedBounds, UnenforcedBound | undefined][]) {
+  for (const [bound, declaration] of Object.entries(unenforced) as [
+    keyof UnenforcedBounds,
+    UnenforcedBound | undefined,
+  ][]) {
     if (declaration === undefined) continue;
-    if (claims[bound] !== undefined) throw new TypeError(`unenforcedBounds.${bound} contradicts the claimed resourceLimits for it`);
-    if (typeof declaration.reason !== "string" || declaration.reason.trim().length < 20) throw new TypeError(`unenforcedBounds.${bound}.reason must say why, in at least 20 characters`);
-    if (typeof declaration.documentedIn !== "string" || !declaration.documentedIn.startsWith("/")) throw new TypeError(`unenforcedBounds.${bound}.documentedIn must be an absolute path`);
+    if (claims[bound] !== undefined)
+      throw new TypeError(`unenforcedBounds.${bound} contradicts the claimed resourceLimits for it`);
+    if (typeof declaration.reason !== "string" || declaration.reason.trim().length < 20)
+      throw new TypeError(`unenforcedBounds.${bound}.reason must say why, in at least 20 characters`);
+    if (typeof declaration.documentedIn !== "string" || !declaration.documentedIn.startsWith("/"))
+      throw new TypeError(`unenforcedBounds.${bound}.documentedIn must be an absolute path`);
   }
   return unenforced;
 }
 
 function validLimits(limits: ClaimedLimits): ClaimedLimits {
   for (const [name, value] of Object.entries(limits)) {
-    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) throw new TypeError(`resourceLimits.${name} must be a positive integer`);
+    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1))
+      throw new TypeError(`resourceLimits.${name} must be a positive integer`);
   }
   return limits;
 }

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Kit, TestBody } from "./context.js";
-import { resolveOptions, type SandboxConformanceOptions } from "./options.js";
+import { resolveOptions, type SandboxClaims } from "./options.js";
 import { resourceBoundTests } from "./resource-bounds.js";
 
 interface Registered {
@@ -18,10 +18,11 @@ interface Registered {
 }
 
 /** Registers the resource-bound checks on a recording kit. */
-function register(options: SandboxConformanceOptions): Registered[] {
+function register(options: SandboxClaims): Registered[] {
   const registered: Registered[] = [];
   const kit: Kit = {
     options: resolveOptions(options),
+    expect,
     sandbox: () => {
       throw new Error("no sandbox in this test");
     },
@@ -54,18 +55,32 @@ describe("resource bounds in the conformance kit", () => {
   it("fails the documentation check when the document does not say it", async () => {
     const readme = path.join(dir, "OTHER.md");
     await writeFile(readme, "# Limits\n\nEverything is bounded.\n");
-    const tests = register({ isolated: true, unenforcedBounds: { disk: { reason: "No disk quota: a thread can fill the volume.", documentedIn: readme } } });
+    const tests = register({
+      isolated: true,
+      unenforcedBounds: { disk: { reason: "No disk quota: a thread can fill the volume.", documentedIn: readme } },
+    });
     const doc = tests.find((t) => t.name.startsWith("disk quota bound declared unenforced"));
     await expect(doc?.body()).rejects.toThrow(/does not contain the declared reason/);
-    const missing = register({ isolated: true, unenforcedBounds: { disk: { reason: "No disk quota: a thread can fill the volume.", documentedIn: path.join(dir, "missing.md") } } });
-    await expect(missing.find((t) => t.name.startsWith("disk quota bound declared"))?.body()).rejects.toThrow(/cannot be read/);
+    const missing = register({
+      isolated: true,
+      unenforcedBounds: {
+        disk: { reason: "No disk quota: a thread can fill the volume.", documentedIn: path.join(dir, "missing.md") },
+      },
+    });
+    await expect(missing.find((t) => t.name.startsWith("disk quota bound declared"))?.body()).rejects.toThrow(
+      /cannot be read/,
+    );
   });
 
   it("shows an unclaimed, undeclared bound as skipped, by name", () => {
     const tests = register({ isolated: true });
     const skipped = tests.filter((t) => !t.runs).map((t) => t.name);
-    expect(skipped).toContain("memory bound: NOT CHECKED — claim resourceLimits.memoryBytes, or declare it in unenforcedBounds with where it is documented");
-    expect(skipped).toContain("disk quota bound: NOT CHECKED — claim resourceLimits.diskBytes, or declare it in unenforcedBounds with where it is documented");
+    expect(skipped).toContain(
+      "memory bound: NOT CHECKED — claim resourceLimits.memoryBytes, or declare it in unenforcedBounds with where it is documented",
+    );
+    expect(skipped).toContain(
+      "disk quota bound: NOT CHECKED — claim resourceLimits.diskBytes, or declare it in unenforcedBounds with where it is documented",
+    );
   });
 
   it("runs the hostile cases of a claimed bound", () => {
@@ -74,8 +89,17 @@ describe("resource bounds in the conformance kit", () => {
   });
 
   it("refuses a bound both claimed and declared unenforced, and a vague or relative declaration", () => {
-    expect(() => resolveOptions({ resourceLimits: { memoryBytes: 1 }, unenforcedBounds: { memory: { reason: REASON, documentedIn: "/x" } } })).toThrow(/contradicts/);
-    expect(() => resolveOptions({ unenforcedBounds: { memory: { reason: "no", documentedIn: "/x" } } })).toThrow(/at least 20 characters/);
-    expect(() => resolveOptions({ unenforcedBounds: { disk: { reason: REASON, documentedIn: "README.md" } } })).toThrow(/absolute path/);
+    expect(() =>
+      resolveOptions({
+        resourceLimits: { memoryBytes: 1 },
+        unenforcedBounds: { memory: { reason: REASON, documentedIn: "/x" } },
+      }),
+    ).toThrow(/contradicts/);
+    expect(() => resolveOptions({ unenforcedBounds: { memory: { reason: "no", documentedIn: "/x" } } })).toThrow(
+      /at least 20 characters/,
+    );
+    expect(() => resolveOptions({ unenforcedBounds: { disk: { reason: REASON, documentedIn: "README.md" } } })).toThrow(
+      /absolute path/,
+    );
   });
 });

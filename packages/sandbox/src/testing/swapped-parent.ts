@@ -9,7 +9,6 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { expect } from "vitest";
 import { SandboxError, type SandboxErrorCode } from "../errors.js";
 import { expectSuccess, shellQuote, waitFor, type Kit } from "./context.js";
 import { SWAP_FILES, swapLoopCommand } from "./swap-command.js";
@@ -28,10 +27,13 @@ const SHARED_NAME = "kit-secret.txt";
 /** Exists only behind the link: a listing that shows it listed the host folder. */
 const OUTSIDE_ONLY = "kit-outside-only.txt";
 
-type Call = { readonly kind: "write" | "append" | "bytes" | "nested"; readonly path: string; readonly content: string } | { readonly kind: "read" | "readBytes" | "list"; readonly path: string };
+type Call =
+  | { readonly kind: "write" | "append" | "bytes" | "nested"; readonly path: string; readonly content: string }
+  | { readonly kind: "read" | "readBytes" | "list"; readonly path: string };
 
 /** Registers the swapped-parent check. */
 export function swappedParentTests(kit: Kit): void {
+  const { expect } = kit;
   kit.test(
     `file calls below a folder swapped for an escaping symlink land inside or are refused (${SWAPPED_PARENT_ROUNDS} calls)`,
     async () => {
@@ -43,7 +45,12 @@ export function swappedParentTests(kit: Kit): void {
         await fs.writeFile(path.join(outside, SHARED_NAME), OUTSIDE);
         await fs.writeFile(path.join(outside, OUTSIDE_ONLY), OUTSIDE);
         const target = `${"../".repeat(64)}${outside.slice(1)}`;
-        expectSuccess(kit, await s.execute(`mkdir -p ${shellQuote(`${root}/d`)} && cd ${shellQuote(root)} && ln -s ${shellQuote(target)} ld`));
+        expectSuccess(
+          kit,
+          await s.execute(
+            `mkdir -p ${shellQuote(`${root}/d`)} && cd ${shellQuote(root)} && ln -s ${shellQuote(target)} ld`,
+          ),
+        );
         await s.writeFile(`${root}/d/${SHARED_NAME}`, INSIDE);
 
         const loop = s.execute(swapLoopCommand([{ dir: "d", link: "ld" }]), { cwd: root, timeoutMs: kit.ms(120_000) });
@@ -52,7 +59,14 @@ export function swappedParentTests(kit: Kit): void {
         const landed: Call[] = [];
         let refused = 0;
         try {
-          const started = await waitFor(() => s.readFile(`${root}/${SWAP_FILES.started}`).then(() => true, () => false), kit.ms(60_000));
+          const started = await waitFor(
+            () =>
+              s.readFile(`${root}/${SWAP_FILES.started}`).then(
+                () => true,
+                () => false,
+              ),
+            kit.ms(60_000),
+          );
           expect(started, "the swap loop did not start (the sandbox needs perl, python3 or mv and ln)").toBe(true);
           let next = 0;
           const worker = async (): Promise<void> => {
@@ -62,12 +76,16 @@ export function swappedParentTests(kit: Kit): void {
                 const seen = await perform(kit, call);
                 if (seen === undefined) landed.push(call);
                 else if (call.kind === "list" ? seen.includes(OUTSIDE_ONLY) : seen !== INSIDE) {
-                  failures.push(`${call.kind} ${call.path} saw ${seen.includes(OUTSIDE) || seen.includes(OUTSIDE_ONLY) ? "the link's target" : JSON.stringify(kit.redact(seen.slice(0, 80)))}`);
+                  failures.push(
+                    `${call.kind} ${call.path} saw ${seen.includes(OUTSIDE) || seen.includes(OUTSIDE_ONLY) ? "the link's target" : JSON.stringify(kit.redact(seen.slice(0, 80)))}`,
+                  );
                 }
               } catch (err) {
                 refused += 1;
                 if (!SandboxError.isInstance(err) || !REFUSALS.includes(err.code)) {
-                  failures.push(`${call.kind} ${call.path} failed with ${kit.redact(SandboxError.isInstance(err) ? `${err.code}: ${err.message}` : String(err))}`);
+                  failures.push(
+                    `${call.kind} ${call.path} failed with ${kit.redact(SandboxError.isInstance(err) ? `${err.code}: ${err.message}` : String(err))}`,
+                  );
                 }
               }
             }
