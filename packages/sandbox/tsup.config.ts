@@ -17,7 +17,6 @@ export default defineConfig({
   sourcemap: true,
   target: "node20",
   platform: "node",
-  external: ["vitest"],
   noExternal: [kernel],
   // The sandbox executor runs inside bubblewrap as a plain script, read from
   // next to the bundle (see src/exec/executor/launch.ts): shipped as is.
