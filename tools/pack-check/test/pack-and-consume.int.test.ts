@@ -8,7 +8,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declaredTargets } from "../../../scripts/check-package-build.mjs";
 import { readmeExamples } from "../../../scripts/lib/readme-examples.mjs";
@@ -37,9 +36,8 @@ interface ConsumerPlan {
    */
   readonly optionalPeers?: readonly string[];
   /**
-   * A test file run with vitest 3, the oldest major the conformance kits
-   * accept as their optional peer (vitest 3 refuses to be imported outside
-   * its runner, so the kits are checked inside it).
+   * A test file run with `node --test`: the conformance kits take their test
+   * functions (here `nodeTestRunner(nodeTest)`), so a consumer needs no vitest.
    */
   readonly kitTest?: string;
 }
@@ -51,26 +49,37 @@ const PLANS: Readonly<Record<string, ConsumerPlan>> = {
   "@deerflow/runtime": {
     prints: "success",
     optionalPeers: ["ioredis", "pg"],
-    // The whole run-store kit against the in-memory store.
+    // The whole run-store kit against the in-memory store, under node:test.
     kitTest: [
+      'import * as nodeTest from "node:test";',
       'import { MemoryRunStore } from "@deerflow/runtime";',
-      'import { runStoreConformance } from "@deerflow/runtime/testing";',
-      'runStoreConformance("MemoryRunStore", async () => ({ store: new MemoryRunStore() }));',
+      'import { nodeTestRunner, runStoreConformance } from "@deerflow/runtime/testing";',
+      'runStoreConformance({ name: "MemoryRunStore", makeStore: async () => ({ store: new MemoryRunStore() }), ...nodeTestRunner(nodeTest) });',
       "",
     ].join("\n"),
   },
   "@deerflow/sandbox": {
     // Without bubblewrap the example still runs; the bash tool answers DeerFlow's refusal.
     prints: bwrapExpected ? "hello from the sandbox" : "Host bash execution is disabled",
-    // The kit links against vitest 3's exports (running it needs a sandbox provider).
+    // The kit loads outside any test framework (running it needs a sandbox provider).
     kitTest: [
-      'import { expect, it } from "vitest";',
-      'import { sandboxConformance } from "@deerflow/sandbox/testing";',
-      'it("loads the kit", () => expect(sandboxConformance).toBeTypeOf("function"));',
+      'import * as nodeTest from "node:test";',
+      'import { assertExpect, sandboxConformance } from "@deerflow/sandbox/testing";',
+      'nodeTest.it("loads the kit", () => assertExpect(typeof sandboxConformance).toBe("function"));',
       "",
     ].join("\n"),
   },
-  "@deerflow/skills": { prints: "I will follow the deep-research skill." },
+  "@deerflow/skills": {
+    prints: "I will follow the deep-research skill.",
+    // The static scanner through the skill-scanner kit, under node:test.
+    kitTest: [
+      'import * as nodeTest from "node:test";',
+      'import { StaticSkillScanner } from "@deerflow/skills";',
+      'import { nodeTestRunner, skillScannerConformance } from "@deerflow/skills/testing";',
+      'skillScannerConformance({ name: "StaticSkillScanner", makeScanner: () => new StaticSkillScanner(), ...nodeTestRunner(nodeTest) });',
+      "",
+    ].join("\n"),
+  },
   "@deerflow/subagents": { prints: "task_completed" },
 };
 
@@ -243,11 +252,11 @@ describe.each(packages)("$name installed from its tarball", (pkg) => {
         await probeBoth(pkg, project.dir, peers, `${manager}, with ${peers.join(", ")}`);
       }
       if (plan.kitTest !== undefined) {
-        await project.install(["vitest@^3"]);
         writeFileSync(path.join(project.dir, CONSUMER_FILES.kitTest), plan.kitTest);
-        const vitest = await runCommand(path.join(project.dir, "node_modules", ".bin", "vitest"), ["run", CONSUMER_FILES.kitTest], { cwd: project.dir });
-        expect(vitest.code, describeResult("vitest 3", vitest)).toBe(0);
-        expect(stripVTControlCharacters(vitest.stdout), describeResult("vitest 3", vitest)).toMatch(/Tests\s+\d+ passed/);
+        const kit = await runCommand(process.execPath, ["--test", "--test-reporter=tap", CONSUMER_FILES.kitTest], { cwd: project.dir });
+        expect(kit.code, describeResult("node --test", kit)).toBe(0);
+        expect(kit.stdout, describeResult("node --test", kit)).toMatch(/^# pass [1-9]\d*$/m);
+        expect(kit.stdout, describeResult("node --test", kit)).toMatch(/^# fail 0$/m);
       }
     },
   );
