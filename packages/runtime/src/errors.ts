@@ -15,8 +15,7 @@
  * ```
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const RUNTIME_ERROR = Symbol.for("@deerflow/runtime/error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /**
  * Stable error codes of this package.
@@ -49,34 +48,15 @@ export type RuntimeErrorCode =
   | "SHUTTING_DOWN"
   | "CLOSED";
 
-/** True for any error created by a `@deerflow/*` package. */
-export function isDeerflowError(value: unknown): value is Error & { code: string } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
-}
+export { isDeerflowError } from "@deerflow/kernel";
 
-/** Base class of every error thrown by `@deerflow/runtime`. */
-export class RuntimeError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: RuntimeErrorCode;
-  /** Structured detail for callers and HTTP layers. */
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-
-  /**
-   * @param code - stable code callers switch on
-   * @param message - human-readable message naming the offending value
-   * @param options - optional `cause` and structured `details`
-   */
-  constructor(code: RuntimeErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "RuntimeError";
-    this.code = code;
-    this.details = options?.details;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, RUNTIME_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is RuntimeError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[RUNTIME_ERROR] === true;
-  }
+/**
+ * Base class of every error thrown by `@deerflow/runtime`: a stable `code`,
+ * structured `details` and `cause`, from the shared {@link DeerflowError}.
+ * `RuntimeError.isInstance` is the brand check that survives duplicate
+ * package copies (unlike `instanceof`).
+ */
+export class RuntimeError extends DeerflowError<RuntimeErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/runtime/error");
+  override name = "RuntimeError";
 }
