@@ -40,14 +40,14 @@ export { RELOAD_RESPONSE, skillsRoutes } from "./skills/skills-routes.js";
 export type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
 export type { CustomSkillEditor, SkillCatalogView, SkillsBackend, UserSkills } from "./skills/skills-backend.js";
 export { createSharedSkillsBackend, type SharedSkillsBackendOptions } from "./skills/shared-skills-backend.js";
-export { cleanSkillName, toSkillResponse, toWireHistoryRecord, type SkillResponse } from "./skills/skill-wire.js";
+export { cleanSkillName, toSkillResponse, toWireHistoryRecord } from "./skills/skill-wire.js";
 export { skillErrorDetail, type SecurityBlockDetail } from "./skills/skill-error-detail.js";
 
 // Thread files
 export { filesRoutes, type FilesRoutesOptions } from "./files/files-routes.js";
 export type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./files/thread-files.js";
 export type { ArchivePreviewOptions } from "./files/skill-archive-member.js";
-export { toWireFileInfo, type WireFileInfo } from "./files/file-info-wire.js";
+export { toWireFileInfo } from "./files/file-info-wire.js";
 export { LocalThreadFiles, type LocalThreadFilesOptions } from "./files/local-thread-files.js";
 export { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "./files/receive-uploads.js";
 export {
@@ -87,3 +87,16 @@ export {
 export { DEFAULT_MULTITASK_STRATEGY, DEFAULT_ON_DISCONNECT, toCreateRunInput } from "./langgraph/run-input.js";
 export type { RunCreateBody } from "./langgraph/schemas.js";
 export { toWireAssistant, toWireRun, toWireThread } from "./langgraph/wire.js";
+
+// Wire types (the JSON answered, for clients such as the web console)
+export type {
+  SkillResponse,
+  WireCustomSkill,
+  WireFileInfo,
+  WireFinding,
+  WireHistoryRecord,
+  WireSkillFile,
+  WireThreadFileListing,
+  WireUploadLimits,
+  WireUploadResult,
+} from "./wire-types.js";

@@ -4,7 +4,7 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import { authHeaders, getApiKey, reportUnauthorized } from "./auth";
-import type { Finding } from "./types";
+import type { WireFinding } from "@deerflow/gateway";
 
 /** The API root on this origin, e.g. `http://127.0.0.1:2024/api`. */
 export function apiUrl(): string {
@@ -25,9 +25,9 @@ export class ApiError extends Error {
   }
 
   /** The scanner findings of a refused skill install or edit (empty otherwise). */
-  get findings(): readonly Finding[] {
+  get findings(): readonly WireFinding[] {
     const d = this.detail as { findings?: unknown } | null;
-    return typeof d === "object" && d !== null && Array.isArray(d.findings) ? (d.findings as Finding[]) : [];
+    return typeof d === "object" && d !== null && Array.isArray(d.findings) ? (d.findings as WireFinding[]) : [];
   }
 }
 

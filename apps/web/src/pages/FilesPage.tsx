@@ -7,9 +7,9 @@ import { FileLink } from "../components/FileLink";
 import { apiJson, errorText, formatBytes, formatTime, sdkClient } from "../lib/api";
 import { navigate } from "../lib/router";
 import { lastThreadId, notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads";
-import type { FileInfo, ThreadFiles, UploadLimits, UploadResult } from "../lib/types";
+import type { WireFileInfo, WireThreadFileListing, WireUploadLimits, WireUploadResult } from "@deerflow/gateway";
 
-function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; caption: string; testId: string }) {
+function FileTable({ files, caption, testId }: { files: readonly WireFileInfo[]; caption: string; testId: string }) {
   if (files.length === 0) return <p className="muted">None yet.</p>;
   return (
     <table className="table" data-testid={testId}>
@@ -43,15 +43,15 @@ function FileTable({ files, caption, testId }: { files: readonly FileInfo[]; cap
 }
 
 /** The gateway's message, plus the files stored under another name than the one chosen. */
-function uploadSummary(result: UploadResult): string {
+function uploadSummary(result: WireUploadResult): string {
   const renamed = result.files.filter((f) => f.original_filename !== undefined).map((f) => `${f.original_filename} stored as ${f.filename}`);
   return renamed.length === 0 ? result.message : `${result.message}; ${renamed.join(", ")}`;
 }
 
 export function FilesPage({ threadId }: { threadId: string | null }) {
   const { threads, loading } = useThreadList();
-  const [files, setFiles] = useState<ThreadFiles | null>(null);
-  const [limits, setLimits] = useState<UploadLimits | null>(null);
+  const [files, setFiles] = useState<WireThreadFileListing | null>(null);
+  const [limits, setLimits] = useState<WireUploadLimits | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -68,7 +68,7 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
   const load = useCallback(async () => {
     if (threadId === null) return;
     try {
-      setFiles(await apiJson<ThreadFiles>(`/threads/${encodeURIComponent(threadId)}/files`));
+      setFiles(await apiJson<WireThreadFileListing>(`/threads/${encodeURIComponent(threadId)}/files`));
       setError(null);
     } catch (err) {
       setError(errorText(err));
@@ -83,7 +83,7 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
   // Shown before choosing files, so a refused upload is no surprise; a failure only hides the line.
   useEffect(() => {
     if (threadId === null) return;
-    apiJson<UploadLimits>(`/threads/${encodeURIComponent(threadId)}/uploads/limits`).then(setLimits, () => setLimits(null));
+    apiJson<WireUploadLimits>(`/threads/${encodeURIComponent(threadId)}/uploads/limits`).then(setLimits, () => setLimits(null));
   }, [threadId]);
 
   const upload = async (event: FormEvent) => {
@@ -98,7 +98,7 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
     setBusy(true);
     setStatus("Uploading…");
     try {
-      const res = await apiJson<UploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
+      const res = await apiJson<WireUploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
       setStatus(uploadSummary(res));
       if (inputRef.current !== null) inputRef.current.value = "";
       await load();

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { ApiError, apiFetch, apiJson, errorText, formatBytes, formatTime } from "../lib/api";
 import { Link, navigate } from "../lib/router";
-import type { CustomSkill, Finding, HistoryRecord, Skill, SkillFile } from "../lib/types";
+import type { SkillResponse, WireCustomSkill, WireFinding, WireHistoryRecord, WireSkillFile } from "@deerflow/gateway";
 
 /** The reason of a refusal and its scanner findings. */
 function Refusal({ error, testId }: { error: ApiError | Error; testId: string }) {
@@ -23,7 +23,7 @@ function Refusal({ error, testId }: { error: ApiError | Error; testId: string })
   );
 }
 
-function FindingsTable({ findings }: { findings: readonly Finding[] }) {
+function FindingsTable({ findings }: { findings: readonly WireFinding[] }) {
   return (
     <table className="table findings" data-testid="findings">
       <caption>Scanner findings</caption>
@@ -115,7 +115,7 @@ function skillFileUrl(name: string, filePath: string): string {
 
 /** The files of a skill's directory; SKILL.md (or the chosen file) shown below. */
 function SkillFiles({ name, revision }: { name: string; revision: number }) {
-  const [files, setFiles] = useState<SkillFile[] | null>(null);
+  const [files, setFiles] = useState<WireSkillFile[] | null>(null);
   const [truncated, setTruncated] = useState(false);
   const [current, setCurrent] = useState("SKILL.md");
   // What was fetched, for which file (the <pre> is busy until it matches `current`).
@@ -127,7 +127,7 @@ function SkillFiles({ name, revision }: { name: string; revision: number }) {
   useEffect(() => {
     let live = true;
     setFiles(null);
-    apiJson<{ files: SkillFile[]; truncated?: boolean }>(`/skills/${encodeURIComponent(name)}/files`).then(
+    apiJson<{ files: WireSkillFile[]; truncated?: boolean }>(`/skills/${encodeURIComponent(name)}/files`).then(
       (res) => {
         if (!live) return;
         setFiles(res.files);
@@ -199,10 +199,10 @@ function SkillFiles({ name, revision }: { name: string; revision: number }) {
   );
 }
 
-function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void }) {
+function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: () => void }) {
   const [content, setContent] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [history, setHistory] = useState<HistoryRecord[]>([]);
+  const [history, setHistory] = useState<WireHistoryRecord[]>([]);
   const [editError, setEditError] = useState<ApiError | Error | null>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -212,7 +212,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
   const custom = skill.category === "custom";
 
   const loadHistory = useCallback(async () => {
-    const h = await apiJson<{ history: HistoryRecord[] }>(`/skills/custom/${encodeURIComponent(skill.name)}/history`);
+    const h = await apiJson<{ history: WireHistoryRecord[] }>(`/skills/custom/${encodeURIComponent(skill.name)}/history`);
     setHistory(h.history);
   }, [skill.name]);
 
@@ -224,7 +224,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
     setHistory([]);
     if (!custom) return;
     let live = true;
-    apiJson<CustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`).then(
+    apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`).then(
       (s) => {
         if (!live) return;
         setContent(s.content);
@@ -244,7 +244,7 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
     setBusy(true);
     setStatus("");
     try {
-      const s = await apiJson<CustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { content } });
+      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { content } });
       setContent(s.content);
       setSaved(s.content);
       setEditError(null);
@@ -259,10 +259,10 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
     }
   };
 
-  const rollback = async (index: number, record: HistoryRecord) => {
+  const rollback = async (index: number, record: WireHistoryRecord) => {
     setBusy(true);
     try {
-      const s = await apiJson<CustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}/rollback`, { method: "POST", json: { history_index: index } });
+      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}/rollback`, { method: "POST", json: { history_index: index } });
       setContent(s.content);
       setSaved(s.content);
       setEditError(null);
@@ -378,14 +378,14 @@ function SkillDetail({ skill, onChanged }: { skill: Skill; onChanged: () => void
 }
 
 export function SkillsPage({ selected }: { selected: string | null }) {
-  const [skills, setSkills] = useState<Skill[] | null>(null);
+  const [skills, setSkills] = useState<SkillResponse[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [pending, setPending] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
-      setSkills((await apiJson<{ skills: Skill[] }>("/skills")).skills);
+      setSkills((await apiJson<{ skills: SkillResponse[] }>("/skills")).skills);
       setError(null);
     } catch (err) {
       setError(errorText(err));
@@ -394,13 +394,13 @@ export function SkillsPage({ selected }: { selected: string | null }) {
 
   useEffect(() => void load(), [load]);
 
-  const toggle = async (skill: Skill) => {
-    const replace = (next: Skill) => setSkills((prev) => prev?.map((s) => (s.name === next.name ? next : s)) ?? null);
+  const toggle = async (skill: SkillResponse) => {
+    const replace = (next: SkillResponse) => setSkills((prev) => prev?.map((s) => (s.name === next.name ? next : s)) ?? null);
     setPending(skill.name);
     // Shown at once; put back if the server refuses.
     replace({ ...skill, enabled: !skill.enabled });
     try {
-      const updated = await apiJson<Skill>(`/skills/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { enabled: !skill.enabled } });
+      const updated = await apiJson<SkillResponse>(`/skills/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { enabled: !skill.enabled } });
       replace(updated);
       setStatus(`${updated.name} is now ${updated.enabled ? "enabled" : "disabled"}.`);
     } catch (err) {

@@ -2,22 +2,8 @@
  * The wire shape of a thread file (DeerFlow's `UploadedFileInfo`, without
  * its host path).
  */
+import type { WireFileInfo } from "../wire-types.js";
 import type { ThreadFileInfo } from "./thread-files.js";
-
-/** A thread file as the routes answer it. */
-export interface WireFileInfo {
-  readonly filename: string;
-  readonly size: number;
-  /** The virtual path too: no field ever holds a host path (DeerFlow's `path` does). */
-  readonly path: string;
-  /** The path the agent sees, e.g. `/mnt/user-data/uploads/report.pdf`. */
-  readonly virtual_path: string;
-  readonly modified: number;
-  /** The gateway URL serving the file, each path segment percent-encoded. */
-  readonly artifact_url: string;
-  /** The name the client sent, when the file is stored under another one. */
-  readonly original_filename?: string;
-}
 
 /**
  * @param artifactsBase - the thread's artifacts URL, e.g. `/api/threads/t1/artifacts`.

@@ -4,7 +4,7 @@
 import { threadIdSchema } from "../schemas.js";
 
 /** One listed file. */
-const fileInfoSchema = {
+export const fileInfoSchema = {
   type: "object",
   required: ["filename", "size", "path", "virtual_path", "modified", "artifact_url"],
   properties: {

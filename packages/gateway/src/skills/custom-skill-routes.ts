@@ -6,7 +6,8 @@ import { GatewayError } from "../errors.js";
 import { guarded } from "../http/guarded.js";
 import { successMessageSchema } from "../schemas.js";
 import { customSkillContentSchema, historyResponseSchema, rollbackBodySchema, skillListSchema, skillNameParamsSchema, updateContentBodySchema } from "./schemas.js";
-import { cleanSkillName, toSkillResponse, toWireHistoryRecord, type SkillResponse } from "./skill-wire.js";
+import type { WireCustomSkill } from "../wire-types.js";
+import { cleanSkillName, toSkillResponse, toWireHistoryRecord } from "./skill-wire.js";
 import type { SkillsBackend, UserSkills } from "./skills-backend.js";
 
 type NameParams = { skill_name: string };
@@ -30,7 +31,7 @@ async function orCustomNotFound<T>(name: string, work: () => Promise<T>): Promis
   }
 }
 
-async function customDetail(skills: UserSkills, name: string): Promise<SkillResponse & { content: string }> {
+async function customDetail(skills: UserSkills, name: string): Promise<WireCustomSkill> {
   const skill = await skills.catalog.get(name);
   if (skill === undefined || skill.category !== "custom") throw customNotFound(name);
   return { ...toSkillResponse(skill), content: await skills.store.read(name) };

@@ -2,16 +2,7 @@
  * DeerFlow's wire shapes of the skills routes (snake_case where DeerFlow has it).
  */
 import { historyRecordToJson, type HistoryRecord, type Skill } from "@deerflow/skills";
-
-/** `SkillResponse`: `editable` is true only for custom skills. */
-export interface SkillResponse {
-  readonly name: string;
-  readonly description: string;
-  readonly license: string | null;
-  readonly category: Skill["category"];
-  readonly enabled: boolean;
-  readonly editable: boolean;
-}
+import type { SkillResponse } from "../wire-types.js";
 
 /** @param skill - a catalog skill. @returns its `SkillResponse`. */
 export function toSkillResponse(skill: Skill): SkillResponse {
