@@ -29,7 +29,8 @@ export function compileReadmeExamples(pkgDir, paths) {
     path.join(outDir, "tsconfig.json"),
     JSON.stringify({
       extends: "../../../tsconfig.base.json",
-      compilerOptions: { noEmit: true, rootDir: "..", paths },
+      // An example shows one step: a value it creates is for the reader's code to use.
+      compilerOptions: { noEmit: true, rootDir: "..", paths, noUnusedLocals: false, noUnusedParameters: false },
       files,
     }),
   );
