@@ -1,11 +1,15 @@
 import { defineConfig } from "tsup";
 
+// The private @deerflow/kernel is bundled, code and declarations (packages/kernel/README.md says why).
+const kernel = /^@deerflow\/kernel/;
+
 export default defineConfig({
   entry: { index: "src/index.ts" },
   format: ["esm"],
-  dts: true,
+  dts: { resolve: [kernel] },
   clean: true,
   sourcemap: true,
   target: "node20",
   platform: "node",
+  noExternal: [kernel],
 });

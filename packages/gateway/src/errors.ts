@@ -14,8 +14,7 @@
  * ```
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const GATEWAY_ERROR = Symbol.for("@deerflow/gateway/error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /**
  * Stable error codes of the gateway (the HTTP status is in parentheses).
@@ -58,10 +57,17 @@ export type GatewayErrorCode =
   | "INTERNAL"
   | "CONFIG_INVALID";
 
-/** Base class of every error thrown by `@deerflow/gateway`. */
-export class GatewayError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: GatewayErrorCode;
+export { isDeerflowError } from "@deerflow/kernel";
+
+/**
+ * Base class of every error thrown by `@deerflow/gateway`: a stable `code` and
+ * `cause` from the shared {@link DeerflowError}, plus the `detail` sent to the
+ * client. `GatewayError.isInstance` is the brand check that survives duplicate
+ * package copies (unlike `instanceof`).
+ */
+export class GatewayError extends DeerflowError<GatewayErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/gateway/error");
+  override name = "GatewayError";
   /**
    * The `detail` sent to the client when it is not the message itself
    * (validation issue lists, structured scan findings).
@@ -74,21 +80,7 @@ export class GatewayError extends Error {
    * @param options - optional `cause` and a structured `detail`.
    */
   constructor(code: GatewayErrorCode, message: string, options?: { cause?: unknown; detail?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "GatewayError";
-    this.code = code;
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.detail = options?.detail ?? message;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, GATEWAY_ERROR, { value: true });
   }
-
-  /** Brand check that survives duplicate package copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is GatewayError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GATEWAY_ERROR] === true;
-  }
-}
-
-/** True for any error created by a `@deerflow/*` package (they share one brand symbol). */
-export function isDeerflowError(value: unknown): value is Error & { code: string } {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[DEERFLOW_ERROR] === true;
 }

@@ -2,7 +2,7 @@
  * Symlink-aware containment checks for host paths.
  */
 import { promises as fs } from "node:fs";
-import path from "node:path";
+import { isPathInside } from "@deerflow/kernel";
 import { GatewayError } from "../errors.js";
 import { TRAVERSAL_MESSAGE } from "./virtual-path.js";
 
@@ -15,15 +15,6 @@ export function errnoOf(err: unknown): string | undefined {
 export function isMissing(err: unknown): boolean {
   const code = errnoOf(err);
   return code === "ENOENT" || code === "ENOTDIR";
-}
-
-/**
- * @param child - a canonical path.
- * @param parent - a canonical directory.
- * @returns whether `child` is `parent` or below it.
- */
-export function isWithin(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 }
 
 /**
@@ -47,6 +38,6 @@ export async function resolveContained(base: string, target: string, notFound: (
     if (errnoOf(err) === "ELOOP") throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
     throw err;
   }
-  if (!isWithin(real, realBase)) throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
+  if (!isPathInside(real, realBase)) throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
   return real;
 }

@@ -7,7 +7,9 @@ import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { GatewayError } from "../errors.js";
-import { errnoOf, isMissing, isWithin, resolveContained } from "./contained-path.js";
+import { isPathInside } from "@deerflow/kernel";
+import { threadUserDataDir } from "@deerflow/sandbox";
+import { errnoOf, isMissing, resolveContained } from "./contained-path.js";
 import { LocalUploadBatch } from "./local-upload-batch.js";
 import type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./thread-files.js";
 import { TRAVERSAL_MESSAGE, virtualPathOf, type UserDataArea, type UserDataPath } from "./virtual-path.js";
@@ -90,7 +92,7 @@ export class LocalThreadFiles implements ThreadFiles {
    * @throws GatewayError `BAD_REQUEST` for ids that are not folder-safe.
    */
   userDataDir(scope: ThreadScope): string {
-    return path.join(this.root, "users", checkId("user", scope.userId), "threads", checkId("thread", scope.threadId), "user-data");
+    return threadUserDataDir(this.root, { userId: checkId("user", scope.userId), threadId: checkId("thread", scope.threadId) });
   }
 
   async list(scope: ThreadScope, area: UserDataArea, options: { readonly recursive?: boolean } = {}): Promise<ThreadFileInfo[]> {
@@ -155,7 +157,7 @@ export class LocalThreadFiles implements ThreadFiles {
       const again = await fs.realpath(real).catch(() => undefined);
       const now = again === undefined ? undefined : await fs.stat(again).catch(() => undefined);
       const realBase = await fs.realpath(userData);
-      if (again === undefined || now === undefined || again !== real || !isWithin(again, realBase) || now.ino !== st.ino || now.dev !== st.dev) {
+      if (again === undefined || now === undefined || again !== real || !isPathInside(again, realBase) || now.ino !== st.ino || now.dev !== st.dev) {
         throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
       }
       return openedFile(handle, st.size, st.mtime, path.basename(real));

@@ -2,16 +2,11 @@
  * Virtual paths of a thread's user data (`/mnt/user-data/{workspace,uploads,outputs}/...`),
  * parsed without trusting them.
  */
+import { USER_DATA_AREAS, USER_DATA_ROOT, type UserDataArea } from "@deerflow/sandbox";
 import { GatewayError } from "../errors.js";
 
-/** Root of a thread's user data as the agent sees it. */
-export const USER_DATA_ROOT = "/mnt/user-data";
-
-/** The three folders of a thread's user data. */
-export const USER_DATA_AREAS = ["workspace", "uploads", "outputs"] as const;
-
-/** One of {@link USER_DATA_AREAS}. */
-export type UserDataArea = (typeof USER_DATA_AREAS)[number];
+// The virtual root and its three folders are the sandbox's (it owns the layout); re-exported as the gateway's API.
+export { USER_DATA_AREAS, USER_DATA_ROOT, type UserDataArea };
 
 /** DeerFlow's 403 detail for `..` and escaping symlinks. */
 export const TRAVERSAL_MESSAGE = "Access denied: path traversal detected";

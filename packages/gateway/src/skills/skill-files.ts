@@ -6,6 +6,7 @@
  */
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
+import { isPathInside } from "@deerflow/kernel";
 import { GatewayError } from "../errors.js";
 
 /** Most entries in a listing. */
@@ -34,10 +35,6 @@ export interface SkillFileListing {
 
 function traversal(): GatewayError {
   return new GatewayError("PATH_TRAVERSAL", "Access denied: path traversal detected");
-}
-
-function within(root: string, target: string): boolean {
-  return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
 /**
@@ -111,14 +108,14 @@ export async function readSkillFile(dir: string, rel: string, skillName: string)
   const notFound = new GatewayError("FILE_NOT_FOUND", `File '${rel}' not found in skill '${skillName}'`);
   const root = await fs.realpath(dir);
   const target = path.resolve(root, rel);
-  if (!within(root, target)) throw traversal();
+  if (!isPathInside(target, root)) throw traversal();
   let real: string;
   try {
     real = await fs.realpath(target);
   } catch {
     throw notFound;
   }
-  if (!within(root, real)) throw traversal();
+  if (!isPathInside(real, root)) throw traversal();
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
