@@ -19,8 +19,8 @@ export { isUseSpec, parseUseSpec, type UseSpec } from "./plugins/parse-use.js";
 export { isPathSpecifier, resolvePluginModule, type ResolvedModule } from "./plugins/resolve-module.js";
 export { isClass, kindOf, loadExport, type ImportModule, type LoadExportOptions } from "./plugins/load-export.js";
 export { loadPlugin, type LoadPluginOptions } from "./plugins/load-plugin.js";
-export { assertExpect } from "./testing/assert-expect.js";
-export { nodeTestRunner, type NodeTestModule } from "./testing/node-test-runner.js";
+export { assertExpect } from "./conformance/assert-expect.js";
+export { nodeTestRunner, type NodeTestModule } from "./conformance/node-test-runner.js";
 export type {
   ConformanceDescribe,
   ConformanceExpect,
@@ -30,4 +30,4 @@ export type {
   ConformanceMatchers,
   ConformanceRunner,
   ConformanceTestContext,
-} from "./testing/conformance-runner.js";
+} from "./conformance/conformance-runner.js";
