@@ -45,6 +45,7 @@ interface ConsumerPlan {
 const bwrapExpected = process.env["CI"] === "true" || existsSync("/usr/bin/bwrap") || existsSync("/bin/bwrap");
 
 const PLANS: Readonly<Record<string, ConsumerPlan>> = {
+  "@deerflow/agent": { prints: "Hello from the careful model." },
   "@deerflow/gateway": { serves: true },
   "@deerflow/runtime": {
     prints: "success",
@@ -102,7 +103,7 @@ function tarballOf(pkg: PublishedPackage): Tarball {
 const bin = (name: string): string => path.join(repoRoot, "node_modules", ".bin", name);
 
 describe("the published packages", () => {
-  it("are the five workspace libraries, each with a consumer plan", () => {
+  it("are the six workspace libraries, each with a consumer plan", () => {
     expect(packages.map((p) => p.name)).toEqual(Object.keys(PLANS).sort());
   });
 

@@ -1,9 +1,10 @@
 import path from "node:path";
+import { createLeadAgent } from "@deerflow/agent";
 import { HostRunner } from "@deerflow/sandbox";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentDeps, createLeadAgentFactory } from "./index.js";
+import { createLeadAgentDeps } from "./index.js";
 import { loadConfig, ServerConfigError } from "../config/index.js";
 import { DemoChatModel, ModelError } from "../models/index.js";
 import { SKILL_MD } from "../../test/support/lead-agent-env.js";
@@ -31,7 +32,7 @@ describe("createLeadAgentDeps", () => {
     expect(resources.deps.skills).toBeUndefined();
     expect(await resources.models.get()).toBeInstanceOf(DemoChatModel);
     expect(resources.deps.subagents?.registry.list().map((s) => s.name)).toEqual(["general-purpose"]);
-    const agent = await createLeadAgentFactory(resources.deps)({ threadId: "t1", checkpointer: new MemorySaver() });
+    const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
     const out = await agent.invoke({ messages: [new HumanMessage("list my workspace")] }, { configurable: { thread_id: "t1" } });
     const messages = out.messages as BaseMessage[];
     expect(messages.find((m) => ToolMessage.isInstance(m))?.content).toBe("(empty)");
@@ -46,7 +47,7 @@ describe("createLeadAgentDeps", () => {
     const { resources } = await resourcesFor({ "skills/public/deep-research/SKILL.md": SKILL_MD, "config.yaml": "sandbox:\n  allow_host_bash: true\n" });
     expect((await resources.catalog?.list())?.map((s) => s.name)).toEqual(["deep-research"]);
     expect(resources.deps.subagents?.registry.list().map((s) => s.name)).toEqual(["general-purpose", "bash"]);
-    const agent = await createLeadAgentFactory(resources.deps)({ threadId: "t2", checkpointer: new MemorySaver() });
+    const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
     const out = await agent.invoke({ messages: [new HumanMessage("research the printing press")] }, { configurable: { thread_id: "t2" } });
     const read = (out.messages as BaseMessage[]).find((m) => ToolMessage.isInstance(m));
     expect(String(read?.content)).toContain("# Deep research");

@@ -1,12 +1,13 @@
 /**
- * `createLeadAgentDeps`: everything the lead-agent factory needs, built from a
- * loaded `config.yaml` — the model registry (all models created up front, so a
+ * `createLeadAgentDeps`: the options `createLeadAgent` (of `@deerflow/agent`)
+ * compiles the lead agent from, built from a loaded `config.yaml` — the model registry (all models created up front, so a
  * bad entry fails at startup), the sandbox provider (`local` or a `use:`
  * plugin), the skills catalog with its scanners and `skill_manage` store, and
  * the subagent registry.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import type { LeadAgentOptions, LeadAgentSkills } from "@deerflow/agent";
 import {
   LocalSandboxProvider,
   createDefaultRunner,
@@ -22,9 +23,8 @@ import { ServerConfigError } from "../config/errors.js";
 import type { ServerConfig } from "../config/types.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { ModelRegistry } from "../models/model-registry.js";
-import { loadPlugin } from "../plugins/load-plugin.js";
+import { loadPlugin } from "../plugins/index.js";
 import { combineScanners, isSkillScanner } from "./composite-scanner.js";
-import type { LeadAgentDeps, LeadAgentSkills } from "./lead-agent-factory.js";
 
 /** Options of {@link createLeadAgentDeps}. */
 export interface CreateLeadAgentDepsOptions {
@@ -39,7 +39,8 @@ export interface CreateLeadAgentDepsOptions {
 
 /** What {@link createLeadAgentDeps} built; `close()` shuts the sandbox provider and the catalog watcher down. */
 export interface LeadAgentResources {
-  readonly deps: LeadAgentDeps;
+  /** Everything but the checkpointer and store, which the runtime provides. */
+  readonly deps: LeadAgentOptions;
   readonly models: ModelRegistry;
   readonly sandboxProvider: SandboxProvider;
   /** `undefined` when skills are disabled or the default skills folder does not exist. */
@@ -87,7 +88,7 @@ async function createScanners(config: ServerConfig, lookup: { cwd: string; confi
  * ```ts
  * const loaded = await loadConfig();
  * const { deps, close } = await createLeadAgentDeps(loaded, { logger });
- * const factory = createLeadAgentFactory(deps);
+ * const agent = await createLeadAgent({ ...deps, checkpointer }); // compiled once, for every run
  * ```
  */
 export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateLeadAgentDepsOptions = {}): Promise<LeadAgentResources> {
@@ -175,14 +176,14 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
       }
     : undefined;
 
-  const deps: LeadAgentDeps = {
+  const deps: LeadAgentOptions = {
     models,
     sandboxProvider,
     sandboxTools: toolOptions,
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),
-    agentName: config.agent.name,
-    loopThreshold: config.agent.loopThreshold,
+    prompt: { agentName: config.agent.name },
+    middleware: { loopDetection: { threshold: config.agent.loopThreshold } },
     logger,
   };
   return {

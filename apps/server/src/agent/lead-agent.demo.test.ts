@@ -1,12 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { createLeadAgent, staticModels, type LeadAgentOptions } from "@deerflow/agent";
 import { SubagentRegistry } from "@deerflow/subagents";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentFactory, type LeadAgentDeps } from "./index.js";
 import { DEMO_LABEL, DemoChatModel } from "../models/index.js";
-import { catalogFor, makeProvider, makeSkillsRoot, modelSource } from "../../test/support/lead-agent-env.js";
+import { catalogFor, makeProvider, makeSkillsRoot } from "../../test/support/lead-agent-env.js";
 import { tempDirs } from "../../test/support/temp-dir.js";
 
 const tmp = tempDirs();
@@ -16,13 +16,13 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-async function setup(): Promise<{ deps: LeadAgentDeps; provider: Awaited<ReturnType<typeof makeProvider>> }> {
+async function setup(): Promise<{ deps: LeadAgentOptions; provider: Awaited<ReturnType<typeof makeProvider>> }> {
   const dir = await tmp.make();
   const { root, extensionsConfigPath } = await makeSkillsRoot(dir);
   const provider = await makeProvider(dir, root);
   cleanups.push(() => provider.shutdown());
-  const deps: LeadAgentDeps = {
-    models: modelSource({ demo: new DemoChatModel() }),
+  const deps: LeadAgentOptions = {
+    models: staticModels({ demo: new DemoChatModel() }),
     sandboxProvider: provider,
     skills: { source: catalogFor(root, extensionsConfigPath), promptMode: "full" },
     subagents: { registry: new SubagentRegistry(), maxConcurrent: 3, maxTotal: 6 },
@@ -45,7 +45,7 @@ describe("lead agent with the demo model", () => {
   it("reads a skill, runs a sandbox command, writes and presents a file, and delegates", async () => {
     const { deps, provider } = await setup();
     const checkpointer = new MemorySaver();
-    const agent = await createLeadAgentFactory(deps)({ threadId: "thread-demo", checkpointer });
+    const agent = await createLeadAgent({ ...deps, checkpointer });
     const request = "Research solar and wind in parallel, run `echo sandbox-ok` and write findings.md";
     const { custom } = await collect(
       await agent.stream({ messages: [new HumanMessage(request)] }, { configurable: { thread_id: "thread-demo" }, streamMode: ["custom", "updates"] }),
@@ -78,11 +78,10 @@ describe("lead agent with the demo model", () => {
 
   it("asks for clarification with an interrupt and resumes with Command({ resume })", async () => {
     const { deps } = await setup();
-    const factory = createLeadAgentFactory(deps);
-    const checkpointer = new MemorySaver();
+    const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "thread-ask" } };
 
-    const first = await factory({ threadId: "thread-ask", checkpointer });
+    const first = agent;
     await collect(await first.stream({ messages: [new HumanMessage("?")] }, { ...config, streamMode: ["updates"] }));
     const paused = await first.graph.getState(config);
     expect(paused.next).toEqual(["tools"]);
@@ -91,7 +90,7 @@ describe("lead agent with the demo model", () => {
     expect(request["options"]).toContain("List the files in my workspace");
 
     // A new run (as the runtime would start) resumes the thread.
-    const second = await factory({ threadId: "thread-ask", checkpointer });
+    const second = agent;
     await collect(await second.stream(new Command({ resume: "list my workspace" }), { ...config, streamMode: ["updates"] }));
     const done = await second.graph.getState(config);
     expect(done.next).toEqual([]);
@@ -106,7 +105,7 @@ describe("lead agent with the demo model", () => {
 
   it("streams partial tokens in messages mode (messages-tuple)", async () => {
     const { deps } = await setup();
-    const agent = await createLeadAgentFactory(deps)({ threadId: "thread-stream", checkpointer: new MemorySaver() });
+    const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const { messages } = await collect(
       await agent.stream({ messages: [new HumanMessage("Tell me what you can do")] }, { configurable: { thread_id: "thread-stream" }, streamMode: ["messages"] }),
     );
@@ -119,9 +118,8 @@ describe("lead agent with the demo model", () => {
 
   it("behaves the same on a second identical thread (deterministic)", async () => {
     const { deps } = await setup();
-    const factory = createLeadAgentFactory(deps);
+    const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const run = async (threadId: string) => {
-      const agent = await factory({ threadId, checkpointer: new MemorySaver() });
       const out = await agent.invoke({ messages: [new HumanMessage("list my workspace")] }, { configurable: { thread_id: threadId } });
       return (out.messages as BaseMessage[]).map((m) => [m.getType(), m.content, (m as AIMessage).tool_calls ?? []]);
     };

@@ -1,9 +1,8 @@
+import { createAskClarificationTool, createPresentFilesTool } from "@deerflow/agent";
 import { createSandboxTools, type Sandbox } from "@deerflow/sandbox";
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
-import { createAskClarificationTool } from "../agent/tools/ask-clarification.js";
-import { createPresentFilesTool } from "../agent/tools/present-files.js";
 import { DEMO_LABEL, DEMO_MODEL_NAME, DemoChatModel, demoTokens } from "./index.js";
 
 // The tools are only bound (their schemas are read), never invoked here.

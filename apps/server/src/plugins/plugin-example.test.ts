@@ -1,11 +1,12 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createLeadAgent } from "@deerflow/agent";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLeadAgentDeps, createLeadAgentFactory } from "../agent/index.js";
+import { createLeadAgentDeps } from "../agent/index.js";
 import { loadConfig } from "../config/index.js";
 import { SKILL_MD } from "../../test/support/lead-agent-env.js";
 import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
@@ -53,7 +54,7 @@ describe("examples/plugin-example through config.yaml", () => {
     const loaded = await loadConfig({ cwd: dir, env: {} });
     const resources = await createLeadAgentDeps(loaded, { cwd: dir, env: {} });
     cleanups.push(() => resources.close());
-    const agent = await createLeadAgentFactory(resources.deps)({ threadId: "t-echo", checkpointer: new MemorySaver() });
+    const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
     const out = await agent.invoke({ messages: [new HumanMessage("hello plugin")] }, { configurable: { thread_id: "t-echo" } });
     expect((out.messages as BaseMessage[]).at(-1)?.content).toBe("Parrot: hello plugin");
   });
@@ -67,7 +68,7 @@ describe("examples/plugin-example through config.yaml", () => {
       .respondWithTools([{ name: "skill_manage", args: { action: "create", name: "my-notes", content: skillMd("Decisions first.") }, id: "c2" }])
       .respond(new AIMessage("Saved."));
     const deps = { ...resources.deps, models: { defaultModel: "fake", has: () => true, get: async () => model } };
-    const agent = await createLeadAgentFactory(deps)({ threadId: "t-scan", checkpointer: new MemorySaver() });
+    const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const out = await agent.invoke({ messages: [new HumanMessage("save my notes skill")] }, { configurable: { thread_id: "t-scan" } });
     const results = (out.messages as BaseMessage[]).filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => String(m.content));
     expect(results[0]).toMatch(/^Error: Static security scan blocked skill 'my-notes'/);

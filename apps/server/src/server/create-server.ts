@@ -6,12 +6,12 @@
  * and LangGraph-compatible routes — and the graceful shutdown that takes them
  * down in order.
  */
+import { createLeadAgent } from "@deerflow/agent";
 import { AssistantRegistry, LocalThreadFiles, createGateway, createSharedSkillsBackend, drainGateway, langgraphRoutes, type GatewayOptions } from "@deerflow/gateway";
 import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
-import { createLeadAgentFactory } from "../agent/lead-agent-factory.js";
 import { describeConfig } from "../config/describe.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
@@ -114,9 +114,8 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   let started: { manager?: RunManager; app?: FastifyInstance } = {};
   try {
     agent = await createLeadAgentDeps(loaded, { logger, env, cwd, ...(options.runner === undefined ? {} : { runner: options.runner }) });
-    const factory = createLeadAgentFactory(agent.deps);
-    // Thread state is read and written with the agent's compiled graph (state schema and reducers).
-    const stateGraph = (await factory({ threadId: "__state__", checkpointer: components.checkpointer })).graph;
+    // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
+    const leadAgent = await createLeadAgent({ ...agent.deps, checkpointer: components.checkpointer });
     const assistants = new AssistantRegistry([
       {
         assistantId: LEAD_AGENT_ASSISTANT_ID,
@@ -124,8 +123,8 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         name: config.agent.name,
         description: "The DeerFlow lead agent: skills, sandbox tools, clarification and subagents.",
         metadata: { created_by: "system" },
-        graph: leadAgentGraphFactory(factory, logger),
-        stateGraph: () => stateGraph,
+        graph: leadAgentGraphFactory(leadAgent, logger),
+        stateGraph: () => leadAgent.graph,
       },
     ]);
 

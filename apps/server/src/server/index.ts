@@ -5,7 +5,7 @@
  */
 export { createServer, LEAD_AGENT_ASSISTANT_ID, type CloseServerOptions, type CreateServerOptions, type DeerFlowServer } from "./create-server.js";
 export { createRuntimeComponents, type HealthCheck, type RuntimeComponents, type RuntimeComponentsOptions } from "./runtime-components.js";
-export { leadAgentContextOf, leadAgentGraphFactory } from "./lead-agent-graph.js";
+export { leadAgentGraphFactory } from "./lead-agent-graph.js";
 export { DEPLOYMENT_DEFAULTS, readDeploymentSettings, type DeploymentSettings, type LogLevel } from "./deployment.js";
 export { createServerLogger, type ServerLogger, type ServerLoggerOptions } from "./logger.js";
 export { parseCliArgs, USAGE, type CliArgs } from "./cli-args.js";

@@ -1,52 +1,54 @@
 /**
- * The adapter between the runtime's worker and the lead-agent factory: the
- * worker hands a {@link GraphFactoryContext} (`{ run, checkpointer, store, signal }`),
- * the factory wants `{ threadId, runId, checkpointer, store, signal, config }`.
+ * The adapter between the runtime's worker and the lead agent, compiled once:
+ * for each run the worker hands a {@link GraphFactoryContext} (`{ run,
+ * checkpointer, store, signal }`), and gets back a view of the one agent that
+ * streams with the run's checkpointer and store. The run's thread, user,
+ * `model_name`... and its signal already travel in the stream options the
+ * worker passes (`configurable`, `context`, `signal`).
  */
+import type { LeadAgent } from "@deerflow/agent";
 import type { GraphFactory, GraphFactoryContext, StreamableGraph } from "@deerflow/runtime";
-import type { LeadAgentContext, LeadAgentFactory } from "../agent/lead-agent-factory.js";
 import { silentLogger, type Logger } from "../logger.js";
 
 /**
- * The lead agent's context for one run: its thread and id, the runtime's
- * checkpointer and store, the run's abort signal, and the run's
- * `config.configurable` and `context` (where `model_name`, `subagent_enabled`
- * and `max_concurrent_subagents` are read; `user_id` only from `configurable`,
- * where the gateway writes the authenticated caller's id).
- *
- * @param ctx - what the worker passes for a run
- * @returns the factory's context
+ * LangGraph's configurable key for a checkpointer lent to a graph for one call
+ * (`CONFIG_KEY_CHECKPOINTER`, what a parent graph lends its subgraphs; a
+ * compiled graph uses it instead of its own). The runtime wraps its saver per
+ * run — recording the run's metadata and counting its writes, which an abort
+ * or a rollback waits for — so each run lends its own view of the saver.
  */
-export function leadAgentContextOf(ctx: GraphFactoryContext): LeadAgentContext {
-  const { run } = ctx;
-  const configurable = run.kwargs.config?.configurable;
-  const context = run.kwargs.context;
+const LENT_CHECKPOINTER = "__pregel_checkpointer";
+
+/** The stream options of one run, with its checkpointer and store. */
+function runOptions(options: Record<string, unknown> | undefined, ctx: GraphFactoryContext): Record<string, unknown> {
+  const configurable = (options?.["configurable"] ?? {}) as Record<string, unknown>;
   return {
-    threadId: run.threadId,
-    runId: run.runId,
-    checkpointer: ctx.checkpointer,
-    store: ctx.store,
-    signal: ctx.signal,
-    config: { ...(configurable === undefined ? {} : { configurable }), ...(context === undefined ? {} : { context }) },
+    ...options,
+    configurable: ctx.checkpointer === undefined ? configurable : { ...configurable, [LENT_CHECKPOINTER]: ctx.checkpointer },
+    ...(ctx.store === undefined ? {} : { store: ctx.store }),
   };
 }
 
 /**
- * Wraps the lead-agent factory as a runtime {@link GraphFactory}: each run gets
- * its own agent, compiled with the run's checkpointer and bound to its signal.
+ * Serves the compiled lead agent as a runtime {@link GraphFactory}: every run
+ * streams the same agent (no per-run build or compile).
  *
- * @param factory - from `createLeadAgentFactory(deps)`
+ * @param agent - from `createLeadAgent(...)`, compiled with the runtime's checkpointer (for the state routes)
  * @param logger - receives one `run starting` record per run (run, thread, assistant ids)
  * @returns a graph factory for `RunManager({ graphs })`
  * @example
  * ```ts
- * const manager = new RunManager({ graphs: { lead_agent: leadAgentGraphFactory(createLeadAgentFactory(deps)) }, checkpointer });
+ * const agent = await createLeadAgent({ ...deps, checkpointer });
+ * const manager = new RunManager({ graphs: { lead_agent: leadAgentGraphFactory(agent) }, checkpointer });
  * ```
  */
-export function leadAgentGraphFactory(factory: LeadAgentFactory, logger: Logger = silentLogger): GraphFactory {
-  return async (ctx) => {
+export function leadAgentGraphFactory(agent: LeadAgent, logger: Logger = silentLogger): GraphFactory {
+  return (ctx) => {
     const { run } = ctx;
     logger.info({ event: "run", runId: run.runId, threadId: run.threadId, assistantId: run.assistantId }, "run starting");
-    return (await factory(leadAgentContextOf(ctx))) as unknown as StreamableGraph;
+    const graph: StreamableGraph = {
+      stream: (input, options) => agent.stream(input as never, runOptions(options, ctx) as never) as unknown as Promise<AsyncIterable<unknown>>,
+    };
+    return graph;
   };
 }

@@ -2,8 +2,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { LocalSandboxProvider, createDefaultRunner } from "@deerflow/sandbox";
 import { SkillCatalog } from "@deerflow/skills";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { ChatModelSource } from "../../src/agent/index.js";
 import { writeFiles } from "./temp-dir.js";
 
 export const SKILL_MD = `---
@@ -36,11 +34,6 @@ export async function makeSkillsRoot(dir: string, options: { disabled?: string }
 export async function makeProvider(dir: string, skillsDir?: string): Promise<LocalSandboxProvider> {
   const runner = await createDefaultRunner({ allowHostBash: true });
   return new LocalSandboxProvider({ baseDir: path.join(dir, "data"), runner, ...(skillsDir === undefined ? {} : { skillsDir }) });
-}
-
-/** A model source serving fixed models. */
-export function modelSource(models: Record<string, BaseChatModel>, defaultModel = Object.keys(models)[0] ?? "default"): ChatModelSource {
-  return { defaultModel, has: (n) => n in models, get: async (n = defaultModel) => models[n] as BaseChatModel };
 }
 
 export function catalogFor(root: string, extensionsConfigPath: string): SkillCatalog {

@@ -1,0 +1,108 @@
+/**
+ * The lead agent's middleware chain: ONE ordered list. Order = outer → inner
+ * for `wrapModelCall` / `wrapToolCall` and execution order for `before*`
+ * hooks; `afterModel` / `afterAgent` hooks run in reverse (LangChain v1, as
+ * DeerFlow). A new middleware is one entry at its place in {@link LEAD_CHAIN};
+ * an entry whose part is not configured contributes nothing.
+ *
+ * DeerFlow rows (§3 of the capabilities notes) are named in each module's TSDoc.
+ */
+import type { AgentMiddleware } from "langchain";
+import type { Logger } from "../logger.js";
+import { createArtifactsMiddleware } from "../middleware/artifacts.js";
+import { createClarificationMiddleware } from "../middleware/clarification.js";
+import { createDanglingToolCallMiddleware } from "../middleware/dangling-tool-calls.js";
+import { createLoopDetectionMiddleware } from "../middleware/loop-detection.js";
+import { createRunModelMiddleware } from "../middleware/run-model.js";
+import { createRunPromptMiddleware } from "../middleware/run-prompt.js";
+import { createRunToolsMiddleware, type ToolFilter } from "../middleware/run-tools.js";
+import { createSandboxMiddleware } from "../middleware/sandbox.js";
+import { createRunSubagentLimitMiddleware } from "../middleware/subagent-limit.js";
+import { createToolErrorMiddleware } from "../middleware/tool-errors.js";
+import type { RunModels } from "../models/run-models.js";
+import type { LeadAgentSubagents, LeadMiddlewareOptions } from "../options.js";
+import type { RunPromptBuilder } from "../prompt/run-prompt.js";
+import type { ThreadSandboxes } from "../sandbox/thread-sandboxes.js";
+
+/** What the chain's middlewares are made from (assembled once by `createLeadAgent`). */
+export interface LeadChainParts {
+  readonly logger: Logger;
+  readonly models: RunModels;
+  readonly prompt: RunPromptBuilder;
+  /** Tools registered at compile time that some runs do not get. */
+  readonly toolFilters: readonly ToolFilter[];
+  /** The per-thread sandbox sessions; absent without a sandbox provider. */
+  readonly sessions?: ThreadSandboxes | undefined;
+  /** Absent when subagents are off. */
+  readonly subagents?: LeadAgentSubagents | undefined;
+  /** The per-middleware options. */
+  readonly options: LeadMiddlewareOptions;
+}
+
+/** One place in the chain. */
+export interface LeadChainEntry {
+  /** The middleware's `name` (unique in a chain). */
+  readonly name: string;
+  /** Builds it, or `undefined` when its part is not configured. */
+  readonly create: (parts: LeadChainParts) => AgentMiddleware | undefined;
+}
+
+/** The lead agent's chain, in order. */
+export const LEAD_CHAIN: readonly LeadChainEntry[] = [
+  // Outermost tool wrapper: errors of every inner tool wrapper become results too.
+  { name: "ToolErrorHandlingMiddleware", create: (p) => createToolErrorMiddleware({ logger: p.logger }) },
+  // The run's choices first, so every inner middleware sees the run's model, prompt and tools.
+  { name: "RunModelMiddleware", create: (p) => createRunModelMiddleware({ models: p.models }) },
+  { name: "RunPromptMiddleware", create: (p) => createRunPromptMiddleware({ build: p.prompt }) },
+  {
+    name: "RunToolsMiddleware",
+    create: (p) => (p.toolFilters.length === 0 ? undefined : createRunToolsMiddleware({ filters: p.toolFilters })),
+  },
+  {
+    name: "SandboxMiddleware",
+    create: (p) =>
+      p.sessions === undefined ? undefined : createSandboxMiddleware({ sessions: p.sessions, logger: p.logger }),
+  },
+  {
+    name: "ArtifactsMiddleware",
+    create: ({ sessions }) =>
+      sessions === undefined
+        ? undefined
+        : createArtifactsMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}) }),
+  },
+  { name: "DanglingToolCallMiddleware", create: () => createDanglingToolCallMiddleware() },
+  {
+    name: "SubagentLimitMiddleware",
+    create: ({ subagents, logger }) =>
+      subagents === undefined
+        ? undefined
+        : createRunSubagentLimitMiddleware({
+            ...(subagents.maxConcurrent === undefined ? {} : { maxConcurrent: subagents.maxConcurrent }),
+            ...(subagents.maxTotal === undefined ? {} : { maxTotal: subagents.maxTotal }),
+            logger,
+          }),
+  },
+  {
+    name: "LoopDetectionMiddleware",
+    create: (p) => createLoopDetectionMiddleware({ ...p.options.loopDetection, logger: p.logger }),
+  },
+  // Always last (DeerFlow's invariant): its afterModel sees the response first.
+  { name: "ClarificationMiddleware", create: () => createClarificationMiddleware() },
+];
+
+/**
+ * Builds the chain from its parts.
+ *
+ * @param parts - what the middlewares are made from
+ * @param chain - the entries, in order (default {@link LEAD_CHAIN})
+ * @returns the middlewares for `createAgent({ middleware })`
+ */
+export function buildLeadChain(
+  parts: LeadChainParts,
+  chain: readonly LeadChainEntry[] = LEAD_CHAIN,
+): AgentMiddleware[] {
+  return chain.flatMap((entry) => {
+    const middleware = entry.create(parts);
+    return middleware === undefined ? [] : [middleware];
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * `createLeadAgent`: DeerFlow's lead agent (`make_lead_agent`) on `createAgent`
+ * from `langchain` v1 — system prompt, tools and the middleware chain of
+ * `chain/lead-chain.ts` — compiled ONCE from injected parts and reused by
+ * every run. What differs per run travels in the run's config: the thread
+ * (`configurable.thread_id`), the user (`configurable.user_id`), the abort
+ * signal (the call's `signal`), and `model_name`, `subagent_enabled`,
+ * `max_concurrent_subagents`, `is_plan_mode`, `thinking_enabled`
+ * (`context` over `configurable`).
+ */
+import { createSandboxTools } from "@deerflow/sandbox";
+import { createDescribeSkillTool, createSkillManageTool } from "@deerflow/skills";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { createAgent, type ReactAgent } from "langchain";
+import { buildLeadChain } from "./chain/lead-chain.js";
+import { silentLogger } from "./logger.js";
+import type { ToolFilter } from "./middleware/run-tools.js";
+import { RunModels } from "./models/run-models.js";
+import type { LeadAgentOptions } from "./options.js";
+import { createRunPromptBuilder } from "./prompt/run-prompt.js";
+import { releaseSandboxesAfterRuns } from "./sandbox/release-after-runs.js";
+import { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
+import { createDisabledSkillGuard } from "./skills/skill-path-guard.js";
+import { SkillPromptView } from "./skills/skill-prompt-view.js";
+import { LeadAgentState } from "./state/thread-state.js";
+import { createRunTaskTool } from "./subagents/run-task-tool.js";
+
+/** Default recursion limit of a lead-agent run (DeerFlow uses 100 too). */
+export const DEFAULT_RECURSION_LIMIT = 100;
+
+/** Name of the `describe_skill` tool of `@deerflow/skills` (offered only while the skills section is deferred). */
+const DESCRIBE_SKILL_TOOL_NAME = "describe_skill";
+/** Name of the `task` tool of `@deerflow/subagents`. */
+const TASK_TOOL_NAME = "task";
+
+/**
+ * The compiled lead agent: a `createAgent` result (`stream` and `invoke` with the
+ * agent's defaults); `agent.graph` is the compiled LangGraph `StateGraph`
+ * (`getState`, `updateState`...).
+ */
+export type LeadAgent = ReactAgent;
+
+/**
+ * Compiles the lead agent.
+ *
+ * @param options - models, sandbox provider and tool options, skills, subagents, extra tools,
+ *   checkpointer and store, prompt, recursion limit, per-middleware options, logger
+ * @returns the compiled agent, for any number of runs on any threads
+ * @throws ModelError or whatever `models.get(defaultModel)` throws (the default model is resolved here)
+ * @example
+ * ```ts
+ * const agent = await createLeadAgent({ models: staticModels({ fast: model }), checkpointer: new MemorySaver() });
+ * await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "t1" } });
+ * ```
+ */
+export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAgent> {
+  const logger = options.logger ?? silentLogger;
+  const models = await RunModels.create(options.models, logger);
+  const sessions =
+    options.sandboxProvider === undefined ? undefined : new ThreadSandboxes(options.sandboxProvider, logger);
+  const skills = options.skills === undefined ? undefined : new SkillPromptView(options.skills);
+  const toolFilters: ToolFilter[] = [];
+
+  // Tools shared with subagents.
+  const shared: StructuredToolInterface[] = [];
+  if (sessions !== undefined) {
+    const source = options.skills?.source;
+    const isPathBlocked =
+      source === undefined || skills === undefined
+        ? undefined
+        : createDisabledSkillGuard(() => source.list(), skills.containerBase);
+    shared.push(
+      ...createSandboxTools({
+        ...options.sandboxTools,
+        getSandbox: (config) => sessions.sandboxFor(config ?? {}),
+        ...(isPathBlocked === undefined ? {} : { isPathBlocked }),
+      }),
+    );
+  }
+  if (options.skills !== undefined && skills?.mayDefer === true) {
+    shared.push(createDescribeSkillTool(options.skills.source, { containerBase: skills.containerBase }));
+    const view = skills;
+    toolFilters.push(async () => ((await view.section()).mode === "deferred" ? [] : [DESCRIBE_SKILL_TOOL_NAME]));
+  }
+  // DynamicTool is a StructuredTool at runtime; the interface split is a typing artefact.
+  shared.push(...((options.tools ?? []) as readonly StructuredToolInterface[]));
+  const sharedFor = (): StructuredToolInterface[] =>
+    skills?.mayDefer === true && skills.lastMode !== "deferred"
+      ? shared.filter((t) => t.name !== DESCRIBE_SKILL_TOOL_NAME)
+      : shared;
+
+  // Lead-only tools.
+  const lead: StructuredToolInterface[] = [...shared];
+  if (options.skills?.skillManage !== undefined)
+    lead.push(createSkillManageTool(options.skills.skillManage, { logger }));
+  const subagents = options.subagents;
+  if (subagents !== undefined) {
+    lead.push(createRunTaskTool({ registry: subagents.registry, models, parentTools: sharedFor, logger }));
+    toolFilters.push((run) => (run.subagentEnabled === false ? [TASK_TOOL_NAME] : []));
+  }
+
+  const prompt = createRunPromptBuilder({
+    agentName: options.prompt?.agentName ?? "DeerFlow",
+    skills,
+    sandbox: sessions !== undefined,
+    subagents,
+    extraInstructions: options.prompt?.extraInstructions,
+  });
+  const middleware = buildLeadChain({
+    logger,
+    models,
+    prompt,
+    toolFilters,
+    sessions,
+    subagents,
+    options: options.middleware ?? {},
+  });
+
+  logger.debug(
+    { model: models.defaultName, tools: lead.map((t) => t.name), middleware: middleware.map((m) => m.name) },
+    "lead agent compiled",
+  );
+  const agent = createAgent({
+    model: models.defaultModel,
+    tools: lead,
+    middleware,
+    // The prompt of a run with no options; RunPromptMiddleware sets each run's.
+    systemPrompt: await prompt({}),
+    stateSchema: LeadAgentState,
+    name: "lead_agent",
+    ...(options.checkpointer === undefined ? {} : { checkpointer: options.checkpointer }),
+    ...(options.store === undefined ? {} : { store: options.store }),
+  });
+  const compiled = agent.withConfig({
+    recursionLimit: options.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
+  }) as unknown as LeadAgent;
+  return sessions === undefined ? compiled : releaseSandboxesAfterRuns(compiled, sessions);
+}

@@ -1,0 +1,84 @@
+/**
+ * `@deerflow/agent`: DeerFlow's lead agent for LangGraph JS, compiled once from
+ * injected parts; every middleware of its chain is exported on its own so a
+ * third party can assemble their own chain.
+ *
+ * @packageDocumentation
+ */
+export { createLeadAgent, DEFAULT_RECURSION_LIMIT, type LeadAgent } from "./create-lead-agent.js";
+export type {
+  LeadAgentOptions,
+  LeadAgentSkills,
+  LeadAgentSubagents,
+  LeadMiddlewareOptions,
+  LeadPromptSettings,
+} from "./options.js";
+export { silentLogger, type Logger } from "./logger.js";
+export { AgentError, isDeerflowError, type AgentErrorCode } from "./errors.js";
+
+// Models and per-run options
+export { staticModels, type ModelResolver } from "./models/model-resolver.js";
+export { RunModels, type RunModel } from "./models/run-models.js";
+export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
+
+// The chain
+export { LEAD_CHAIN, buildLeadChain, type LeadChainEntry, type LeadChainParts } from "./chain/lead-chain.js";
+export {
+  createToolErrorMiddleware,
+  toolErrorText,
+  MAX_TOOL_ERROR_DETAIL,
+  type ToolErrorMiddlewareOptions,
+} from "./middleware/tool-errors.js";
+export { createRunModelMiddleware, type RunModelMiddlewareOptions } from "./middleware/run-model.js";
+export { createRunPromptMiddleware, type RunPromptMiddlewareOptions } from "./middleware/run-prompt.js";
+export {
+  createRunToolsMiddleware,
+  toolNotOfferedText,
+  type RunToolsMiddlewareOptions,
+  type ToolFilter,
+} from "./middleware/run-tools.js";
+export { createSandboxMiddleware, type SandboxMiddlewareOptions } from "./middleware/sandbox.js";
+export { createArtifactsMiddleware, type ArtifactsMiddlewareOptions } from "./middleware/artifacts.js";
+export {
+  createDanglingToolCallMiddleware,
+  patchDanglingToolCalls,
+  INTERRUPTED_TOOL_CALL_TEXT,
+} from "./middleware/dangling-tool-calls.js";
+export { createRunSubagentLimitMiddleware, type RunSubagentLimitOptions } from "./middleware/subagent-limit.js";
+export {
+  createLoopDetectionMiddleware,
+  findToolLoop,
+  loopStoppedText,
+  DEFAULT_LOOP_THRESHOLD,
+  type LoopDetectionOptions,
+} from "./middleware/loop-detection.js";
+export {
+  createClarificationMiddleware,
+  clarificationAnswer,
+  clarificationRequest,
+  type ClarificationRequest,
+} from "./middleware/clarification.js";
+
+// Prompt, state, sandbox sessions, skills, tools
+export { buildLeadSystemPrompt, type LeadPromptOptions } from "./prompt/lead-prompt.js";
+export { createRunPromptBuilder, type RunPromptBuilder, type RunPromptParts } from "./prompt/run-prompt.js";
+export { LeadAgentState, mergeArtifacts, type SandboxStateValue } from "./state/thread-state.js";
+export { ThreadSandbox, type ThreadSandboxOptions } from "./sandbox/thread-sandbox.js";
+export { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
+export { releaseSandboxesAfterRuns } from "./sandbox/release-after-runs.js";
+export { createDisabledSkillGuard, disabledSkillMessage } from "./skills/skill-path-guard.js";
+export { SkillPromptView, DEFAULT_SKILLS_CONTAINER_BASE } from "./skills/skill-prompt-view.js";
+export { createRunTaskTool, type RunTaskToolOptions } from "./subagents/run-task-tool.js";
+export {
+  createAskClarificationTool,
+  ASK_CLARIFICATION_TOOL_NAME,
+  CLARIFICATION_TYPES,
+  type AskClarificationArgs,
+  type ClarificationType,
+} from "./tools/ask-clarification.js";
+export {
+  createPresentFilesTool,
+  checkOutputPath,
+  PRESENT_FILES_TOOL_NAME,
+  OUTPUTS_DIR,
+} from "./tools/present-files.js";

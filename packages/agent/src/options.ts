@@ -1,0 +1,78 @@
+/**
+ * What `createLeadAgent` is compiled from: injected parts (models, sandbox,
+ * skills, subagents, tools, persistence, logger) and one options object per
+ * configurable middleware. Nothing here is per run: runs choose through their
+ * config (see `readRunOptions`).
+ */
+import type { SandboxProvider, SandboxToolsOptions } from "@deerflow/sandbox";
+import type { CustomSkillStore, SkillPromptMode, SkillSource } from "@deerflow/skills";
+import type { SubagentRegistry } from "@deerflow/subagents";
+import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
+import type { Logger } from "./logger.js";
+import type { LoopDetectionOptions } from "./middleware/loop-detection.js";
+import type { ModelResolver } from "./models/model-resolver.js";
+
+/** Skills wiring of the lead agent. */
+export interface LeadAgentSkills {
+  /** Skills with their enabled state (a `SkillCatalog`); read again for every model call, so changes apply to the next call. */
+  readonly source: SkillSource;
+  /** Where the skills tree is mounted in the sandbox. Default `/mnt/skills`. */
+  readonly containerBase?: string;
+  /** Prompt mode (`auto` switches to names + `describe_skill` for big catalogs). Default `auto`. */
+  readonly promptMode?: SkillPromptMode;
+  /** Enables `skill_manage` (and the self-evolution prompt section) over this store. */
+  readonly skillManage?: CustomSkillStore;
+}
+
+/** Subagent wiring of the lead agent. */
+export interface LeadAgentSubagents {
+  readonly registry: SubagentRegistry;
+  /** `task` calls per response (1–4); a run's `max_concurrent_subagents` wins. Default 3. */
+  readonly maxConcurrent?: number;
+  /** `task` calls per run (1–50). Default 6. */
+  readonly maxTotal?: number;
+}
+
+/** Prompt options. */
+export interface LeadPromptSettings {
+  /** Name in the prompt's `<role>`. Default `DeerFlow`. */
+  readonly agentName?: string;
+  /** Operator text appended to the system prompt. */
+  readonly extraInstructions?: string;
+}
+
+/**
+ * Options of the configurable middlewares, one object each (keyed by the
+ * middleware, so a new middleware adds a key without touching the others).
+ */
+export interface LeadMiddlewareOptions {
+  /** `LoopDetectionMiddleware`: `threshold` (identical calls per turn that stop it, ≥ 2; default 3). */
+  readonly loopDetection?: Omit<LoopDetectionOptions, "logger">;
+}
+
+/** What the lead agent is compiled from. */
+export interface LeadAgentOptions {
+  /** The chat models; a run picks one with `model_name` (unknown names use the default, with a warning). */
+  readonly models: ModelResolver;
+  /** Without a provider the agent has no sandbox tools and no `present_files`. */
+  readonly sandboxProvider?: SandboxProvider;
+  /** Options of the sandbox tools (limits, secrets...); the sandbox itself comes from each call's run. */
+  readonly sandboxTools?: Omit<SandboxToolsOptions, "sandbox" | "getSandbox">;
+  readonly skills?: LeadAgentSkills;
+  readonly subagents?: LeadAgentSubagents;
+  /** More tools for the lead (and its subagents), e.g. results of `tool()` from `@langchain/core/tools`. */
+  readonly tools?: readonly (StructuredToolInterface | DynamicTool)[];
+  /** Where thread state persists (a run may lend another one through its config). */
+  readonly checkpointer?: BaseCheckpointSaver;
+  readonly store?: BaseStore;
+  readonly prompt?: LeadPromptSettings;
+  /**
+   * Default LangGraph recursion limit of a run (a run's own `recursionLimit` wins). Every
+   * model call passes through several middleware nodes, so LangGraph's default of 25 ends
+   * long tool loops early. Default 100.
+   */
+  readonly recursionLimit?: number;
+  readonly middleware?: LeadMiddlewareOptions;
+  readonly logger?: Logger;
+}

@@ -1,0 +1,81 @@
+/**
+ * Per-run options of the lead agent. The agent is compiled once; what differs
+ * between runs travels in each run's config and is read here, with DeerFlow's
+ * precedence (`config.context` over `config.configurable`, §5.2) — except the
+ * user and the ids, which only `configurable` carries: the gateway writes
+ * `user_id` from the authenticated caller over whatever the request sent.
+ */
+
+/** The part of a run's config (a `RunnableConfig`, a middleware's `runtime`) the options are read from. */
+export interface RunConfigLike {
+  readonly configurable?: Readonly<Record<string, unknown>> | undefined;
+  readonly context?: unknown;
+}
+
+/** What a run may choose. */
+export interface RunOptions {
+  /** `configurable.thread_id`: the conversation (and its sandbox). */
+  readonly threadId?: string;
+  /** `configurable.run_id`: set by a runtime that tracks runs (the server's). */
+  readonly runId?: string;
+  /**
+   * `configurable.user_id`: selects the user's sandbox folders. Set by the gateway from the
+   * authenticated caller (never from a request body); `context.user_id` is not read.
+   */
+  readonly userId?: string;
+  /** `model_name` (or `model`): one of the configured models; unknown names fall back to the default. */
+  readonly modelName?: string;
+  /** `subagent_enabled`: `false` removes `task` for this run. */
+  readonly subagentEnabled?: boolean;
+  /** `max_concurrent_subagents`: `task` calls per response for this run. */
+  readonly maxConcurrentSubagents?: number;
+  /** `is_plan_mode`: DeerFlow's plan mode (read by the todo middleware). */
+  readonly isPlanMode?: boolean;
+  /** `thinking_enabled`: the per-run thinking switch (read by the model-settings middleware). */
+  readonly thinkingEnabled?: boolean;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/**
+ * Reads a run's options.
+ *
+ * @param config - the run's config (`configurable` and `context`), or a middleware's `runtime`
+ * @returns the options that are set and well-typed (others are ignored)
+ * @example
+ * ```ts
+ * readRunOptions({ configurable: { thread_id: "t1", model_name: "a" }, context: { model_name: "b" } });
+ * // { threadId: "t1", modelName: "b" }
+ * ```
+ */
+export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
+  const configurable = config?.configurable;
+  const context =
+    typeof config?.context === "object" && config.context !== null
+      ? (config.context as Record<string, unknown>)
+      : undefined;
+  const pick = (key: string): unknown => context?.[key] ?? configurable?.[key];
+  const modelName = text(pick("model_name")) ?? text(pick("model"));
+  const maxConcurrent = pick("max_concurrent_subagents");
+  const flag = (key: string): boolean | undefined => {
+    const v = pick(key);
+    return typeof v === "boolean" ? v : undefined;
+  };
+  const options: { -readonly [K in keyof RunOptions]: RunOptions[K] } = {};
+  const threadId = text(configurable?.["thread_id"]);
+  const runId = text(configurable?.["run_id"]);
+  const userId = text(configurable?.["user_id"]);
+  if (threadId !== undefined) options.threadId = threadId;
+  if (runId !== undefined) options.runId = runId;
+  if (userId !== undefined) options.userId = userId;
+  if (modelName !== undefined) options.modelName = modelName;
+  const subagentEnabled = flag("subagent_enabled");
+  if (subagentEnabled !== undefined) options.subagentEnabled = subagentEnabled;
+  if (typeof maxConcurrent === "number" && Number.isInteger(maxConcurrent))
+    options.maxConcurrentSubagents = maxConcurrent;
+  const isPlanMode = flag("is_plan_mode");
+  if (isPlanMode !== undefined) options.isPlanMode = isPlanMode;
+  const thinkingEnabled = flag("thinking_enabled");
+  if (thinkingEnabled !== undefined) options.thinkingEnabled = thinkingEnabled;
+  return options;
+}

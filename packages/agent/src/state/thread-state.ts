@@ -1,0 +1,46 @@
+/**
+ * The lead agent's extra state channels (DeerFlow's `ThreadState` fields):
+ * `sandbox` (`{ sandbox_id }` of the thread's sandbox) and `artifacts` (files
+ * presented with `present_files`, merged without duplicates across runs).
+ *
+ * Declared at agent level (`createAgent({ stateSchema })`) rather than per
+ * middleware: langchain v1 parses middleware state schemas with zod, which
+ * this app does not depend on; agent-level `StateSchema` fields only need the
+ * Standard Schema interface.
+ */
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { valueSchema } from "./state-schema.js";
+
+/** What the state records about the sandbox. */
+export interface SandboxStateValue {
+  readonly sandbox_id: string;
+}
+
+/**
+ * Merges presented paths, keeping first-seen order and dropping duplicates.
+ *
+ * @param current - paths already presented
+ * @param update - newly presented paths
+ * @returns the merged list
+ */
+export function mergeArtifacts(
+  current: readonly string[] | undefined,
+  update: readonly string[] | undefined,
+): string[] {
+  return [...new Set([...(current ?? []), ...(update ?? [])])];
+}
+
+const isSandboxValue = (v: unknown): v is SandboxStateValue | undefined =>
+  v === undefined ||
+  (typeof v === "object" && v !== null && typeof (v as { sandbox_id?: unknown }).sandbox_id === "string");
+const isPathList = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === "string");
+const pathList = valueSchema<string[]>({ type: "array", items: { type: "string" } }, isPathList, () => []);
+
+/** State schema of the lead agent (on top of `messages`). */
+export const LeadAgentState = new StateSchema({
+  sandbox: valueSchema<SandboxStateValue | undefined>(
+    { type: "object", properties: { sandbox_id: { type: "string" } } },
+    isSandboxValue,
+  ),
+  artifacts: new ReducedValue(pathList, { inputSchema: pathList, reducer: mergeArtifacts }),
+});
