@@ -64,6 +64,7 @@ export const runSchema = openObject({
   metadata: anyObject,
   kwargs: anyObject,
   multitask_strategy: STRING,
+  stop_reason: { type: "string", description: "Why the agent stopped early (e.g. loop_capped, token_capped, model_length_capped); absent otherwise." },
 });
 
 /** `{checkpoint, configurable}` answer of `POST /threads/:thread_id/state`. */

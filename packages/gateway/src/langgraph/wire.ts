@@ -61,6 +61,8 @@ export function toWireRun(run: RunRecord): Record<string, unknown> {
     kwargs: toWireKwargs(run.kwargs, run.onDisconnect),
     multitask_strategy: run.multitaskStrategy,
     ...(run.error === null ? {} : { error: run.error }),
+    // DeerFlow's RunResponse field: why the agent stopped early (loop_capped, model_length_capped…).
+    ...(run.stopReason === null ? {} : { stop_reason: run.stopReason }),
   };
 }
 

@@ -390,6 +390,7 @@ export class RunManager {
     const finished = await this.store.finishRun(run.runId, {
       status: outcome.status,
       error: outcome.error,
+      ...(outcome.stopReason === undefined ? {} : { stopReason: outcome.stopReason }),
       threadStatus: outcome.threadStatus,
       expectStatus: ["running"],
     });

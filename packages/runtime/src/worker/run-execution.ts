@@ -4,6 +4,7 @@
  * graph's stream into the bridge, then decide the outcome. See
  * `execute-run.ts` for the contract.
  */
+import { RUN_REPORT_KEY, type RunReport } from "@deerflow/kernel";
 import { withRunMetadata } from "../checkpointers/run-metadata.js";
 import { raceAbort } from "../internal/race-abort.js";
 import type { Logger } from "../logger.js";
@@ -13,7 +14,7 @@ import { graphInputOf, graphStreamOptionsOf } from "./graph-input.js";
 import { ABORTED, GraphSteps } from "./graph-steps.js";
 import { capturePreRunCheckpoint, rollBack, UNKNOWN_PRE_RUN, type PreRunCheckpoint } from "./pre-run-checkpoint.js";
 import { PublishFailure, PublishWindow } from "./publish-window.js";
-import { abortOutcome, errorOutcome, successOutcome, timeoutError, type RunOutcome } from "./run-outcome.js";
+import { abortOutcome, errorOutcome, reportedOutcome, timeoutError, type RunOutcome } from "./run-outcome.js";
 import { safeLogger } from "./safe-logger.js";
 import { graphStreamModesFor, normalizeStreamModes } from "./stream-modes.js";
 import { parseGraphStreamItem, StreamTranslator } from "./stream-translator.js";
@@ -104,6 +105,9 @@ export class RunExecution {
     const translator = new StreamTranslator(modes);
     const subgraphs = this.run.kwargs.streamSubgraphs === true;
     const options = graphStreamOptionsOf(this.run, graphStreamModesFor(modes), this.signal);
+    // The graph's middlewares report a stop reason (or an error) here; read once the graph is done.
+    const report: RunReport = {};
+    (options["configurable"] as Record<string, unknown>)[RUN_REPORT_KEY] = report;
     // A failed publish stops the graph at once, whatever it is waiting for.
     const window = new PublishWindow(this.input.bridge, this.run.runId, this.maxInFlightPublishes(), (publishFailure) => this.internal.abort(publishFailure));
     let failure: unknown;
@@ -129,7 +133,10 @@ export class RunExecution {
     // a failed publish decides it as an awaited one would have.
     const publishFailure = await window.settle();
     if (publishFailure !== undefined) failure = publishFailure;
-    if (failure === undefined && !this.signal.aborted) return successOutcome(translator.sawInterrupt);
+    if (failure === undefined && !this.signal.aborted) {
+      if (report.error !== undefined) await this.publishError(new Error(report.error));
+      return reportedOutcome(translator.sawInterrupt, report);
+    }
     return this.finishFailed(failure === ABORTED ? undefined : failure);
   }
 

@@ -2,6 +2,7 @@
  * How a run ended, as the worker reports it to its caller, and the outcome of
  * each way a run can stop early.
  */
+import type { RunReport } from "@deerflow/kernel";
 import type { RunAbortAction } from "./types.js";
 
 /** How a run ended, for the caller to record. */
@@ -17,11 +18,23 @@ export interface RunOutcome {
   threadStatus: "idle" | "interrupted" | "error";
   /** True when the thread is back at its pre-run checkpoint after a rollback. */
   rolledBack: boolean;
+  /** Why the graph stopped early, as it reported through its run report (`loop_capped`…); absent otherwise. */
+  stopReason?: string;
 }
 
 /** The graph ran to its end; it may have stopped at an interrupt. */
 export function successOutcome(sawInterrupt: boolean): RunOutcome {
   return { status: "success", error: null, threadStatus: sawInterrupt ? "interrupted" : "idle", rolledBack: false };
+}
+
+/**
+ * Outcome of a graph that ran to its end and reported, through its run report
+ * (`@deerflow/kernel`'s `RUN_REPORT_KEY`), a stop reason or an error: an
+ * error keeps the graph's state but ends the run as `error`.
+ */
+export function reportedOutcome(sawInterrupt: boolean, report: RunReport): RunOutcome {
+  const base = report.error === undefined ? successOutcome(sawInterrupt) : errorOutcome(report.error);
+  return report.stopReason === undefined ? base : { ...base, stopReason: report.stopReason };
 }
 
 /** The run failed with `error`. */
