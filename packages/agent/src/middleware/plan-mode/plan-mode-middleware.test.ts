@@ -1,0 +1,79 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { MemorySaver } from "@langchain/langgraph";
+import { createAgent, createMiddleware, type AgentMiddleware } from "langchain";
+import { describe, expect, it } from "vitest";
+import { toolNotOfferedText } from "../run-tools.js";
+import { createPlanModeMiddleware, WRITE_TODOS_TOOL_NAME } from "./plan-mode-middleware.js";
+
+const todos = [
+  { content: "Read the report", status: "in_progress" },
+  { content: "Summarise it", status: "pending" },
+];
+
+/** Records the tool names of each model request that reaches it (put it inside the middleware under test). */
+function toolSpy(): { readonly seen: string[][]; readonly middleware: AgentMiddleware } {
+  const seen: string[][] = [];
+  const middleware = createMiddleware({
+    name: "ToolSpy",
+    wrapModelCall: (request, handler) => {
+      seen.push(request.tools.map((t) => String((t as { name?: unknown }).name)));
+      return handler(request);
+    },
+  });
+  return { seen, middleware };
+}
+
+function systemText(model: ReturnType<typeof fakeModel>, call: number): string {
+  const first = (model.calls[call]?.messages as BaseMessage[] | undefined)?.[0];
+  return first !== undefined && SystemMessage.isInstance(first) ? first.text : "";
+}
+
+async function run(model: ReturnType<typeof fakeModel>, context: Record<string, unknown>, spy = toolSpy()) {
+  const agent = createAgent({ model, tools: [], middleware: [createPlanModeMiddleware(), spy.middleware], systemPrompt: "You are helpful.", checkpointer: new MemorySaver() });
+  const state = await agent.invoke({ messages: [new HumanMessage("plan this")] }, { configurable: { thread_id: "t" }, context });
+  return state as unknown as { messages: BaseMessage[]; todos?: unknown };
+}
+
+describe("createPlanModeMiddleware", () => {
+  it("offers write_todos with its prompt section in plan mode and keeps the list in state", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: WRITE_TODOS_TOOL_NAME, args: { todos }, id: "w1" }])
+      .respond(new AIMessage("Planned."));
+    const spy = toolSpy();
+    const state = await run(model, { is_plan_mode: true }, spy);
+    expect(spy.seen[0]).toContain(WRITE_TODOS_TOOL_NAME);
+    expect(systemText(model, 0)).toContain("## `write_todos`");
+    expect(state.todos).toEqual(todos);
+    const result = state.messages.find((m) => ToolMessage.isInstance(m));
+    expect(result?.content).toBe(`Updated todo list to ${JSON.stringify(todos)}`);
+  });
+
+  it("hides the tool and the prompt section outside plan mode and refuses a call to it", async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: WRITE_TODOS_TOOL_NAME, args: { todos }, id: "w1" }])
+      .respond(new AIMessage("Done."));
+    const spy = toolSpy();
+    const state = await run(model, { is_plan_mode: false }, spy);
+    expect(spy.seen[0]).toEqual([]);
+    expect(systemText(model, 0)).not.toContain("write_todos");
+    expect(state.todos ?? []).toEqual([]);
+    const refused = state.messages.find((m) => ToolMessage.isInstance(m)) as ToolMessage | undefined;
+    expect(refused?.status).toBe("error");
+    expect(refused?.content).toBe(toolNotOfferedText(WRITE_TODOS_TOOL_NAME));
+  });
+
+  it("is off when the run does not say (is_plan_mode defaults to false)", async () => {
+    const model = fakeModel().respond(new AIMessage("Hi."));
+    const spy = toolSpy();
+    await run(model, {}, spy);
+    expect(spy.seen).toEqual([[]]);
+  });
+
+  it("uses the replacement prompt text", async () => {
+    const model = fakeModel().respond(new AIMessage("Hi."));
+    const agent = createAgent({ model, tools: [], middleware: [createPlanModeMiddleware({ systemPrompt: "PLAN CAREFULLY." })], systemPrompt: "Base." });
+    await agent.invoke({ messages: [new HumanMessage("x")] }, { context: { is_plan_mode: true } });
+    expect(systemText(model, 0)).toContain("PLAN CAREFULLY.");
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Uploads — DeerFlow's `UploadsMiddleware` (§3 row 5, §6.2): before the agent
+ * runs, the files the client attached to the last human message
+ * (`additional_kwargs.files`, `[{ filename, size, path, status }]`) are
+ * announced in a `<current_uploads>` block prepended to that message (the
+ * message keeps its id, so the state's copy is replaced). Entries that are not
+ * objects, names that are not a base name, staging files (`.upload-*`) and
+ * files no longer in the thread's uploads folder are skipped; at most
+ * `maxFiles` are listed, the rest summarised. Older uploads are not announced.
+ *
+ * Deliberate differences from DeerFlow: no per-file document outline or
+ * preview (the block points at `read_file`/`grep` instead); a Markdown
+ * companion is named from the entry's `markdown_virtual_path` (what our upload
+ * route returns) when it exists in the uploads folder, rather than guessed
+ * from the file name.
+ *
+ * Config keys: none in `config.yaml`; options `maxFiles` (10), `listUploads`.
+ */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { createMiddleware, type AgentMiddleware } from "langchain";
+import { AgentError } from "../../errors.js";
+import { silentLogger, type Logger } from "../../logger.js";
+import type { RunConfigLike } from "../../run/run-options.js";
+import { currentUploadsBlock, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./uploads-text.js";
+
+/** Options of {@link createUploadsMiddleware}. */
+export interface UploadsMiddlewareOptions {
+  /**
+   * Base names of the regular files in the run's uploads folder, or `undefined`
+   * when it cannot be known (then the entries are not checked against disk).
+   */
+  readonly listUploads?: (config: RunConfigLike) => Promise<ReadonlySet<string> | undefined>;
+  /** Files listed in the block (≥ 1). Default 10. */
+  readonly maxFiles?: number;
+  readonly logger?: Logger;
+}
+
+const isBaseName = (name: string): boolean => name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\\");
+const isStaging = (name: string): boolean => name.startsWith(".upload-");
+
+/**
+ * The uploads announced for a message's `additional_kwargs.files`.
+ *
+ * @param files - the raw `additional_kwargs.files` value
+ * @param present - names in the uploads folder (`undefined`: not checked)
+ * @returns the valid entries, in order
+ */
+export function announcedUploads(files: unknown, present?: ReadonlySet<string>): AnnouncedUpload[] {
+  if (!Array.isArray(files)) return [];
+  const out: AnnouncedUpload[] = [];
+  for (const entry of files) {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) continue;
+    const raw = entry as Record<string, unknown>;
+    const filename = typeof raw["filename"] === "string" ? raw["filename"] : "";
+    if (!isBaseName(filename) || isStaging(filename)) continue;
+    if (present !== undefined && !present.has(filename)) continue;
+    const size = Math.trunc(Number(raw["size"] ?? 0)) || 0;
+    const markdown = raw["markdown_virtual_path"];
+    const markdownName = typeof markdown === "string" && markdown.startsWith(`${UPLOADS_VIRTUAL_DIR}/`) ? markdown.slice(UPLOADS_VIRTUAL_DIR.length + 1) : undefined;
+    const hasMarkdown = markdownName !== undefined && isBaseName(markdownName) && (present === undefined || present.has(markdownName));
+    out.push({ filename, size, ...(hasMarkdown ? { markdownVirtualPath: markdown as string } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Creates the uploads middleware.
+ *
+ * @param options - how to list the uploads folder, the cap, the logger
+ * @returns a `beforeAgent` middleware
+ * @throws AgentError `CONFIG_INVALID` when `maxFiles` is not an integer ≥ 1
+ */
+export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}): AgentMiddleware {
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_ANNOUNCED_FILES;
+  if (!Number.isInteger(maxFiles) || maxFiles < 1) throw new AgentError("CONFIG_INVALID", `uploads maxFiles must be an integer ≥ 1, got ${maxFiles}`);
+  const logger = options.logger ?? silentLogger;
+  return createMiddleware({
+    name: "UploadsMiddleware",
+    beforeAgent: async (state, runtime) => {
+      const messages = state.messages as BaseMessage[];
+      const last = messages.at(-1);
+      if (last === undefined || !HumanMessage.isInstance(last)) return undefined;
+      const raw = last.additional_kwargs["files"];
+      if (!Array.isArray(raw) || raw.length === 0) return undefined;
+      const present = await options.listUploads?.(runtime as RunConfigLike);
+      const files = announcedUploads(raw, present);
+      if (files.length === 0) {
+        logger.info({ entries: raw.length }, "files metadata was present but no files were found on disk");
+        return undefined;
+      }
+      const block = currentUploadsBlock(files.slice(0, maxFiles), files.slice(maxFiles));
+      const content = typeof last.content === "string" ? `${block}\n\n${last.content}` : [{ type: "text" as const, text: `${block}\n\n` }, ...last.content];
+      const updated = new HumanMessage({
+        content,
+        additional_kwargs: last.additional_kwargs,
+        response_metadata: last.response_metadata,
+        ...(last.id !== undefined ? { id: last.id } : {}),
+        ...(last.name !== undefined ? { name: last.name } : {}),
+      });
+      return { messages: [updated] };
+    },
+  });
+}
