@@ -1,0 +1,126 @@
+/**
+ * Title — DeerFlow's `TitleMiddleware` (§3 row 21, §3.2): after the first
+ * complete exchange (no `title` in state yet, exactly one real user message,
+ * at least one AI message), the thread gets a title in the `title` state
+ * channel. Without a title model the title is the local fallback (the first
+ * user message, cut); with one, the model is asked with DeerFlow's prompt, its
+ * answer cleaned (`<think>` blocks and quotes removed, cut to `maxChars`), and
+ * any failure falls back to the local title. The model call is tagged
+ * `nostream`, so it never reaches the client's `messages` stream.
+ *
+ * Deliberate differences from DeerFlow: hidden human messages
+ * (`additional_kwargs.hide_from_ui`, e.g. date/memory reminders) do not count
+ * as user messages, and a `<current_uploads>` block is left out of the user
+ * text, so titles are about what the user wrote. Thinking is not switched off
+ * for the title call here: the title model comes from the resolver as
+ * configured.
+ *
+ * Config keys (`title:`): `enabled` (true), `max_words` (6, 1–20), `max_chars`
+ * (60, 10–200), `model_name` (null = local fallback), `prompt_template`.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { StateSchema } from "@langchain/langgraph";
+import { createMiddleware, type AgentMiddleware } from "langchain";
+import { AgentError } from "../../errors.js";
+import { messageText } from "../../internal/message-text.js";
+import { silentLogger, type Logger } from "../../logger.js";
+import type { RunConfigLike } from "../../run/run-options.js";
+import { valueSchema } from "../../state/state-schema.js";
+import { DEFAULT_TITLE_PROMPT_TEMPLATE, fallbackTitle, parseTitle, titlePrompt } from "./title-text.js";
+
+/** Options of {@link createTitleMiddleware} (the `title:` keys). */
+export interface TitleMiddlewareOptions {
+  /** `title.enabled`. Default true. */
+  readonly enabled?: boolean;
+  /** `title.max_words`: words asked of the model (1–20). Default 6. */
+  readonly maxWords?: number;
+  /** `title.max_chars`: longest title (10–200). Default 60. */
+  readonly maxChars?: number;
+  /** `title.prompt_template`. Default DeerFlow's. */
+  readonly promptTemplate?: string;
+  /**
+   * The title model of a run (`title.model_name` resolved), or `undefined` for the
+   * local fallback. Without it every title is the local fallback.
+   */
+  readonly model?: (config: RunConfigLike) => Promise<BaseChatModel | undefined>;
+  readonly logger?: Logger;
+}
+
+const isOptionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";
+
+/** The `title` state field (the thread's title, once set). */
+export const titleStateField = valueSchema<string | undefined>({ type: "string" }, isOptionalString);
+
+/**
+ * The `title` state channel, for `createAgent({ stateSchema })`: langchain parses a
+ * middleware's own state schema with zod, which this package does not depend on, so
+ * the channel is declared at agent level (the lead agent's state includes it).
+ */
+export const TitleState = new StateSchema({ title: titleStateField });
+
+const UPLOADS_BLOCK = /<current_uploads>[\s\S]*?<\/current_uploads>\s*/g;
+
+function integerIn(key: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new AgentError("CONFIG_INVALID", `title.${key} must be an integer from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+const isRealUserMessage = (m: BaseMessage): boolean => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] !== true;
+
+/**
+ * Whether a state gets its title now (DeerFlow's `_should_generate_title`).
+ *
+ * @param messages - the thread's messages
+ * @param title - the state's title
+ * @returns true after the first complete exchange of an untitled thread
+ */
+export function shouldTitle(messages: readonly BaseMessage[], title: string | undefined): boolean {
+  if (title !== undefined && title !== "") return false;
+  if (messages.length < 2) return false;
+  return messages.filter(isRealUserMessage).length === 1 && messages.some((m) => AIMessage.isInstance(m));
+}
+
+/**
+ * Creates the title middleware.
+ *
+ * @param options - the `title:` settings and the title model
+ * @returns an `afterModel` middleware writing the `title` channel (declare it with {@link TitleState})
+ * @throws AgentError `CONFIG_INVALID` naming the key when `max_words` or `max_chars` is out of range
+ */
+export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): AgentMiddleware {
+  const enabled = options.enabled ?? true;
+  const maxWords = integerIn("max_words", options.maxWords ?? 6, 1, 20);
+  const maxChars = integerIn("max_chars", options.maxChars ?? 60, 10, 200);
+  const template = options.promptTemplate ?? DEFAULT_TITLE_PROMPT_TEMPLATE;
+  const logger = options.logger ?? silentLogger;
+
+  const modelTitle = async (config: RunConfigLike & { signal?: AbortSignal }, userText: string, assistantText: string): Promise<string | undefined> => {
+    const model = await options.model?.(config);
+    if (model === undefined) return undefined;
+    try {
+      const prompt = titlePrompt(template, { maxWords, userText, assistantText });
+      // `nostream`: LangGraph's messages stream skips this call, so the client never sees it.
+      const answer = await model.invoke([new HumanMessage(prompt)], { tags: ["nostream"], ...(config.signal === undefined ? {} : { signal: config.signal }) });
+      return parseTitle(messageText(answer.content), maxChars) || undefined;
+    } catch (err) {
+      logger.warn({ err }, "title model failed; using the local title");
+      return undefined;
+    }
+  };
+
+  return createMiddleware({
+    name: "TitleMiddleware",
+    afterModel: async (state, runtime) => {
+      if (!enabled) return undefined;
+      const messages = state.messages as BaseMessage[];
+      if (!shouldTitle(messages, (state as { title?: string }).title)) return undefined;
+      const user = messages.find(isRealUserMessage);
+      const assistant = messages.find((m) => AIMessage.isInstance(m));
+      const userText = messageText(user?.content).replace(UPLOADS_BLOCK, "");
+      const assistantText = messageText(assistant?.content);
+      const title = (await modelTitle(runtime as RunConfigLike & { signal?: AbortSignal }, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
+      return { title };
+    },
+  });
+}
