@@ -16,6 +16,8 @@
 
 import { DeerflowError } from "@deerflow/kernel";
 
+export { isDeerflowError } from "@deerflow/kernel";
+
 /**
  * Stable error codes of the gateway (the HTTP status is in parentheses).
  *
@@ -57,14 +59,7 @@ export type GatewayErrorCode =
   | "INTERNAL"
   | "CONFIG_INVALID";
 
-export { isDeerflowError } from "@deerflow/kernel";
-
-/**
- * Base class of every error thrown by `@deerflow/gateway`: a stable `code` and
- * `cause` from the shared {@link DeerflowError}, plus the `detail` sent to the
- * client. `GatewayError.isInstance` is the brand check that survives duplicate
- * package copies (unlike `instanceof`).
- */
+/** Base class of every error thrown by `@deerflow/gateway` (the file header says what it carries). */
 export class GatewayError extends DeerflowError<GatewayErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/gateway/error");
   override name = "GatewayError";

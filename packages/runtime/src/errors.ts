@@ -17,6 +17,8 @@
 
 import { DeerflowError } from "@deerflow/kernel";
 
+export { isDeerflowError } from "@deerflow/kernel";
+
 /**
  * Stable error codes of this package.
  *
@@ -48,14 +50,7 @@ export type RuntimeErrorCode =
   | "SHUTTING_DOWN"
   | "CLOSED";
 
-export { isDeerflowError } from "@deerflow/kernel";
-
-/**
- * Base class of every error thrown by `@deerflow/runtime`: a stable `code`,
- * structured `details` and `cause`, from the shared {@link DeerflowError}.
- * `RuntimeError.isInstance` is the brand check that survives duplicate
- * package copies (unlike `instanceof`).
- */
+/** Base class of every error thrown by `@deerflow/runtime` (the file header says what it carries). */
 export class RuntimeError extends DeerflowError<RuntimeErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/runtime/error");
   override name = "RuntimeError";

@@ -12,6 +12,8 @@
 
 import { DeerflowError } from "@deerflow/kernel";
 
+export { isDeerflowError } from "@deerflow/kernel";
+
 /** Stable error codes of this package. */
 export type SandboxErrorCode =
   /** The path does not exist. */
@@ -42,14 +44,7 @@ export type SandboxErrorCode =
   /** Bad provider or mount configuration. */
   | "CONFIG_INVALID";
 
-export { isDeerflowError } from "@deerflow/kernel";
-
-/**
- * Base class of every error thrown by `@deerflow/sandbox`: a stable `code` and
- * `cause` from the shared {@link DeerflowError}, plus the virtual path
- * concerned. `SandboxError.isInstance` is the brand check that survives
- * duplicate package copies (unlike `instanceof`).
- */
+/** Base class of every error thrown by `@deerflow/sandbox` (the file header says what it carries). */
 export class SandboxError extends DeerflowError<SandboxErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/sandbox/error");
   override name = "SandboxError";

@@ -18,6 +18,8 @@
 
 import { DeerflowError } from "@deerflow/kernel";
 
+export { isDeerflowError } from "@deerflow/kernel";
+
 /** Stable error codes of this package. */
 export type SkillsErrorCode =
   | "SKILL_NOT_FOUND"
@@ -37,14 +39,7 @@ export type SkillsErrorCode =
   | "CONFIG_INVALID"
   | "CONFIG_NOT_FOUND";
 
-export { isDeerflowError } from "@deerflow/kernel";
-
-/**
- * Base class of every error thrown by `@deerflow/skills`: a stable `code`,
- * structured `details` (never host paths) and `cause`, from the shared
- * {@link DeerflowError}. `SkillsError.isInstance` is the brand check that
- * survives duplicate package copies (unlike `instanceof`).
- */
+/** Base class of every error thrown by `@deerflow/skills` (the file header says what it carries). */
 export class SkillsError extends DeerflowError<SkillsErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/skills/error");
   override name = "SkillsError";

@@ -18,17 +18,12 @@
 
 import { DeerflowError } from "@deerflow/kernel";
 
+export { isDeerflowError } from "@deerflow/kernel";
+
 /** Stable error codes of this package. */
 export type SubagentErrorCode = "UNKNOWN_SUBAGENT" | "CONFIG_INVALID" | "MODEL_UNAVAILABLE";
 
-export { isDeerflowError } from "@deerflow/kernel";
-
-/**
- * Base class of every error thrown by `@deerflow/subagents`: a stable `code`,
- * structured `details` (never host paths) and `cause`, from the shared
- * {@link DeerflowError}. `SubagentError.isInstance` is the brand check that
- * survives duplicate package copies (unlike `instanceof`).
- */
+/** Base class of every error thrown by `@deerflow/subagents` (the file header says what it carries). */
 export class SubagentError extends DeerflowError<SubagentErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/subagents/error");
   override name = "SubagentError";

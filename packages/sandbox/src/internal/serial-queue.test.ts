@@ -4,19 +4,18 @@ import { KeyedSerialQueue, SerialQueue } from "./serial-queue.js";
 
 // Ordering, cancellation and idle keys are the kernel's (packages/kernel/src/concurrency);
 // what is the sandbox's own is the error a cancelled task rejects with.
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
+/** A task that runs until `open()` is called. */
+function gate(): { task: () => Promise<void>; open: () => void } {
+  let open = (): void => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { task: () => opened, open: () => open() };
 }
 
 describe("SerialQueue", () => {
   it("rejects a queued task with ABORTED when its signal aborts, without running it", async () => {
     const queue = new SerialQueue();
-    const gate = deferred();
-    const first = queue.run(() => gate.promise);
+    const held = gate();
+    const first = queue.run(held.task);
     const controller = new AbortController();
     let ran = false;
     const second = queue.run(async () => {
@@ -25,7 +24,7 @@ describe("SerialQueue", () => {
     controller.abort();
     const err: unknown = await second.catch((e: unknown) => e);
     expect(SandboxError.isInstance(err) && err.code).toBe("ABORTED");
-    gate.resolve();
+    held.open();
     await first;
     await queue.run(async () => undefined);
     expect(ran).toBe(false);
@@ -41,14 +40,14 @@ describe("SerialQueue", () => {
 describe("KeyedSerialQueue", () => {
   it("rejects a task cancelled behind another of its key with ABORTED, and forgets the key once idle", async () => {
     const queues = new KeyedSerialQueue();
-    const gate = deferred();
-    const first = queues.run("a", () => gate.promise);
+    const held = gate();
+    const first = queues.run("a", held.task);
     const controller = new AbortController();
     const second = queues.run("a", async () => "ran", controller.signal);
     controller.abort();
     const err: unknown = await second.catch((e: unknown) => e);
     expect(SandboxError.isInstance(err) && err.code).toBe("ABORTED");
-    gate.resolve();
+    held.open();
     await first;
     await new Promise((resolve) => setImmediate(resolve));
     expect(queues.size).toBe(0);
