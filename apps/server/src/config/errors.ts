@@ -4,8 +4,7 @@
  * `config.yaml: models[0].api_key: must be string`.
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const CONFIG_ERROR = Symbol.for("@deerflow/server/config-error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable codes of {@link ServerConfigError}. */
 export type ServerConfigErrorCode =
@@ -36,9 +35,9 @@ export interface ConfigProblem {
  * }
  * ```
  */
-export class ServerConfigError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: ServerConfigErrorCode;
+export class ServerConfigError extends DeerflowError<ServerConfigErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/server/config-error");
+  override name = "ServerConfigError";
   /** Every problem found (one entry for parse and environment errors). */
   readonly problems: readonly ConfigProblem[];
 
@@ -48,17 +47,8 @@ export class ServerConfigError extends Error {
    * @param options - problems and cause
    */
   constructor(code: ServerConfigErrorCode, message: string, options: { problems?: readonly ConfigProblem[]; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "ServerConfigError";
-    this.code = code;
+    super(code, message, { cause: options.cause });
     this.problems = options.problems ?? [];
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, CONFIG_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate module copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is ServerConfigError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CONFIG_ERROR] === true;
   }
 }
 

@@ -5,7 +5,7 @@
  * defaults (memory bridge, SQLite run store and checkpointer under the data dir).
  */
 import path from "node:path";
-import { isUseSpec } from "../plugins/parse-use.js";
+import { isUseSpec } from "../plugins/index.js";
 import { CONFIG_DEFAULTS as D, SCALE_OUT_ENV } from "./defaults.js";
 import type { CheckpointerSettings, RunStoreSettings, RuntimeSettings, StreamBridgeSettings } from "./types.js";
 

@@ -7,7 +7,7 @@
  * `describeConfig`.
  */
 import path from "node:path";
-import { isUseSpec } from "../plugins/parse-use.js";
+import { isUseSpec } from "../plugins/index.js";
 import { parseByteSize } from "./body-limit.js";
 import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";

@@ -3,6 +3,7 @@
  * `loadConfig`. Paths are absolute (resolved against the config file's folder,
  * or the working directory when there is no file).
  */
+import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
 
 /** `server:` — the HTTP listener. */
@@ -53,21 +54,12 @@ export interface SandboxMountConfig {
   readonly readOnly: boolean;
 }
 
-/** Per-command resource limits of the local sandbox. */
-export interface SandboxLimitsConfig {
-  readonly cpuSeconds?: number;
-  readonly memoryBytes?: number;
-  readonly fileSizeBytes?: number;
-  readonly processes?: number;
-  readonly openFiles?: number;
-  readonly tmpBytes?: number;
-  /** CPU share of each sandbox (cgroup `cpu.weight`, 1–10000). */
-  readonly cpuWeight?: number;
-  /** Disk quota of each thread, in bytes of files. */
-  readonly diskBytes?: number;
-  /** Disk quota of each thread, in files, folders and links. */
-  readonly diskFiles?: number;
-}
+/**
+ * Resource limits of the local sandbox (`sandbox.limits`, snake_case in the
+ * file): exactly the sandbox's own `ResourceLimits`, whose fields say what
+ * each bounds.
+ */
+export type SandboxLimitsConfig = ResourceLimits;
 
 /** `sandbox:` */
 export interface SandboxSettings {

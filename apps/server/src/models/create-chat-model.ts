@@ -12,7 +12,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/types.js";
 import { silentLogger, type Logger } from "../logger.js";
-import { loadPlugin } from "../plugins/load-plugin.js";
+import { loadPlugin } from "../plugins/index.js";
 import { DemoChatModel } from "./demo-chat-model.js";
 import { ModelError } from "./errors.js";
 

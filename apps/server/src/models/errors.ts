@@ -1,7 +1,6 @@
 /** Typed errors of model creation. */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const MODEL_ERROR = Symbol.for("@deerflow/server/model-error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable codes of {@link ModelError}. */
 export type ModelErrorCode =
@@ -21,8 +20,9 @@ export type ModelErrorCode =
  * catch (err) { if (ModelError.isInstance(err) && err.code === "MODEL_NOT_FOUND") ... }
  * ```
  */
-export class ModelError extends Error {
-  readonly code: ModelErrorCode;
+export class ModelError extends DeerflowError<ModelErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/server/model-error");
+  override name = "ModelError";
   /** Name of the model entry. */
   readonly model: string;
 
@@ -33,16 +33,7 @@ export class ModelError extends Error {
    * @param options - cause
    */
   constructor(code: ModelErrorCode, model: string, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "ModelError";
-    this.code = code;
+    super(code, message, { cause: options.cause });
     this.model = model;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, MODEL_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate module copies. */
-  static isInstance(value: unknown): value is ModelError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MODEL_ERROR] === true;
   }
 }

@@ -5,7 +5,7 @@
 import { CONFIG_DEFAULTS } from "../config/defaults.js";
 import { loadConfig } from "../config/load-config.js";
 import { ServerConfigError } from "../config/errors.js";
-import { PluginLoadError } from "../plugins/errors.js";
+import { PluginLoadError } from "../plugins/index.js";
 import { parseCliArgs, USAGE } from "./cli-args.js";
 import { createServer, type DeerFlowServer } from "./create-server.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";

@@ -2,8 +2,7 @@
  * Typed errors of the server's composition root and CLI.
  */
 
-const DEERFLOW_ERROR = Symbol.for("@deerflow/error");
-const SERVER_ERROR = Symbol.for("@deerflow/server/server-error");
+import { DeerflowError } from "@deerflow/kernel";
 
 /** Stable codes of {@link ServerStartError}. */
 export type ServerStartErrorCode =
@@ -24,9 +23,9 @@ export type ServerStartErrorCode =
  * catch (err) { if (ServerStartError.isInstance(err)) logger.error({ code: err.code }, err.message); }
  * ```
  */
-export class ServerStartError extends Error {
-  /** Stable machine-readable code. */
-  readonly code: ServerStartErrorCode;
+export class ServerStartError extends DeerflowError<ServerStartErrorCode> {
+  static override readonly brand: symbol = Symbol.for("@deerflow/server/server-error");
+  override name = "ServerStartError";
 
   /**
    * @param code - stable code
@@ -34,15 +33,6 @@ export class ServerStartError extends Error {
    * @param options - cause
    */
   constructor(code: ServerStartErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "ServerStartError";
-    this.code = code;
-    Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
-    Object.defineProperty(this, SERVER_ERROR, { value: true });
-  }
-
-  /** Brand check that survives duplicate module copies (unlike `instanceof`). */
-  static isInstance(value: unknown): value is ServerStartError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SERVER_ERROR] === true;
+    super(code, message, { cause: options.cause });
   }
 }

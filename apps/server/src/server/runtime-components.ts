@@ -22,7 +22,7 @@ import type { LoadedConfig } from "../config/load-config.js";
 import type { CheckpointerSettings, PluginChoice, RunStoreSettings, StreamBridgeSettings } from "../config/types.js";
 import { maskUrl } from "../config/mask.js";
 import type { Logger } from "../logger.js";
-import { loadPlugin } from "../plugins/load-plugin.js";
+import { loadPlugin } from "../plugins/index.js";
 import type { DeploymentSettings } from "./deployment.js";
 import { ServerStartError } from "./errors.js";
 
