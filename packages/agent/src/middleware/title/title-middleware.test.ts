@@ -65,7 +65,7 @@ describe("createTitleMiddleware", () => {
     const streamed: string[] = [];
     let title: unknown;
     for await (const [mode, chunk] of await agent.stream({ messages: [new HumanMessage("What is the capital of France?")] }, { streamMode: ["messages", "values"] })) {
-      if (mode === "messages") streamed.push(String((chunk as [BaseMessage])[0].content));
+      if (mode === "messages") streamed.push(String((chunk as unknown as [BaseMessage])[0].content));
       else title = (chunk as { title?: string }).title;
     }
     expect(title).toBe("France Capital Question");

@@ -120,7 +120,8 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
       const userText = messageText(user?.content).replace(UPLOADS_BLOCK, "");
       const assistantText = messageText(assistant?.content);
       const title = (await modelTitle(runtime as RunConfigLike & { signal?: AbortSignal }, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
-      return { title };
+      // The channel is declared at agent level (TitleState), which this hook's type cannot see.
+      return { title } as never;
     },
   });
 }
