@@ -52,6 +52,15 @@ export {
   DEFAULT_LOOP_THRESHOLD,
   type LoopDetectionOptions,
 } from "./middleware/loop-detection.js";
+export { createReadBeforeWriteMiddleware, type ReadBeforeWriteOptions } from "./middleware/read-before-write/read-before-write.js";
+export { readBeforeWriteBlockedText, READ_MARK_KEY, WRITE_MARK_KEY } from "./middleware/read-before-write/texts.js";
+export { createInputSanitizationMiddleware, type InputSanitizationOptions } from "./middleware/sanitization/input-sanitization.js";
+export { createToolResultSanitizationMiddleware, REMOTE_CONTENT_TOOL_NAMES, type ToolResultSanitizationOptions } from "./middleware/sanitization/tool-result-sanitization.js";
+export { neutralizeUntrustedTags, frameUntrustedText, BLOCKED_TAG_NAMES, USER_INPUT_BEGIN, USER_INPUT_END } from "./middleware/sanitization/neutralize.js";
+export { createGuardrailMiddleware, guardrailDeniedText, type GuardrailOptions } from "./middleware/guardrails/guardrail.js";
+export { AllowlistProvider, type AllowlistProviderOptions } from "./middleware/guardrails/allowlist-provider.js";
+export { isGuardrailProvider, GUARDRAIL_PROVIDER_SHAPE, type GuardrailDecision, type GuardrailProvider, type GuardrailReason, type GuardrailRequest } from "./middleware/guardrails/provider.js";
+export { createHumanApprovalMiddleware, type ApprovalDecisionType, type ApprovalRequest, type HumanApprovalOptions } from "./middleware/human-approval/human-approval.js";
 export {
   createClarificationMiddleware,
   clarificationAnswer,
