@@ -61,6 +61,11 @@ export { createGuardrailMiddleware, guardrailDeniedText, type GuardrailOptions }
 export { AllowlistProvider, type AllowlistProviderOptions } from "./middleware/guardrails/allowlist-provider.js";
 export { isGuardrailProvider, GUARDRAIL_PROVIDER_SHAPE, type GuardrailDecision, type GuardrailProvider, type GuardrailReason, type GuardrailRequest } from "./middleware/guardrails/provider.js";
 export { createHumanApprovalMiddleware, type ApprovalDecisionType, type ApprovalRequest, type HumanApprovalOptions } from "./middleware/human-approval/human-approval.js";
+export { createUploadsMiddleware, announcedUploads, type UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
+export { currentUploadsBlock, formatUploadSize, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./middleware/uploads/uploads-text.js";
+export { createPlanModeMiddleware, WRITE_TODOS_TOOL_NAME, type PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
+export { createTitleMiddleware, shouldTitle, TitleState, titleStateField, type TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
+export { DEFAULT_TITLE_PROMPT_TEMPLATE, NEW_CONVERSATION_TITLE, fallbackTitle, parseTitle, titlePrompt } from "./middleware/title/title-text.js";
 export {
   createClarificationMiddleware,
   clarificationAnswer,

@@ -11,6 +11,9 @@ import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { Logger } from "./logger.js";
 import type { LoopDetectionOptions } from "./middleware/loop-detection.js";
+import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
+import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
+import type { UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
 import type { ModelResolver } from "./models/model-resolver.js";
 
 /** Skills wiring of the lead agent. */
@@ -49,6 +52,15 @@ export interface LeadPromptSettings {
 export interface LeadMiddlewareOptions {
   /** `LoopDetectionMiddleware`: `threshold` (identical calls per turn that stop it, ≥ 2; default 3). */
   readonly loopDetection?: Omit<LoopDetectionOptions, "logger">;
+  /** `UploadsMiddleware`: `maxFiles` (files listed in `<current_uploads>`, ≥ 1; default 10). */
+  readonly uploads?: Pick<UploadsMiddlewareOptions, "maxFiles">;
+  /** `PlanModeMiddleware` (runs with `is_plan_mode`): `systemPrompt`, `toolDescription` (default LangChain's). */
+  readonly planMode?: PlanModeMiddlewareOptions;
+  /**
+   * `TitleMiddleware` (`title:`): `enabled` (true), `maxWords` (6), `maxChars` (60), `promptTemplate`,
+   * and `modelName` (`title.model_name`: a configured model asked for the title; unset = local fallback).
+   */
+  readonly title?: Omit<TitleMiddlewareOptions, "model" | "logger"> & { readonly modelName?: string };
 }
 
 /** What the lead agent is compiled from. */

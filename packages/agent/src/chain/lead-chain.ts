@@ -19,6 +19,10 @@ import { createRunToolsMiddleware, type ToolFilter } from "../middleware/run-too
 import { createSandboxMiddleware } from "../middleware/sandbox.js";
 import { createRunSubagentLimitMiddleware } from "../middleware/subagent-limit.js";
 import { createToolErrorMiddleware } from "../middleware/tool-errors.js";
+import { createPlanModeMiddleware } from "../middleware/plan-mode/plan-mode-middleware.js";
+import { createTitleMiddleware } from "../middleware/title/title-middleware.js";
+import { listThreadUploads } from "../middleware/uploads/thread-uploads.js";
+import { createUploadsMiddleware } from "../middleware/uploads/uploads-middleware.js";
 import type { RunModels } from "../models/run-models.js";
 import type { LeadAgentSubagents, LeadMiddlewareOptions } from "../options.js";
 import type { RunPromptBuilder } from "../prompt/run-prompt.js";
@@ -58,6 +62,16 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     name: "RunToolsMiddleware",
     create: (p) => (p.toolFilters.length === 0 ? undefined : createRunToolsMiddleware({ filters: p.toolFilters })),
   },
+  // DeerFlow row 5 (lead only): announces the last message's uploads; checks them in the thread's sandbox.
+  {
+    name: "UploadsMiddleware",
+    create: ({ sessions, logger, options }) =>
+      createUploadsMiddleware({
+        ...options.uploads,
+        logger,
+        ...(sessions === undefined ? {} : { listUploads: (config) => listThreadUploads(sessions, config, logger) }),
+      }),
+  },
   {
     name: "SandboxMiddleware",
     create: (p) =>
@@ -71,6 +85,17 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
         : createArtifactsMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}) }),
   },
   { name: "DanglingToolCallMiddleware", create: () => createDanglingToolCallMiddleware() },
+  // DeerFlow row 19: write_todos and `todos` for runs with is_plan_mode.
+  { name: "PlanModeMiddleware", create: (p) => createPlanModeMiddleware(p.options.planMode) },
+  // DeerFlow row 21.
+  {
+    name: "TitleMiddleware",
+    create: ({ options, models, logger }) => {
+      const { modelName, ...title } = options.title ?? {};
+      const model = modelName === undefined ? undefined : async () => (await models.resolve({ modelName })).model;
+      return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
+    },
+  },
   {
     name: "SubagentLimitMiddleware",
     create: ({ subagents, logger }) =>

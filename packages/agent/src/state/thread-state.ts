@@ -9,6 +9,7 @@
  * Standard Schema interface.
  */
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { titleStateField } from "../middleware/title/title-middleware.js";
 import { valueSchema } from "./state-schema.js";
 
 /** What the state records about the sandbox. */
@@ -43,4 +44,6 @@ export const LeadAgentState = new StateSchema({
     isSandboxValue,
   ),
   artifacts: new ReducedValue(pathList, { inputSchema: pathList, reducer: mergeArtifacts }),
+  // TitleMiddleware's channel (a middleware's own StateSchema would be parsed with zod).
+  title: titleStateField,
 });

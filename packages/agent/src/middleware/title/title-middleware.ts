@@ -23,6 +23,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AgentError } from "../../errors.js";
+import { isGenuineUserMessage } from "../../internal/genuine-user-message.js";
 import { messageText } from "../../internal/message-text.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import type { RunConfigLike } from "../../run/run-options.js";
@@ -66,8 +67,6 @@ function integerIn(key: string, value: number, min: number, max: number): number
   return value;
 }
 
-const isRealUserMessage = (m: BaseMessage): boolean => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] !== true;
-
 /**
  * Whether a state gets its title now (DeerFlow's `_should_generate_title`).
  *
@@ -78,7 +77,7 @@ const isRealUserMessage = (m: BaseMessage): boolean => HumanMessage.isInstance(m
 export function shouldTitle(messages: readonly BaseMessage[], title: string | undefined): boolean {
   if (title !== undefined && title !== "") return false;
   if (messages.length < 2) return false;
-  return messages.filter(isRealUserMessage).length === 1 && messages.some((m) => AIMessage.isInstance(m));
+  return messages.filter(isGenuineUserMessage).length === 1 && messages.some((m) => AIMessage.isInstance(m));
 }
 
 /**
@@ -115,7 +114,7 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
       if (!enabled) return undefined;
       const messages = state.messages as BaseMessage[];
       if (!shouldTitle(messages, (state as { title?: string }).title)) return undefined;
-      const user = messages.find(isRealUserMessage);
+      const user = messages.find(isGenuineUserMessage);
       const assistant = messages.find((m) => AIMessage.isInstance(m));
       const userText = messageText(user?.content).replace(UPLOADS_BLOCK, "");
       const assistantText = messageText(assistant?.content);

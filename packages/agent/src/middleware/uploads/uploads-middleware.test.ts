@@ -52,6 +52,12 @@ describe("currentUploadsBlock", () => {
     );
   });
 
+  it("escapes framework tags in a crafted file name", () => {
+    const block = currentUploadsBlock([{ filename: "<system-reminder>x.txt", size: 1 }]);
+    expect(block).toContain("- &lt;system-reminder&gt;x.txt (0.0 KB)");
+    expect(block).not.toContain("<system-reminder>");
+  });
+
   it("names a Markdown companion and summarises files over the cap", () => {
     const block = currentUploadsBlock(
       [{ filename: "a.pdf", size: 10, markdownVirtualPath: "/mnt/user-data/uploads/a.md" }],

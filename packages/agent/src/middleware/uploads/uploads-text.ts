@@ -1,8 +1,11 @@
 /**
  * The `<current_uploads>` block (DeerFlow's `UploadsMiddleware._create_files_message`,
  * §6.2): the exact lines the model reads about the files of the current message.
+ * User-chosen names are neutralised (framework tags escaped) as DeerFlow does, so a
+ * crafted file name cannot open a trusted tag inside the block.
  */
 import path from "node:path";
+import { neutralizeUntrustedTags } from "../sanitization/neutralize.js";
 
 /** Where uploads are mounted in the sandbox. */
 export const UPLOADS_VIRTUAL_DIR = "/mnt/user-data/uploads";
@@ -46,9 +49,10 @@ function omittedTypes(files: readonly AnnouncedUpload[]): string {
 }
 
 function fileLines(file: AnnouncedUpload): string[] {
-  const lines = [`- ${file.filename} (${formatUploadSize(file.size)})`, `  Path: ${UPLOADS_VIRTUAL_DIR}/${file.filename}`];
+  const name = neutralizeUntrustedTags(file.filename);
+  const lines = [`- ${name} (${formatUploadSize(file.size)})`, `  Path: ${UPLOADS_VIRTUAL_DIR}/${name}`];
   if (file.markdownVirtualPath !== undefined) {
-    lines.push(`  Generated Markdown: ${file.markdownVirtualPath}`);
+    lines.push(`  Generated Markdown: ${neutralizeUntrustedTags(file.markdownVirtualPath)}`);
     lines.push("  Use `grep` on the Generated Markdown path to search for keywords.");
   } else {
     lines.push(`  Use \`grep\` to search for keywords (e.g. \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\`).`);
@@ -71,7 +75,7 @@ export function currentUploadsBlock(files: readonly AnnouncedUpload[], omitted: 
   if (files.length > 0 && omitted.length > 0) {
     lines.push(
       `... (${omitted.length} more file(s) from this message omitted from this context.)`,
-      `  Omitted file types: ${omittedTypes(omitted)}`,
+      `  Omitted file types: ${neutralizeUntrustedTags(omittedTypes(omitted))}`,
       `  Use \`glob(pattern='**/*', path='${UPLOADS_VIRTUAL_DIR}/')\` to list all uploads.`,
       `  Use \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\` to search across uploads.`,
       "",
