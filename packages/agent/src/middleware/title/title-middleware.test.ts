@@ -76,6 +76,19 @@ describe("createTitleMiddleware", () => {
     );
   });
 
+  it("hands the title to onTitle with the run's config, and survives its failure", async () => {
+    const seen: [string, unknown][] = [];
+    const model = fakeModel().respond(new AIMessage("ok"));
+    const onTitle = async (title: string, config: { readonly configurable?: Readonly<Record<string, unknown>> | undefined }): Promise<void> => {
+      seen.push([title, config.configurable?.["thread_id"]]);
+      throw new Error("store down");
+    };
+    const agent = createAgent({ model, tools: [], middleware: [createTitleMiddleware({ onTitle })], stateSchema: TitleState, checkpointer: new MemorySaver() });
+    const state = await agent.invoke({ messages: [new HumanMessage("Name me")] }, { configurable: { thread_id: "t-on" } });
+    expect(seen).toEqual([["Name me", "t-on"]]);
+    expect((state as unknown as { title?: string }).title).toBe("Name me");
+  });
+
   it("falls back to the local title when the model fails", async () => {
     const titleModel = fakeModel().respond(new Error("provider down"));
     const { state } = await titled({ model: async () => titleModel });

@@ -6,7 +6,8 @@
  * user message, cut); with one, the model is asked with DeerFlow's prompt, its
  * answer cleaned (`<think>` blocks and quotes removed, cut to `maxChars`), and
  * any failure falls back to the local title. The model call is tagged
- * `nostream`, so it never reaches the client's `messages` stream.
+ * `nostream`, so it never reaches the client's `messages` stream. `onTitle`
+ * lets the host copy the title elsewhere (the server: the thread's metadata).
  *
  * Deliberate differences from DeerFlow: hidden human messages
  * (`additional_kwargs.hide_from_ui`, e.g. date/memory reminders) do not count
@@ -45,6 +46,11 @@ export interface TitleMiddlewareOptions {
    * local fallback. Without it every title is the local fallback.
    */
   readonly model?: (config: RunConfigLike) => Promise<BaseChatModel | undefined>;
+  /**
+   * Called once the thread has its title, e.g. to copy it into the thread's metadata so
+   * thread search shows it; a failure is logged and never fails the run.
+   */
+  readonly onTitle?: (title: string, config: RunConfigLike) => Promise<void>;
   readonly logger?: Logger;
 }
 
@@ -118,7 +124,9 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
       const assistant = messages.find((m) => AIMessage.isInstance(m));
       const userText = messageText(user?.content).replace(UPLOADS_BLOCK, "");
       const assistantText = messageText(assistant?.content);
-      const title = (await modelTitle(runtime as RunConfigLike & { signal?: AbortSignal }, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
+      const config = runtime as RunConfigLike & { signal?: AbortSignal };
+      const title = (await modelTitle(config, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
+      await options.onTitle?.(title, config).catch((err: unknown) => logger.warn({ err }, "could not record the thread's title"));
       // The channel is declared at agent level (TitleState), which this hook's type cannot see.
       return { title } as never;
     },
