@@ -66,6 +66,14 @@ export { currentUploadsBlock, formatUploadSize, DEFAULT_MAX_ANNOUNCED_FILES, UPL
 export { createPlanModeMiddleware, WRITE_TODOS_TOOL_NAME, type PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
 export { createTitleMiddleware, shouldTitle, TitleState, titleStateField, type TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
 export { DEFAULT_TITLE_PROMPT_TEMPLATE, NEW_CONVERSATION_TITLE, fallbackTitle, parseTitle, titlePrompt } from "./middleware/title/title-text.js";
+export { createToolOutputBudgetMiddleware, TOOL_RESULTS_DIR, TOOL_OUTPUT_SAMPLES, type ToolOutputBudgetOptions } from "./middleware/tool-output-budget/tool-output-budget.js";
+export { externalizedOutputText, truncatedOutputText } from "./middleware/tool-output-budget/texts.js";
+export { createSummarizationMiddleware, durableContextMessage, SummarizationState, type ContextSize, type SummarizationOptions } from "./middleware/summarization/summarization.js";
+export { DURABLE_CONTEXT_CONTRACT, MAX_SUMMARY_CHARS, durableContextText } from "./middleware/summarization/texts.js";
+export { createTokenUsageMiddleware, addTokenUsage, TokenUsageState, type TokenUsage } from "./middleware/token-usage/token-usage.js";
+export { createTokenBudgetMiddleware, TOKEN_CAPPED, TokenBudgetState, type TokenBudgetOptions } from "./middleware/token-budget/token-budget.js";
+export { tokenBudgetExceededText, tokenBudgetWarningText, type TokenBudgetReason } from "./middleware/token-budget/texts.js";
+export { usageOf, type TokenCounts } from "./internal/token-usage.js";
 export {
   createClarificationMiddleware,
   clarificationAnswer,

@@ -11,6 +11,9 @@ import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { Logger } from "./logger.js";
 import type { LoopDetectionOptions } from "./middleware/loop-detection.js";
+import type { SummarizationOptions } from "./middleware/summarization/summarization.js";
+import type { TokenBudgetOptions } from "./middleware/token-budget/token-budget.js";
+import type { ToolOutputBudgetOptions } from "./middleware/tool-output-budget/tool-output-budget.js";
 import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
 import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
 import type { UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
@@ -52,6 +55,23 @@ export interface LeadPromptSettings {
 export interface LeadMiddlewareOptions {
   /** `LoopDetectionMiddleware`: `threshold` (identical calls per turn that stop it, ≥ 2; default 3). */
   readonly loopDetection?: Omit<LoopDetectionOptions, "logger">;
+  /**
+   * `ToolOutputBudgetMiddleware` (`tool_output:`): `enabled` (true), `externalizeMinChars` (12000),
+   * `fallbackMaxChars` (30000), `exemptTools` (`read_file`, `read_file_tool`), `toolOverrides`.
+   */
+  readonly toolOutput?: Omit<ToolOutputBudgetOptions, "getSandbox" | "logger"> & { readonly enabled?: boolean };
+  /**
+   * `SummarizationMiddleware` (`summarization:`): `enabled` (false), `trigger` (none), `keep` (20 messages),
+   * `trimTokensToSummarize` (4000), `summaryPrompt`, and `modelName` (`model_name`; unset = the run's model).
+   */
+  readonly summarization?: Omit<SummarizationOptions, "model" | "logger"> & { readonly enabled?: boolean; readonly modelName?: string };
+  /** `TokenUsageMiddleware` (`token_usage:`): `enabled` (true). */
+  readonly tokenUsage?: { readonly enabled?: boolean };
+  /**
+   * `TokenBudgetMiddleware` (`token_budget:`): `enabled` (false), `maxTokens` (200000), `maxInputTokens`,
+   * `maxOutputTokens` (none), `warnThreshold` (0.8), `hardStopThreshold` (1.0).
+   */
+  readonly tokenBudget?: Omit<TokenBudgetOptions, "logger"> & { readonly enabled?: boolean };
   /** `UploadsMiddleware`: `maxFiles` (files listed in `<current_uploads>`, ≥ 1; default 10). */
   readonly uploads?: Pick<UploadsMiddlewareOptions, "maxFiles">;
   /** `PlanModeMiddleware` (runs with `is_plan_mode`): `systemPrompt`, `toolDescription` (default LangChain's). */

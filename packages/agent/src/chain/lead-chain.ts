@@ -19,6 +19,11 @@ import { createRunToolsMiddleware, type ToolFilter } from "../middleware/run-too
 import { createSandboxMiddleware } from "../middleware/sandbox.js";
 import { createRunSubagentLimitMiddleware } from "../middleware/subagent-limit.js";
 import { createToolErrorMiddleware } from "../middleware/tool-errors.js";
+import { createSummarizationMiddleware } from "../middleware/summarization/summarization.js";
+import { createTokenBudgetMiddleware } from "../middleware/token-budget/token-budget.js";
+import { createTokenUsageMiddleware } from "../middleware/token-usage/token-usage.js";
+import { createToolOutputBudgetMiddleware } from "../middleware/tool-output-budget/tool-output-budget.js";
+import { readRunOptions, type RunConfigLike } from "../run/run-options.js";
 import { createPlanModeMiddleware } from "../middleware/plan-mode/plan-mode-middleware.js";
 import { createTitleMiddleware } from "../middleware/title/title-middleware.js";
 import { listThreadUploads } from "../middleware/uploads/thread-uploads.js";
@@ -55,6 +60,15 @@ export interface LeadChainEntry {
 export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // Outermost tool wrapper: errors of every inner tool wrapper become results too.
   { name: "ToolErrorHandlingMiddleware", create: (p) => createToolErrorMiddleware({ logger: p.logger }) },
+  // DeerFlow row 2: oversized results saved to the thread's outputs/.tool-results/ (cut without a sandbox).
+  {
+    name: "ToolOutputBudgetMiddleware",
+    create: ({ options, sessions, logger }) => {
+      const { enabled = true, ...budget } = options.toolOutput ?? {};
+      if (!enabled) return undefined;
+      return createToolOutputBudgetMiddleware({ ...budget, logger, ...(sessions === undefined ? {} : { getSandbox: (scope) => sessions.sandboxFor(scope) }) });
+    },
+  },
   // The run's choices first, so every inner middleware sees the run's model, prompt and tools.
   { name: "RunModelMiddleware", create: (p) => createRunModelMiddleware({ models: p.models }) },
   { name: "RunPromptMiddleware", create: (p) => createRunPromptMiddleware({ build: p.prompt }) },
@@ -85,8 +99,24 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
         : createArtifactsMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}) }),
   },
   { name: "DanglingToolCallMiddleware", create: () => createDanglingToolCallMiddleware() },
+  // DeerFlow rows 17-18: the summary (summary_text) shown as data, then summarization; off by default.
+  {
+    name: "SummarizationMiddleware",
+    create: ({ options, models, logger }) => {
+      const { enabled = false, modelName, ...summarization } = options.summarization ?? {};
+      if (!enabled) return undefined;
+      const model = async (scope: RunConfigLike) => {
+        // A named summary model that cannot be resolved falls back to the run's (DeerFlow).
+        if (modelName !== undefined && models.has(modelName)) return models.get(modelName).catch(async () => (await models.resolve(readRunOptions(scope))).model);
+        return (await models.resolve(readRunOptions(scope))).model;
+      };
+      return createSummarizationMiddleware({ ...summarization, model, logger });
+    },
+  },
   // DeerFlow row 19: write_todos and `todos` for runs with is_plan_mode.
   { name: "PlanModeMiddleware", create: (p) => createPlanModeMiddleware(p.options.planMode) },
+  // DeerFlow row 20: the thread's and the run's token usage.
+  { name: "TokenUsageMiddleware", create: ({ options }) => (options.tokenUsage?.enabled === false ? undefined : createTokenUsageMiddleware()) },
   // DeerFlow row 21.
   {
     name: "TitleMiddleware",
@@ -110,6 +140,14 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   {
     name: "LoopDetectionMiddleware",
     create: (p) => createLoopDetectionMiddleware({ ...p.options.loopDetection, logger: p.logger }),
+  },
+  // DeerFlow row 29: off by default.
+  {
+    name: "TokenBudgetMiddleware",
+    create: ({ options, logger }) => {
+      const { enabled = false, ...budget } = options.tokenBudget ?? {};
+      return enabled ? createTokenBudgetMiddleware({ ...budget, logger }) : undefined;
+    },
   },
   // Always last (DeerFlow's invariant): its afterModel sees the response first.
   { name: "ClarificationMiddleware", create: () => createClarificationMiddleware() },
