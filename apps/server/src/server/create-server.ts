@@ -3,11 +3,11 @@
  * the logger, the runtime components (run store, stream bridge, coordinator,
  * checkpointer), the lead agent (models, sandbox, skills, subagents), the
  * assistants, the `RunManager` and the gateway with its skills, thread-files
- * and LangGraph-compatible routes — and the graceful shutdown that takes them
- * down in order.
+ * and LangGraph-compatible routes (`server-gateway.ts`) — and `close()`, the
+ * graceful shutdown that takes them down in order (`shutdown.ts`).
  */
 import { createLeadAgent } from "@deerflow/agent";
-import { AssistantRegistry, LocalThreadFiles, createGateway, createSharedSkillsBackend, drainGateway, langgraphRoutes, type GatewayOptions } from "@deerflow/gateway";
+import { AssistantRegistry, createGateway } from "@deerflow/gateway";
 import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
@@ -15,11 +15,11 @@ import { createLeadAgentDeps } from "../agent/create-deps.js";
 import { describeConfig } from "../config/describe.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
-import { healthDetailsOf } from "./health-details.js";
 import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
-import { consoleInfo, infoRoutes, mountConsole } from "./static-console.js";
+import { serverGatewayOptions } from "./server-gateway.js";
+import { drainAndClose, type CloseServerOptions } from "./shutdown.js";
 
 /** Assistant id (and graph id) of the lead agent, as in DeerFlow (`client.runs.stream(threadId, "lead_agent")`). */
 export const LEAD_AGENT_ASSISTANT_ID = "lead_agent";
@@ -38,14 +38,6 @@ export interface CreateServerOptions {
   readonly runner?: CommandRunner;
   /** The built web console served at `/` (default: found by `resolveConsoleDir`); `false` serves none. */
   readonly consoleDir?: string | false;
-}
-
-/** Options of {@link DeerFlowServer.close}. */
-export interface CloseServerOptions {
-  /** Let running runs finish for up to the shutdown timeout before interrupting them. Default true. */
-  readonly drain?: boolean;
-  /** Override of the deployment's shutdown timeout. */
-  readonly timeoutMs?: number;
 }
 
 /** A created server (not yet listening). */
@@ -72,14 +64,6 @@ export interface DeerFlowServer {
    */
   close(options?: CloseServerOptions): Promise<void>;
 }
-
-/**
- * How long requests still in flight once the local runs are done (the last frames of their
- * streams, SSE of runs executed elsewhere, an upload) may take before they are ended.
- */
-const REQUEST_GRACE_MS = 2_000;
-/** `Retry-After` of the 503s a draining server answers: another instance (or this one restarted) takes the retry. */
-const DRAIN_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Creates the DeerFlow server from a loaded configuration.
@@ -143,33 +127,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     });
     started = { manager };
 
-    const gatewayOptions: GatewayOptions = {
-      logger,
-      bodyLimit: config.server.bodyLimit,
-      ...(config.server.corsOrigins.length === 0 ? {} : { cors: { origins: config.server.corsOrigins.includes("*") ? "*" : config.server.corsOrigins } }),
-      // config.yaml's keys are the operator's: each is an admin key (user "default").
-      ...(config.server.apiKeys.length === 0 ? {} : { auth: { apiKeys: config.server.apiKeys.map((key) => ({ key, admin: true })) } }),
-      healthChecks: components.healthChecks,
-      healthDetails: healthDetailsOf(manager, components.bridge),
-      openapi: { title: "DeerFlow Server", version: "0.0.0", description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files." },
-      ...(agent.catalog === undefined
-        ? {}
-        : {
-            skills: {
-              backend: createSharedSkillsBackend({
-                catalog: agent.catalog,
-                logger,
-                ...(agent.deps.skills?.skillManage === undefined ? {} : { store: agent.deps.skills.skillManage }),
-              }),
-            },
-          }),
-      // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
-      threadFiles: new LocalThreadFiles({ root: config.storage.dataDir }),
-      routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants, heartbeatMs: deployment.heartbeatMs }), infoRoutes(consoleInfo(loaded))],
-    };
-    const app = await createGateway(gatewayOptions);
-    // The web console and GET /api/info, answered before the gateway's API-key check.
-    await mountConsole(app, { info: consoleInfo(loaded), logger, env, ...(options.consoleDir === undefined ? {} : { distDir: options.consoleDir }) });
+    const app = await createGateway(serverGatewayOptions({ loaded, deployment, logger, env, components, agent, assistants, manager, consoleDir: options.consoleDir }));
     started = { manager, app };
     await manager.start();
     logger.info({ event: "runtime", instanceId: manager.instanceId, store: components.store.constructor.name, bridge: components.bridge.constructor.name, coordinator: components.coordinator.constructor.name }, "run manager started");
@@ -194,39 +152,10 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         return url;
       },
       close(closeOptions = {}) {
-        closing ??= shutdown(closeOptions);
+        closing ??= drainAndClose({ app, manager, logger, components, agent: resources, shutdownTimeoutMs: deployment.shutdownTimeoutMs }, closeOptions);
         return closing;
       },
     };
-
-    async function shutdown(closeOptions: CloseServerOptions): Promise<void> {
-      const timeoutMs = closeOptions.timeoutMs ?? deployment.shutdownTimeoutMs;
-      const drain = closeOptions.drain ?? true;
-      logger.info(
-        { event: "shutdown", drain, timeoutMs, localRuns: manager.localRunCount },
-        drain ? "shutting down: no new requests; draining local runs" : "shutting down: no new requests; interrupting local runs",
-      );
-      // New requests get 503 from now on; the ones in flight go on, so the SSE streams of local runs
-      // see every event and their real `end` as the runs finish (or are interrupted at the deadline).
-      const requests = drainGateway(app, { retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS });
-      try {
-        await manager.shutdown({ drain, timeoutMs });
-      } catch (err) {
-        logger.error({ err }, "run manager shutdown failed");
-      }
-      await requests.settled(REQUEST_GRACE_MS);
-      // Ends the streams still open (runs executed elsewhere: clients resume there with Last-Event-ID).
-      const appClosed = app.close().catch((err: unknown) => logger.warn({ err }, "closing the HTTP server failed"));
-      await components.close();
-      await resources.close().catch((err: unknown) => logger.warn({ err }, "closing the agent's sandbox provider failed"));
-      // Anything still open (a slow upload, a /wait) is cut after a short grace.
-      const closedInTime = await Promise.race([appClosed.then(() => true), delay(REQUEST_GRACE_MS).then(() => false)]);
-      if (!closedInTime) {
-        app.server.closeAllConnections();
-        await appClosed;
-      }
-      logger.info({ event: "shutdown" }, "shutdown complete");
-    }
 
     return server;
   } catch (err) {
@@ -236,8 +165,4 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     await components.close();
     throw err;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -3,7 +3,8 @@
  *
  * @packageDocumentation
  */
-export { createServer, LEAD_AGENT_ASSISTANT_ID, type CloseServerOptions, type CreateServerOptions, type DeerFlowServer } from "./create-server.js";
+export { createServer, LEAD_AGENT_ASSISTANT_ID, type CreateServerOptions, type DeerFlowServer } from "./create-server.js";
+export type { CloseServerOptions } from "./shutdown.js";
 export { createRuntimeComponents, type HealthCheck, type RuntimeComponents, type RuntimeComponentsOptions } from "./runtime-components.js";
 export { leadAgentGraphFactory } from "./lead-agent-graph.js";
 export { DEPLOYMENT_DEFAULTS, readDeploymentSettings, type DeploymentSettings, type LogLevel } from "./deployment.js";
@@ -13,14 +14,12 @@ export { runCli, type RunCliOptions } from "./cli.js";
 export { ServerStartError, type ServerStartErrorCode } from "./errors.js";
 export {
   consoleInfo,
-  infoRoutes,
+  consoleRoutes,
   isConsoleRequest,
-  mountConsole,
   resolveConsoleDir,
   CONSOLE_CSP,
   CONSOLE_NOT_BUILT_MESSAGE,
   INFO_PATH,
   type ConsoleInfo,
-  type MountConsoleOptions,
-  type MountedConsole,
+  type ConsoleRoutesOptions,
 } from "./static-console.js";

@@ -2,12 +2,12 @@
  * The web console (`apps/web`, a Vite + React build) served at `/`, and
  * `GET /api/info`, the facts the console needs before its first API call.
  *
- * The console's files hold no data, so they are served **before** the
- * gateway's API-key check: with `server.api_keys` set, the page still loads
- * and asks for a key. A second, small Fastify instance (`@fastify/static`)
- * answers `GET`/`HEAD` requests outside `/api` (and `GET /api/info`); every
- * other request goes to the gateway unchanged. The gateway's own root routes
- * (`/health`, `/ok`, `/openapi.json`) stay with the gateway.
+ * The console's files hold no data, so they are a public route plugin of the
+ * gateway (`createGateway({ publicRoutes })`): with `server.api_keys` set, the
+ * page still loads and asks for a key. It answers `GET`/`HEAD` requests outside
+ * `/api` that no gateway route takes, and `GET /api/info`; the gateway keeps
+ * its own root routes (`/health`, `/ok`, `/openapi.json`) and every path under
+ * `/api` (an unknown one is the API's 401 or 404, never a console page).
  *
  * Caching: hashed files under `/assets/` are immutable for a year; `index.html`
  * (served for `/` and, as the single-page app fallback, for any extension-less
@@ -15,12 +15,12 @@
  * this origin. A missing build answers `503` with the command that builds it.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import type { LoadedConfig } from "../config/load-config.js";
 import type { ServerLogger } from "./logger.js";
 
@@ -36,24 +36,19 @@ export interface ConsoleInfo {
   readonly authRequired: boolean;
 }
 
-/** Options of {@link mountConsole}. */
-export interface MountConsoleOptions {
+/** Options of {@link consoleRoutes}. */
+export interface ConsoleRoutesOptions {
   /** The facts of `GET /api/info`. */
   readonly info: ConsoleInfo;
   readonly logger?: ServerLogger;
   /**
    * The built console (a folder holding `index.html`). Default: {@link resolveConsoleDir}.
-   * `false` serves no console (`/` is left to the gateway: 404, or 401 with authentication).
+   * `false` serves no console (`/` is left to the gateway: 404, or 401 with authentication);
+   * `GET /api/info` is served all the same.
    */
   readonly distDir?: string | false;
   /** Environment for `DEERFLOW_CONSOLE_DIR`. Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
-}
-
-/** A mounted console. */
-export interface MountedConsole {
-  /** The folder served, or `undefined` when no build was found (`/` answers 503). */
-  readonly distDir: string | undefined;
 }
 
 /** Root paths of the gateway that are never the console's. */
@@ -181,18 +176,8 @@ const infoSchema = {
   },
 } as const;
 
-/**
- * `GET /info` as a gateway route plugin (mounted under `/api`): documents the
- * route in `/openapi.json` and serves `app.inject`. Over HTTP the console front
- * answers it first, without a key.
- *
- * @param info - the facts to answer
- */
-export function infoRoutes(info: ConsoleInfo): FastifyPluginAsync {
-  return async (api) => {
-    api.get("/info", { schema: { summary: "Server facts for the web console (open over HTTP: no key needed)", tags: ["console"], response: { 200: infoSchema } } }, async () => info);
-  };
-}
+/** The console's pages are not API: kept out of the OpenAPI document (`hide` is `@fastify/swagger`'s). */
+const UNDOCUMENTED = { schema: { hide: true } as FastifySchema };
 
 function sendIndex(reply: FastifyReply): FastifyReply {
   return reply.header("cache-control", "no-cache").header("content-security-policy", CONSOLE_CSP).header("x-content-type-options", "nosniff").sendFile("index.html");
@@ -204,23 +189,31 @@ function isPagePath(p: string): boolean {
   return !last.includes(".") && !p.startsWith("/assets/");
 }
 
-async function buildSite(info: ConsoleInfo, distDir: string | undefined, logger: ServerLogger | undefined): Promise<FastifyInstance> {
-  const site: FastifyInstance = Fastify(logger === undefined ? { logger: false } : { loggerInstance: logger as FastifyBaseLogger });
-  site.get(INFO_PATH, async (_request, reply) => reply.header("cache-control", "no-store").send(info));
-
-  if (distDir === undefined) {
-    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(503).header("cache-control", "no-store").type("text/plain; charset=utf-8").send(CONSOLE_NOT_BUILT_MESSAGE);
-    site.get("/", notBuilt);
-    site.setNotFoundHandler(notBuilt);
-    await site.ready();
-    return site;
+/**
+ * The build file a URL path names, relative to `distDir`, if it is a file. A segment
+ * starting with `.` (dotfiles, and so `..`) names nothing, as `@fastify/static`'s
+ * `dotfiles: "ignore"` has it: nothing outside `distDir` is reachable.
+ */
+async function buildFileOf(distDir: string, urlPath: string): Promise<string | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
   }
+  const segments = decoded.split("/").filter((segment) => segment !== "");
+  if (segments.length === 0 || segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))) return undefined;
+  const rel = segments.join("/");
+  const info = await stat(path.join(distDir, rel)).catch(() => undefined);
+  return info?.isFile() === true ? rel : undefined;
+}
 
+/** `GET /` and `GET /*` of a built console: its files, else the page fallback, else a 404. */
+async function serveBuild(site: Parameters<FastifyPluginAsync>[0], distDir: string): Promise<void> {
   await site.register(fastifyStatic, {
     root: distDir,
-    prefix: "/",
+    serve: false,
     index: false,
-    wildcard: true,
     cacheControl: false,
     dotfiles: "ignore",
     setHeaders: (reply, file) => {
@@ -231,50 +224,47 @@ async function buildSite(info: ConsoleInfo, distDir: string | undefined, logger:
       if (rel === "index.html") reply.header("content-security-policy", CONSOLE_CSP);
     },
   });
-  site.get("/", async (_request, reply) => sendIndex(reply));
-  site.setNotFoundHandler(async (request, reply) => {
-    if (isPagePath(pathOf(request.url))) return sendIndex(reply);
+  site.get("/", UNDOCUMENTED, async (_request, reply) => sendIndex(reply));
+  site.get("/*", UNDOCUMENTED, async (request, reply) => {
+    if (!isConsoleRequest(request.method, request.url)) return reply.callNotFound();
+    const p = pathOf(request.url);
+    const file = await buildFileOf(distDir, p);
+    if (file !== undefined) return reply.sendFile(file);
+    if (isPagePath(p)) return sendIndex(reply);
     return reply.code(404).type("text/plain; charset=utf-8").send("Not Found\n");
   });
-  await site.ready();
-  return site;
 }
 
 /**
- * Serves the web console and `GET /api/info` in front of the gateway `app`
- * (see the module comment). Call it before `app.listen()`.
+ * The web console and `GET /api/info` as a public route plugin of the gateway
+ * (see the module comment): pass it in `createGateway({ publicRoutes })`.
  *
- * @param app - the gateway (its HTTP server's request listener is wrapped)
  * @param options - the info facts, logger, console folder
- * @returns the folder served (or `undefined` when the console is missing and `/` answers 503)
+ * @returns the plugin (it logs where the console is served from when registered)
  * @example
  * ```ts
- * const app = await createGateway(options);
- * await app.register(infoRoutes(consoleInfo(loaded)), { prefix: "/api" });
- * const { distDir } = await mountConsole(app, { info: consoleInfo(loaded), logger });
+ * const app = await createGateway({ ...options, publicRoutes: [consoleRoutes({ info: consoleInfo(loaded), logger })] });
  * ```
  */
-export async function mountConsole(app: FastifyInstance, options: MountConsoleOptions): Promise<MountedConsole> {
-  if (options.distDir === false) return { distDir: undefined };
-  const distDir = options.distDir === undefined ? resolveConsoleDir(options.env) : hasIndex(options.distDir) ? path.resolve(options.distDir) : undefined;
-  if (distDir === undefined) {
-    options.logger?.warn({ event: "config" }, `web console: not built; / answers 503 (${CONSOLE_NOT_BUILT_MESSAGE.split("\n")[1] ?? ""})`);
-  } else {
-    options.logger?.info({ event: "config", consoleDir: distDir }, `web console: served at / from ${distDir}`);
-  }
-  const site = await buildSite(options.info, distDir, options.logger);
-  const server = app.server;
-  const gatewayListeners = server.listeners("request") as Array<(req: IncomingMessage, res: ServerResponse) => void>;
-  for (const listener of gatewayListeners) server.removeListener("request", listener);
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    if (isConsoleRequest(req.method, req.url)) {
-      site.routing(req, res);
+export function consoleRoutes(options: ConsoleRoutesOptions): FastifyPluginAsync {
+  const { info, logger } = options;
+  return async (site) => {
+    site.get(
+      INFO_PATH,
+      { schema: { summary: "Server facts for the web console (open: no key needed)", tags: ["console"], response: { 200: infoSchema } } },
+      async (_request, reply) => reply.header("cache-control", "no-store").send(info),
+    );
+    if (options.distDir === false) return;
+    const distDir = options.distDir === undefined ? resolveConsoleDir(options.env) : hasIndex(options.distDir) ? path.resolve(options.distDir) : undefined;
+    if (distDir !== undefined) {
+      logger?.info({ event: "config", consoleDir: distDir }, `web console: served at / from ${distDir}`);
+      await serveBuild(site, distDir);
       return;
     }
-    for (const listener of gatewayListeners) listener(req, res);
-  });
-  app.addHook("onClose", async () => {
-    await site.close();
-  });
-  return { distDir };
+    logger?.warn({ event: "config" }, `web console: not built; / answers 503 (${CONSOLE_NOT_BUILT_MESSAGE.split("\n")[1] ?? ""})`);
+    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(503).header("cache-control", "no-store").type("text/plain; charset=utf-8").send(CONSOLE_NOT_BUILT_MESSAGE);
+    site.get("/", UNDOCUMENTED, notBuilt);
+    site.get("/*", UNDOCUMENTED, async (request, reply) => (isConsoleRequest(request.method, request.url) ? notBuilt(request, reply) : reply.callNotFound()));
+  };
 }

@@ -91,7 +91,7 @@ describe("the console served by createServer", () => {
     const info = await fetch(`${url}${INFO_PATH}`);
     expect(info.headers.get("cache-control")).toBe("no-store");
     expect(await info.json()).toEqual({ version: expect.any(String), demoModel: true, defaultModel: "demo", authRequired: false });
-    // The gateway's copy of /api/info: in the OpenAPI document and for app.inject.
+    // /api/info is a route of the gateway: in the OpenAPI document and for app.inject.
     const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toContain(INFO_PATH);
     expect((await server.server.app.inject({ url: INFO_PATH })).json()).toMatchObject({ demoModel: true });
@@ -108,8 +108,9 @@ describe("the console served by createServer", () => {
     expect((await fetch(`${url}/api/assistants/lead_agent`)).status).toBe(401);
     expect((await fetch(`${url}/api/assistants/lead_agent`, { headers: { authorization: "Bearer k-123" } })).status).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(401);
-    // Through the gateway itself (no console front), /api/info needs the key like any API route.
-    expect((await server.server.app.inject({ url: INFO_PATH })).statusCode).toBe(401);
+    // /api/info is one of the gateway's public routes: open through app.inject too, unlike an unknown API path.
+    expect((await server.server.app.inject({ url: INFO_PATH })).statusCode).toBe(200);
+    expect((await fetch(`${url}/api/does-not-exist`)).status).toBe(401);
   });
 
   it("answers 503 with the build command when the console is not built", async () => {

@@ -1,0 +1,63 @@
+/**
+ * The gateway options of the DeerFlow server: its configuration's HTTP
+ * settings, the runtime's health checks, the skills and thread-files routes,
+ * the LangGraph-compatible routes and the web console.
+ */
+import { LocalThreadFiles, createSharedSkillsBackend, langgraphRoutes, type AssistantRegistry, type GatewayOptions } from "@deerflow/gateway";
+import type { RunManager } from "@deerflow/runtime";
+import type { LeadAgentResources } from "../agent/create-deps.js";
+import type { LoadedConfig } from "../config/load-config.js";
+import type { DeploymentSettings } from "./deployment.js";
+import { healthDetailsOf } from "./health-details.js";
+import type { ServerLogger } from "./logger.js";
+import type { RuntimeComponents } from "./runtime-components.js";
+import { consoleInfo, consoleRoutes } from "./static-console.js";
+
+/** What the gateway is built over. */
+export interface ServerGatewayParts {
+  readonly loaded: LoadedConfig;
+  readonly deployment: DeploymentSettings;
+  readonly logger: ServerLogger;
+  readonly env: NodeJS.ProcessEnv;
+  readonly components: RuntimeComponents;
+  readonly agent: LeadAgentResources;
+  readonly assistants: AssistantRegistry;
+  readonly manager: RunManager;
+  /** The built web console (default: found by `resolveConsoleDir`); `false` serves none. */
+  readonly consoleDir: string | false | undefined;
+}
+
+/**
+ * @param parts - the configuration and what the server built
+ * @returns the options of `createGateway`
+ */
+export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions {
+  const { loaded, logger, components, agent, manager } = parts;
+  const { server } = loaded.config;
+  return {
+    logger,
+    bodyLimit: server.bodyLimit,
+    ...(server.corsOrigins.length === 0 ? {} : { cors: { origins: server.corsOrigins.includes("*") ? "*" : server.corsOrigins } }),
+    // config.yaml's keys are the operator's: each is an admin key (user "default").
+    ...(server.apiKeys.length === 0 ? {} : { auth: { apiKeys: server.apiKeys.map((key) => ({ key, admin: true })) } }),
+    healthChecks: components.healthChecks,
+    healthDetails: healthDetailsOf(manager, components.bridge),
+    openapi: { title: "DeerFlow Server", version: "0.0.0", description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files." },
+    ...(agent.catalog === undefined
+      ? {}
+      : {
+          skills: {
+            backend: createSharedSkillsBackend({
+              catalog: agent.catalog,
+              logger,
+              ...(agent.deps.skills?.skillManage === undefined ? {} : { store: agent.deps.skills.skillManage }),
+            }),
+          },
+        }),
+    // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
+    threadFiles: new LocalThreadFiles({ root: loaded.config.storage.dataDir }),
+    routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants: parts.assistants, heartbeatMs: parts.deployment.heartbeatMs })],
+    // The web console and GET /api/info: no API key needed.
+    publicRoutes: [consoleRoutes({ info: consoleInfo(loaded), logger, env: parts.env, ...(parts.consoleDir === undefined ? {} : { distDir: parts.consoleDir }) })],
+  };
+}
