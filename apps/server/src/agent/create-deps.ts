@@ -25,6 +25,7 @@ import { silentLogger, type Logger } from "../logger.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { loadPlugin } from "../plugins/index.js";
 import { combineScanners, isSkillScanner } from "./composite-scanner.js";
+import { titleMiddlewareOptions } from "./title-deps.js";
 
 /** Options of {@link createLeadAgentDeps}. */
 export interface CreateLeadAgentDepsOptions {
@@ -183,7 +184,7 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),
     prompt: { agentName: config.agent.name },
-    middleware: { loopDetection: { threshold: config.agent.loopThreshold } },
+    middleware: { loopDetection: { threshold: config.agent.loopThreshold }, ...titleMiddlewareOptions(config) },
     logger,
   };
   return {

@@ -144,6 +144,7 @@ export const CONFIG_SCHEMA: Schema = obj({
   runtime,
   storage: obj({ data_dir: nonEmpty() }),
   agent: obj({ name: nonEmpty(), loop_threshold: int(2) }),
+  title: obj({ enabled: bool(), max_words: int(1, { maximum: 20 }), max_chars: int(10, { maximum: 200 }), model_name: nonEmpty(), prompt_template: nonEmpty() }),
   extensions_config: nonEmpty(),
 });
 

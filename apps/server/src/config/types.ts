@@ -157,6 +157,18 @@ export interface AgentSettings {
   readonly loopThreshold: number;
 }
 
+/** `title:` — thread titles after the first exchange (DeerFlow's keys). */
+export interface TitleSettings {
+  readonly enabled: boolean;
+  /** Words asked of the title model (1–20). */
+  readonly maxWords: number;
+  /** Longest title (10–200). */
+  readonly maxChars: number;
+  /** A configured model asked for the title; absent: the local title (the first message, cut). */
+  readonly modelName?: string;
+  readonly promptTemplate?: string;
+}
+
 /** The whole configuration. */
 export interface ServerConfig {
   readonly server: ServerSettings;
@@ -170,6 +182,8 @@ export interface ServerConfig {
   readonly runtime: RuntimeSettings;
   readonly storage: { readonly dataDir: string };
   readonly agent: AgentSettings;
+  /** `title:` (absent in hand-built configs: DeerFlow's defaults). */
+  readonly title?: TitleSettings;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }

@@ -12,6 +12,7 @@ import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
+import { withThreadTitles } from "../agent/title-deps.js";
 import { describeConfig } from "../config/describe.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js";
@@ -99,7 +100,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   try {
     agent = await createLeadAgentDeps(loaded, { logger, env, cwd, ...(options.runner === undefined ? {} : { runner: options.runner }) });
     // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
-    const leadAgent = await createLeadAgent({ ...agent.deps, checkpointer: components.checkpointer });
+    const leadAgent = await createLeadAgent(withThreadTitles({ ...agent.deps, checkpointer: components.checkpointer }, components.store, logger));
     const assistants = new AssistantRegistry([
       {
         assistantId: LEAD_AGENT_ASSISTANT_ID,
