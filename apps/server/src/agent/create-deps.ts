@@ -184,7 +184,7 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),
     prompt: { agentName: config.agent.name },
-    middleware: { loopDetection: { threshold: config.agent.loopThreshold }, ...titleMiddlewareOptions(config) },
+    middleware: { loopDetection: { threshold: config.agent.loopThreshold }, ...config.contextMiddleware, ...titleMiddlewareOptions(config) },
     logger,
   };
   return {

@@ -11,6 +11,7 @@ import { isUseSpec } from "../plugins/index.js";
 import { parseByteSize } from "./body-limit.js";
 import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
+import { resolveContext } from "./resolve-context.js";
 import { resolveRuntime } from "./resolve-runtime.js";
 import { resolveTitle } from "./resolve-title.js";
 import type { CustomSubagentSettings, ModelConfig, ModelUse, ScannerUse, ServerConfig, SubagentOverrideSettings } from "./types.js";
@@ -227,11 +228,12 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     loopThreshold: (ag["loop_threshold"] as number | undefined) ?? D.loopThreshold,
   };
   const title = resolveTitle(doc, modelNames, problem);
+  const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
-    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, extensionsConfigPath },
+    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, extensionsConfigPath, ...context },
     provenance,
   };
 }

@@ -25,6 +25,8 @@ const map = (values: Schema): Schema => ({ type: "object", additionalProperties:
 const pluginOptions = (): Schema => ({ type: "object" });
 /** `"<module specifier>:<export name>"` or a built-in keyword; checked in detail by the resolver. */
 const use = (): Schema => nonEmpty();
+/** DeerFlow's `ContextSize` (`summarization.trigger` / `keep`); ranges per type are checked by the resolver. */
+const contextSize = (): Schema => obj({ type: { enum: ["tokens", "messages", "fraction"] }, value: num({ minimum: 0 }) }, ["type", "value"]);
 
 const model = obj(
   {
@@ -144,6 +146,30 @@ export const CONFIG_SCHEMA: Schema = obj({
   runtime,
   storage: obj({ data_dir: nonEmpty() }),
   agent: obj({ name: nonEmpty(), loop_threshold: int(2) }),
+  summarization: obj({
+    enabled: bool(),
+    model_name: { type: ["string", "null"], minLength: 1 },
+    trigger: { anyOf: [{ type: "null" }, contextSize(), list(contextSize())] },
+    keep: contextSize(),
+    trim_tokens_to_summarize: int(0),
+    summary_prompt: { type: ["string", "null"] },
+  }),
+  tool_output: obj({
+    enabled: bool(),
+    externalize_min_chars: int(1),
+    fallback_max_chars: int(1),
+    exempt_tools: list(nonEmpty()),
+    tool_overrides: map(int(1)),
+  }),
+  token_usage: obj({ enabled: bool() }),
+  token_budget: obj({
+    enabled: bool(),
+    max_tokens: int(1000),
+    max_input_tokens: { type: ["integer", "null"], minimum: 1 },
+    max_output_tokens: { type: ["integer", "null"], minimum: 1 },
+    warn_threshold: num({ exclusiveMinimum: 0, maximum: 1 }),
+    hard_stop_threshold: num({ exclusiveMinimum: 0 }),
+  }),
   title: obj({ enabled: bool(), max_words: int(1, { maximum: 20 }), max_chars: int(10, { maximum: 200 }), model_name: nonEmpty(), prompt_template: nonEmpty() }),
   extensions_config: nonEmpty(),
 });

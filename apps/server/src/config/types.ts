@@ -3,6 +3,7 @@
  * `loadConfig`. Paths are absolute (resolved against the config file's folder,
  * or the working directory when there is no file).
  */
+import type { LeadMiddlewareOptions } from "@deerflow/agent";
 import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
 
@@ -169,6 +170,9 @@ export interface TitleSettings {
   readonly promptTemplate?: string;
 }
 
+/** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` as the lead agent's middleware options. */
+export type ContextMiddlewareSettings = Pick<LeadMiddlewareOptions, "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget">;
+
 /** The whole configuration. */
 export interface ServerConfig {
   readonly server: ServerSettings;
@@ -182,6 +186,8 @@ export interface ServerConfig {
   readonly runtime: RuntimeSettings;
   readonly storage: { readonly dataDir: string };
   readonly agent: AgentSettings;
+  /** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` (absent in hand-built configs: the agent's defaults). */
+  readonly contextMiddleware?: ContextMiddlewareSettings;
   /** `title:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly title?: TitleSettings;
   /** Where `extensions_config.json` lives (it may not exist). */
