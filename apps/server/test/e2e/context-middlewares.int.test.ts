@@ -1,0 +1,136 @@
+/**
+ * The "Context" middlewares (issue 14 §2) through the real server, a model on
+ * the scripted OpenAI-compatible endpoint and the LangGraph SDK over a socket:
+ *
+ * 1. summarization: a run given 200 long messages sends the model less than the
+ *    configured window, with the latest user message and the summary as data;
+ * 2. tool-output budget: a 2 MB bash output never reaches the model whole; it is
+ *    saved under outputs/.tool-results/ and the model gets a synopsis and the path;
+ * 3. token usage: the thread's and the run's totals in the state;
+ * 4. token budget: over the budget, the tool calls are removed and the run's
+ *    stop_reason is token_capped.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
+
+const WINDOW_TOKENS = 16_000;
+const SUMMARY = "The user sent 199 numbered notes about rivers.";
+const BIG = "head -c 2000000 /dev/zero | tr '\\0' x";
+
+const textOf = (m: Readonly<Record<string, unknown>>): string =>
+  typeof m["content"] === "string" ? m["content"] : Array.isArray(m["content"]) ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("") : "";
+const isSummaryRequest = (r: RecordedRequest): boolean => textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
+const lastUser = (r: RecordedRequest): string => textOf(r.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
+
+function script(request: RecordedRequest): ScriptStep {
+  if (isSummaryRequest(request)) return { text: SUMMARY };
+  const answered = request.messages.some((m) => m["role"] === "tool");
+  const user = lastUser(request);
+  if (user === "make a big output" && !answered) return { toolCalls: [{ name: "bash", args: { description: "print", command: BIG }, id: "call_big" }] };
+  if (user === "spend a lot" && !answered) return { toolCalls: [{ name: "bash", args: { command: "echo hi" }, id: "call_spend" }], usage: { promptTokens: 900, completionTokens: 200 } };
+  return { text: "Noted.", usage: { promptTokens: 120, completionTokens: 7 } };
+}
+
+async function findFiles(dir: string, name: RegExp): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && name.test(e.name)).map((e) => path.join(e.parentPath, e.name));
+}
+
+describe("context middlewares through the server", () => {
+  const temp = tempDirs();
+  let openai: ScriptedOpenAI;
+  let t: TestServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    openai = await startScriptedOpenAI({ script });
+    dir = await temp.make();
+    const yaml = `
+models:
+  - name: main
+    model: scripted
+    base_url: ${openai.baseURL}
+    api_key: test
+    max_retries: 0
+sandbox:
+  allow_host_bash: true
+storage:
+  data_dir: ./data
+summarization:
+  enabled: true
+  trigger: [{ type: tokens, value: ${WINDOW_TOKENS} }, { type: messages, value: 150 }]
+  keep: { type: messages, value: 10 }
+token_budget:
+  enabled: true
+  max_tokens: 1000
+`;
+    t = await startServer(dir, yaml);
+  });
+
+  afterAll(async () => {
+    await t?.server.close({ drain: false });
+    await openai?.close();
+    await temp.cleanup();
+  });
+
+  it("summarization: 200 long messages reach the model under the window, the last user message kept", async () => {
+    const thread = await t.client.threads.create();
+    const note = (i: number) => `Note ${i}: ${"the river flows to the sea and carries silt along its bed. ".repeat(20)}`;
+    const messages = Array.from({ length: 199 }, (_, i) => ({ type: i % 2 === 0 ? "human" : "ai", content: note(i) }));
+    const before = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [...messages, { type: "human", content: "What was my last note about?" }] } });
+    const calls = openai.requests.slice(before);
+    expect(calls.filter(isSummaryRequest)).toHaveLength(1);
+    const agentCall = calls.find((r) => !isSummaryRequest(r));
+    if (agentCall === undefined) throw new Error("no model call");
+    const sentChars = agentCall.messages.reduce((n, m) => n + textOf(m).length, 0);
+    // langchain's approximation: 4 characters a token.
+    expect(sentChars / 4).toBeLessThan(WINDOW_TOKENS);
+    expect(lastUser(agentCall)).toBe("What was my last note about?");
+    expect(agentCall.messages.some((m) => textOf(m).includes(`<durable_context_data>\n## Conversation summary so far\n${SUMMARY}`))).toBe(true);
+    const state = await t.client.threads.getState<{ summary_text?: string; messages: unknown[] }>(thread.thread_id);
+    expect(state.values.summary_text).toBe(SUMMARY);
+    expect(state.values.messages.length).toBeLessThanOrEqual(12);
+  });
+
+  it("tool-output budget: a 2 MB output is saved and the model gets a synopsis and the path", async () => {
+    const thread = await t.client.threads.create();
+    const before = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "make a big output" }] } });
+    const second = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "tool"));
+    const result = textOf(second?.messages.find((m) => m["role"] === "tool") ?? {});
+    expect(result.length).toBeLessThan(5000);
+    expect(result).toContain("[Tool output saved to a file]");
+    expect(result).toContain("/mnt/user-data/outputs/.tool-results/bash-call_big.txt");
+    const [saved] = await findFiles(path.join(dir, "data"), /^bash-call_big\.txt$/);
+    expect(saved).toContain(`${path.sep}outputs${path.sep}.tool-results${path.sep}`);
+    expect((await readFile(saved ?? "", "utf8")).length).toBeGreaterThan(result.length * 3);
+  });
+
+  it("token usage: the run's and the thread's totals are in the state", async () => {
+    const thread = await t.client.threads.create();
+    for (const text of ["first", "second"]) await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: text }] } });
+    const state = await t.client.threads.getState<{ token_usage?: unknown; run_token_usage?: unknown }>(thread.thread_id);
+    expect(state.values.run_token_usage).toEqual({ input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 });
+    expect(state.values.token_usage).toEqual({ input_tokens: 240, output_tokens: 14, total_tokens: 254, llm_call_count: 2 });
+  });
+
+  it("token budget: over the budget the tool calls are removed and the run stops as token_capped", async () => {
+    const thread = await t.client.threads.create();
+    const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "spend a lot" }] } });
+    await t.client.runs.join(thread.thread_id, run.run_id);
+    const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as { status: string; stop_reason?: string | null };
+    expect(record.status).toBe("success");
+    expect(record.stop_reason).toBe("token_capped");
+    const state = await t.client.threads.getState<{ messages: { type: string; content: unknown; tool_calls?: unknown[] }[] }>(thread.thread_id);
+    const last = state.values.messages.at(-1);
+    expect(last?.type).toBe("ai");
+    expect(last?.tool_calls ?? []).toEqual([]);
+    expect(JSON.stringify(last?.content)).toContain("[TOKEN BUDGET EXCEEDED] The total token usage (1,100) has exceeded the safety limit (1,000).");
+  });
+});
