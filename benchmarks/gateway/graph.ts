@@ -19,8 +19,8 @@ export const REPLY_TOKENS: readonly string[] = (
   .split(/(?<= )/)
   .slice(0, 20);
 
-/** A chat model that streams {@link REPLY_TOKENS}, the same for every call. */
-class FakeStreamingChatModel extends BaseChatModel {
+/** A chat model that streams {@link REPLY_TOKENS}, the same for every call (the lead-agent benchmark's model too). */
+export class FakeStreamingChatModel extends BaseChatModel {
   override _llmType(): string {
     return "bench-fake";
   }

@@ -1,0 +1,39 @@
+/**
+ * Child process: the real DeerFlow server (`createServer` on `loadConfig`'s
+ * embedded defaults: SQLite run store and checkpointer under the data dir,
+ * in-memory stream bridge, the local sandbox, subagents on), whose only
+ * configured model is {@link FastModel} (a `use:` plugin), so the lead agent —
+ * compiled once, with its whole chain — is what runs. No console, logs at
+ * `error`. Listens on a free loopback port, reports `{ port }` over IPC and
+ * exits when the parent goes away. The working folder is the first argument.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+// The server app publishes no library entry: its sources, run by tsx like the rest of the benchmark.
+import { createServer, createServerLogger, loadConfig } from "../../apps/server/src/index.js";
+
+if (process.send === undefined) throw new Error("server-deerflow.ts is started by run.ts (needs an IPC channel)");
+const cwd = process.argv.at(-1) ?? process.cwd();
+const modelModule = path.join(path.dirname(fileURLToPath(import.meta.url)), "fast-model.ts");
+writeFileSync(path.join(cwd, "config.yaml"), `models:\n  - name: fast\n    use: "${modelModule}:FastModel"\n`);
+
+const server = await createServer(await loadConfig({ cwd, env: {} }), { cwd, env: {}, consoleDir: false, logger: createServerLogger({ level: "error" }) });
+const url = await server.listen({ host: "127.0.0.1", port: 0 });
+
+let closing = false;
+const close = async (): Promise<void> => {
+  if (closing) return;
+  closing = true;
+  const timer = setTimeout(() => process.exit(0), 5_000);
+  timer.unref();
+  try {
+    await server.close({ drain: false, timeoutMs: 1_000 });
+  } finally {
+    process.exit(0);
+  }
+};
+process.on("disconnect", () => void close());
+process.on("SIGTERM", () => void close());
+process.on("SIGINT", () => void close());
+process.send({ port: Number(new URL(url).port) });
