@@ -11,14 +11,16 @@ import { useStream } from "@langchain/langgraph-sdk/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { FileLink } from "../components/FileLink";
 import { MessageView } from "../components/MessageView";
+import { PlanModeToggle } from "../components/PlanModeToggle";
 import { TaskList, applyTaskEvent, type TaskProgress } from "../components/TaskList";
+import { TodoList, type Todo } from "../components/TodoList";
 import { ASSISTANT_ID, CALLER_OPTIONS, apiUrl, errorText, formatTime } from "../lib/api";
 import { useAuth } from "../lib/auth";
 import { Link, navigate } from "../lib/router";
 import { notifyThreadsChanged, rememberThread, threadTitle, useThreadList } from "../lib/threads";
 
 /** The lead agent's state as the console reads it. */
-type AgentState = { messages: Message[]; artifacts?: string[] };
+type AgentState = { messages: Message[]; artifacts?: string[]; todos?: Todo[]; title?: string };
 
 interface Outcome {
   readonly kind: "done" | "cancelled" | "error";
@@ -58,6 +60,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [stopping, setStopping] = useState(false);
   const [title, setTitle] = useState<string | null>(null);
+  const [planMode, setPlanMode] = useState(false);
   /** True once this page sent a message (a run streaming without it was rejoined). */
   const [submitted, setSubmitted] = useState(false);
   /** The thread id `useStream` just created (adopting it must not reset the run's UI). */
@@ -134,7 +137,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     const human: Message = { type: "human", content: text };
     const options = {
       optimisticValues: (prev: AgentState) => ({ ...prev, messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }] }),
-      ...(threadId === null ? { metadata: { title: text.length > 80 ? `${text.slice(0, 77)}…` : text } } : {}),
+      // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
+      ...(planMode ? { context: { is_plan_mode: true } } : {}),
     };
     if (typeof question === "string") void stream.submit(null, { ...options, command: { resume: text } });
     else void stream.submit({ messages: [human] }, options);
@@ -167,7 +171,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
       ? "Loading the thread…"
       : (outcome?.text ?? "");
 
-  const heading = threadId === null ? "New chat" : (title ?? "Chat");
+  const heading = threadId === null ? "New chat" : (title ?? stream.values?.title ?? "Chat");
 
   return (
     <div className="chat-layout">
@@ -197,6 +201,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
         </ol>
 
         <TaskList tasks={tasks} />
+
+        <TodoList todos={stream.values?.todos ?? []} />
 
         {artifacts.length > 0 && threadId !== null && (
           <section className="artifacts" aria-labelledby="artifacts-title">
@@ -244,6 +250,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
               Enter sends · Shift+Enter adds a new line
             </p>
             <div className="composer-actions">
+              <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
               <button type="submit" disabled={draft.trim() === "" || stream.isLoading}>
                 Send
               </button>

@@ -1,0 +1,108 @@
+/**
+ * The console's plan-mode todo list and agent-made thread titles, in Debian's Chromium
+ * (playwright-core) against the real server with a model on the scripted
+ * OpenAI-compatible endpoint: with "Plan mode" on, the run is sent with
+ * `context.is_plan_mode`, the agent's `write_todos` list shows while the run is still
+ * going, and the title `title.model_name`'s model gave the thread replaces the first
+ * message in the heading and the sidebar. axe-core: no serious or critical violation.
+ *
+ * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
+ */
+import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
+
+const TITLE = "Otter Report Plan";
+const todos = [
+  { content: "Collect otter facts", status: "completed" },
+  { content: "Write the report", status: "in_progress" },
+];
+
+const lastText = (r: RecordedRequest): string => {
+  const content = r.messages.at(-1)?.["content"];
+  return typeof content === "string" ? content : JSON.stringify(content ?? "");
+};
+
+function script(request: RecordedRequest): ScriptStep {
+  if (lastText(request).startsWith("Generate a concise title")) return { text: TITLE };
+  const answered = request.messages.some((m) => m["role"] === "tool");
+  if (request.toolNames.includes("write_todos") && !answered) return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
+  // Slow final answer: the plan must be on screen while the run is still going.
+  return { text: "The report is underway.", delayMs: 1500 };
+}
+
+describe.skipIf(!HAVE_CHROMIUM)("console: plan-mode todos and thread titles", () => {
+  const temp = tempDirs();
+  let openai: ScriptedOpenAI;
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    openai = await startScriptedOpenAI({ script });
+    const yaml = `
+models:
+  - name: main
+    model: scripted
+    base_url: ${openai.baseURL}
+    api_key: test
+    max_retries: 0
+sandbox:
+  allow_host_bash: true
+storage:
+  data_dir: ./data
+title:
+  model_name: main
+`;
+    server = await startServer(await temp.make("deerflow-work-console-"), yaml);
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.server.close({ drain: false });
+    await openai?.close();
+    await temp.cleanup();
+  });
+
+  it("shows the todo list live in a plan-mode run, then the agent's title in the heading and the thread list", async () => {
+    await page.goto(`${server.url}/chat`);
+    await page.getByLabel("Plan mode").check();
+    await page.locator("#composer-input").fill("Please write a report about otters");
+    await page.locator("#composer-input").press("Enter");
+
+    const list = page.getByTestId("todos");
+    await list.waitFor();
+    // Still running: the list arrived from the values stream, not from a reload.
+    expect(await page.getByTestId("run-status").getAttribute("data-outcome")).toBe("running");
+    expect(await list.getByRole("heading").textContent()).toBe("Plan (1 of 2 done)");
+    expect(await list.getByTestId("todo").allTextContents()).toEqual(["Collect otter facts done", "Write the report in progress"]);
+    expect(openai.requests.find((r) => r.toolNames.length > 0)?.toolNames).toContain("write_todos");
+
+    await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
+    await page.locator("#page-title").filter({ hasText: new RegExp(`^${TITLE}$`) }).waitFor();
+    await page.locator(".thread-link-title").filter({ hasText: new RegExp(`^${TITLE}$`) }).waitFor();
+    await screenshot(page, "chat-plan-mode-todos");
+
+    const violations = await runAxe(page);
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+  });
+
+  it("sends no plan mode when the switch is off", async () => {
+    await page.goto(`${server.url}/chat`);
+    const before = openai.requests.length;
+    await page.locator("#composer-input").fill("hello");
+    await page.locator("#composer-input").press("Enter");
+    await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
+    const agentCalls = openai.requests.slice(before).filter((r) => !lastText(r).startsWith("Generate a concise title"));
+    expect(agentCalls.length).toBeGreaterThan(0);
+    for (const r of agentCalls) expect(r.toolNames).not.toContain("write_todos");
+    expect(await page.getByTestId("todos").count()).toBe(0);
+  });
+});
