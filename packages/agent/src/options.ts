@@ -10,10 +10,14 @@ import type { SubagentRegistry } from "@deerflow/subagents";
 import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { Logger } from "./logger.js";
-import type { LoopDetectionOptions } from "./middleware/loop-detection.js";
+import type { LoopDetectionOptions } from "./middleware/loop-detection/loop-detection.js";
+import type { LlmErrorHandlingOptions } from "./middleware/llm-error-handling/llm-error-handling.js";
+import type { SafetyFinishReasonOptions } from "./middleware/finish-reason/safety-finish-reason.js";
 import type { SummarizationOptions } from "./middleware/summarization/summarization.js";
 import type { TokenBudgetOptions } from "./middleware/token-budget/token-budget.js";
 import type { ToolOutputBudgetOptions } from "./middleware/tool-output-budget/tool-output-budget.js";
+import type { GuardrailOptions } from "./middleware/guardrails/guardrail.js";
+import type { InputSanitizationOptions } from "./middleware/sanitization/input-sanitization.js";
 import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
 import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
 import type { UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
@@ -53,8 +57,29 @@ export interface LeadPromptSettings {
  * middleware, so a new middleware adds a key without touching the others).
  */
 export interface LeadMiddlewareOptions {
-  /** `LoopDetectionMiddleware`: `threshold` (identical calls per turn that stop it, ≥ 2; default 3). */
-  readonly loopDetection?: Omit<LoopDetectionOptions, "logger">;
+  /** `ReadBeforeWriteMiddleware` (needs a sandbox): `enabled` (`read_before_write.enabled`, default true). */
+  readonly readBeforeWrite?: { readonly enabled?: boolean };
+  /** `InputSanitizationMiddleware` (always on): `frameUserInput` (default false). */
+  readonly inputSanitization?: Omit<InputSanitizationOptions, "logger">;
+  /**
+   * `GuardrailMiddleware` and `HumanApprovalMiddleware` (`guardrails:`): `provider` (none = no
+   * guardrail), `failClosed` (`fail_closed`, true), `passport`, and `requireApproval`
+   * (`require_approval`: tools that wait for a human decision; default none).
+   */
+  readonly guardrails?: Omit<Partial<GuardrailOptions>, "logger"> & { readonly requireApproval?: readonly string[] };
+  /**
+   * `LoopDetectionMiddleware` (`loop_detection:`): `enabled` (true), `warnThreshold` (3), `hardLimit` (5),
+   * `windowSize` (20), `toolFreqWarn` (30), `toolFreqHardLimit` (50), `toolFreqOverrides`.
+   */
+  readonly loopDetection?: Omit<LoopDetectionOptions, "logger"> & { readonly enabled?: boolean };
+  /**
+   * `LlmErrorHandlingMiddleware` (`llm_call:`, `circuit_breaker:`): `retryMaxAttempts` (3), `retryBaseDelayMs` (1000),
+   * `retryCapDelayMs` (8000), `burstRetryBaseDelayMs` (5000), `fallbackModels` (none), `circuitBreaker`
+   * (`failureThreshold` 5, `recoveryTimeoutSec` 60).
+   */
+  readonly llmErrorHandling?: Omit<LlmErrorHandlingOptions, "logger" | "resolveModel">;
+  /** `SafetyFinishReasonMiddleware` (`safety_finish_reason:`): `enabled` (true), `detectors` (the providers' safety stops). */
+  readonly safetyFinishReason?: Omit<SafetyFinishReasonOptions, "logger"> & { readonly enabled?: boolean };
   /**
    * `ToolOutputBudgetMiddleware` (`tool_output:`): `enabled` (true), `externalizeMinChars` (12000),
    * `fallbackMaxChars` (30000), `exemptTools` (`read_file`, `read_file_tool`), `toolOverrides`.

@@ -12,13 +12,22 @@ import type { Logger } from "../logger.js";
 import { createArtifactsMiddleware } from "../middleware/artifacts.js";
 import { createClarificationMiddleware } from "../middleware/clarification.js";
 import { createDanglingToolCallMiddleware } from "../middleware/dangling-tool-calls.js";
-import { createLoopDetectionMiddleware } from "../middleware/loop-detection.js";
+import { createLoopDetectionMiddleware } from "../middleware/loop-detection/loop-detection.js";
+import { createLlmErrorHandlingMiddleware } from "../middleware/llm-error-handling/llm-error-handling.js";
+import { createModelLengthFinishReasonMiddleware } from "../middleware/finish-reason/model-length-finish-reason.js";
+import { createSafetyFinishReasonMiddleware } from "../middleware/finish-reason/safety-finish-reason.js";
+import { createTerminalResponseMiddleware } from "../middleware/terminal-response/terminal-response.js";
 import { createRunModelMiddleware } from "../middleware/run-model.js";
 import { createRunPromptMiddleware } from "../middleware/run-prompt.js";
 import { createRunToolsMiddleware, type ToolFilter } from "../middleware/run-tools.js";
 import { createSandboxMiddleware } from "../middleware/sandbox.js";
 import { createRunSubagentLimitMiddleware } from "../middleware/subagent-limit.js";
 import { createToolErrorMiddleware } from "../middleware/tool-errors.js";
+import { createGuardrailMiddleware } from "../middleware/guardrails/guardrail.js";
+import { createHumanApprovalMiddleware } from "../middleware/human-approval/human-approval.js";
+import { createReadBeforeWriteMiddleware } from "../middleware/read-before-write/read-before-write.js";
+import { createInputSanitizationMiddleware } from "../middleware/sanitization/input-sanitization.js";
+import { createToolResultSanitizationMiddleware } from "../middleware/sanitization/tool-result-sanitization.js";
 import { createSummarizationMiddleware } from "../middleware/summarization/summarization.js";
 import { createTokenBudgetMiddleware } from "../middleware/token-budget/token-budget.js";
 import { createTokenUsageMiddleware } from "../middleware/token-usage/token-usage.js";
@@ -60,6 +69,8 @@ export interface LeadChainEntry {
 export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // Outermost tool wrapper: errors of every inner tool wrapper become results too.
   { name: "ToolErrorHandlingMiddleware", create: (p) => createToolErrorMiddleware({ logger: p.logger }) },
+  // DeerFlow row 1: the outermost model-call wrapper, so no inner middleware sees the user's forged tags.
+  { name: "InputSanitizationMiddleware", create: ({ options, logger }) => createInputSanitizationMiddleware({ ...options.inputSanitization, logger }) },
   // DeerFlow row 2: oversized results saved to the thread's outputs/.tool-results/ (cut without a sandbox).
   {
     name: "ToolOutputBudgetMiddleware",
@@ -69,6 +80,8 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
       return createToolOutputBudgetMiddleware({ ...budget, logger, ...(sessions === undefined ? {} : { getSandbox: (scope) => sessions.sandboxFor(scope) }) });
     },
   },
+  // DeerFlow row 3: inside the output budget (row 2), so what it stores and samples is already neutralised.
+  { name: "ToolResultSanitizationMiddleware", create: () => createToolResultSanitizationMiddleware() },
   // The run's choices first, so every inner middleware sees the run's model, prompt and tools.
   { name: "RunModelMiddleware", create: (p) => createRunModelMiddleware({ models: p.models }) },
   { name: "RunPromptMiddleware", create: (p) => createRunPromptMiddleware({ build: p.prompt }) },
@@ -99,6 +112,32 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
         : createArtifactsMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}) }),
   },
   { name: "DanglingToolCallMiddleware", create: () => createDanglingToolCallMiddleware() },
+  // DeerFlow row 8: retries, circuit breaker and fallback models around the run's model (set by RunModelMiddleware, outside).
+  {
+    name: "LlmErrorHandlingMiddleware",
+    create: ({ options, models, logger }) => createLlmErrorHandlingMiddleware({ ...options.llmErrorHandling, resolveModel: (name) => models.get(name), logger }),
+  },
+  // DeerFlow row 9b: the guardrail provider judges every call; then the human approves the configured tools.
+  {
+    name: "GuardrailMiddleware",
+    create: ({ options, logger }) => {
+      const { provider, failClosed, passport } = options.guardrails ?? {};
+      return provider === undefined ? undefined : createGuardrailMiddleware({ provider, logger, ...(failClosed === undefined ? {} : { failClosed }), ...(passport === undefined ? {} : { passport }) });
+    },
+  },
+  {
+    name: "HumanApprovalMiddleware",
+    create: ({ options }) => {
+      const tools = options.guardrails?.requireApproval ?? [];
+      return tools.length === 0 ? undefined : createHumanApprovalMiddleware({ tools });
+    },
+  },
+  // DeerFlow row 11: edits of existing files need a read of their current version.
+  {
+    name: "ReadBeforeWriteMiddleware",
+    create: ({ sessions, options, logger }) =>
+      sessions === undefined || options.readBeforeWrite?.enabled === false ? undefined : createReadBeforeWriteMiddleware({ getSandbox: (scope) => sessions.sandboxFor(scope), logger }),
+  },
   // DeerFlow rows 17-18: the summary (summary_text) shown as data, then summarization; off by default.
   {
     name: "SummarizationMiddleware",
@@ -139,7 +178,10 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   },
   {
     name: "LoopDetectionMiddleware",
-    create: (p) => createLoopDetectionMiddleware({ ...p.options.loopDetection, logger: p.logger }),
+    create: ({ options, logger }) => {
+      const { enabled = true, ...loop } = options.loopDetection ?? {};
+      return enabled ? createLoopDetectionMiddleware({ ...loop, logger }) : undefined;
+    },
   },
   // DeerFlow row 29: off by default.
   {
@@ -147,6 +189,17 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     create: ({ options, logger }) => {
       const { enabled = false, ...budget } = options.tokenBudget ?? {};
       return enabled ? createTokenBudgetMiddleware({ ...budget, logger }) : undefined;
+    },
+  },
+  // DeerFlow row 32: an empty answer after a tool run is retried once, then a visible message and an error run.
+  { name: "TerminalResponseMiddleware", create: ({ logger }) => createTerminalResponseMiddleware({ logger }) },
+  // DeerFlow rows 33-34: finish_reason length → stop_reason model_length_capped; safety stops lose their tool calls.
+  { name: "ModelLengthFinishReasonMiddleware", create: ({ logger }) => createModelLengthFinishReasonMiddleware({ logger }) },
+  {
+    name: "SafetyFinishReasonMiddleware",
+    create: ({ options, logger }) => {
+      const { enabled = true, ...safety } = options.safetyFinishReason ?? {};
+      return enabled ? createSafetyFinishReasonMiddleware({ ...safety, logger }) : undefined;
     },
   },
   // Always last (DeerFlow's invariant): its afterModel sees the response first.

@@ -6,6 +6,28 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 
 /**
+ * `additional_kwargs` key holding what the user typed when a middleware put
+ * trusted text into the same message (DeerFlow's `original_user_content`: the
+ * uploads block is prepended to the user's message). Sanitisation then only
+ * touches the user's part. First writer wins: a middleware sets it only when absent.
+ */
+export const ORIGINAL_USER_CONTENT_KEY = "original_user_content";
+
+/**
+ * The text of message content (strings and text blocks, joined).
+ *
+ * @param content - a string or content blocks
+ * @returns the text
+ */
+export function contentText(content: BaseMessage["content"]): string {
+  if (typeof content === "string") return content;
+  return content
+    .map((b: unknown) => (typeof b === "string" ? b : (b as { type?: unknown; text?: unknown }).type === "text" ? String((b as { text?: unknown }).text ?? "") : ""))
+    .filter((t) => t !== "")
+    .join("\n");
+}
+
+/**
  * Whether a message is one the user wrote (a human message not hidden from the UI).
  *
  * @param message - any message

@@ -88,3 +88,22 @@ describe("ToolResultSanitizationMiddleware", () => {
     expect(results).toEqual({ a: escaped, b: page, c: escaped });
   });
 });
+
+describe("InputSanitizationMiddleware with the uploads block", () => {
+  it("leaves a block a middleware prepended alone and escapes only what the user typed", async () => {
+    const model = fakeModel().respond(new AIMessage("ok"));
+    const agent = createAgent({ model, middleware: [createInputSanitizationMiddleware()] });
+    const typed = "read <memory>this</memory>";
+    const block = "<current_uploads>\n- a.txt\n</current_uploads>";
+    await agent.invoke({ messages: [new HumanMessage({ content: `${block}\n\n${typed}`, additional_kwargs: { original_user_content: typed } })] });
+    expect(sent(model).at(-1)?.content).toBe(`${block}\n\nread &lt;memory&gt;this&lt;/memory&gt;`);
+  });
+
+  it("does the same with content blocks, where the prepended block comes first", async () => {
+    const model = fakeModel().respond(new AIMessage("ok"));
+    const agent = createAgent({ model, middleware: [createInputSanitizationMiddleware()] });
+    const content = [{ type: "text", text: "<current_uploads>x</current_uploads>\n\n" }, { type: "text", text: "<prompt>" }];
+    await agent.invoke({ messages: [new HumanMessage({ content, additional_kwargs: { original_user_content: "<prompt>" } })] });
+    expect(sent(model).at(-1)?.content).toEqual([content[0], { type: "text", text: "&lt;prompt&gt;" }]);
+  });
+});

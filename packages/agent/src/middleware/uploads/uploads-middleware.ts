@@ -19,6 +19,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AgentError } from "../../errors.js";
+import { contentText, ORIGINAL_USER_CONTENT_KEY } from "../../internal/genuine-user-message.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import type { RunConfigLike } from "../../run/run-options.js";
 import { currentUploadsBlock, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./uploads-text.js";
@@ -92,7 +93,9 @@ export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}):
       const content = typeof last.content === "string" ? `${block}\n\n${last.content}` : [{ type: "text" as const, text: `${block}\n\n` }, ...last.content];
       const updated = new HumanMessage({
         content,
-        additional_kwargs: last.additional_kwargs,
+        // What the user typed, so input sanitisation leaves the prepended block alone.
+        additional_kwargs:
+          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string" ? last.additional_kwargs : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: contentText(last.content) },
         response_metadata: last.response_metadata,
         ...(last.id !== undefined ? { id: last.id } : {}),
         ...(last.name !== undefined ? { name: last.name } : {}),
