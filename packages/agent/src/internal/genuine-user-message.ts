@@ -14,20 +14,6 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 export const ORIGINAL_USER_CONTENT_KEY = "original_user_content";
 
 /**
- * The text of message content (strings and text blocks, joined).
- *
- * @param content - a string or content blocks
- * @returns the text
- */
-export function contentText(content: BaseMessage["content"]): string {
-  if (typeof content === "string") return content;
-  return content
-    .map((b: unknown) => (typeof b === "string" ? b : (b as { type?: unknown; text?: unknown }).type === "text" ? String((b as { text?: unknown }).text ?? "") : ""))
-    .filter((t) => t !== "")
-    .join("\n");
-}
-
-/**
  * Whether a message is one the user wrote (a human message not hidden from the UI).
  *
  * @param message - any message

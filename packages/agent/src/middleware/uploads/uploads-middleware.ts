@@ -19,7 +19,8 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AgentError } from "../../errors.js";
-import { contentText, ORIGINAL_USER_CONTENT_KEY } from "../../internal/genuine-user-message.js";
+import { ORIGINAL_USER_CONTENT_KEY } from "../../internal/genuine-user-message.js";
+import { messageText } from "../../internal/message-text.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import type { RunConfigLike } from "../../run/run-options.js";
 import { currentUploadsBlock, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./uploads-text.js";
@@ -95,7 +96,7 @@ export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}):
         content,
         // What the user typed, so input sanitisation leaves the prepended block alone.
         additional_kwargs:
-          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string" ? last.additional_kwargs : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: contentText(last.content) },
+          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string" ? last.additional_kwargs : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: messageText(last.content) },
         response_metadata: last.response_metadata,
         ...(last.id !== undefined ? { id: last.id } : {}),
         ...(last.name !== undefined ? { name: last.name } : {}),
