@@ -60,7 +60,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Environment of both children: no tracing, no telemetry, quiet logs. */
-export function childEnv(): NodeJS.ProcessEnv {
+function childEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     LANGSMITH_TRACING: "false",
@@ -163,7 +163,7 @@ export interface Sample {
 }
 
 /** Creates a thread and streams one run of `assistantId` to its end, checking what came back. */
-export async function oneRun(client: Client, assistantId: string): Promise<Sample> {
+async function oneRun(client: Client, assistantId: string): Promise<Sample> {
   const thread = await client.threads.create();
   const start = performance.now();
   let ttfe: number | undefined;

@@ -12,7 +12,7 @@ import { tool } from "@langchain/core/tools";
 import { onTestFinished } from "vitest";
 
 /** A temp folder, removed when the current test finishes. */
-export async function tempDir(): Promise<string> {
+async function tempDir(): Promise<string> {
   const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "deerflow-agent-")));
   onTestFinished(() => fs.rm(dir, { recursive: true, force: true }));
   return dir;
