@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyServerOptions } from "fastify";
 import type { AuthOptions } from "./auth/api-keys.js";
 import type { ThreadAuthorizer } from "./auth/thread-access.js";
+import type { DocumentConverter } from "./files/document-converter.js";
 import type { UploadLimits } from "./files/receive-uploads.js";
 import type { ThreadFiles } from "./files/thread-files.js";
 import type { HealthCheck, HealthDetails } from "./health/health-routes.js";
@@ -55,6 +56,8 @@ export interface GatewayOptions {
   readonly threadFiles?: ThreadFiles;
   /** Limits of `POST /api/threads/:thread_id/uploads`. */
   readonly uploads?: UploadLimits;
+  /** Gives accepted uploads a Markdown companion (off without one; the gateway depends on no parser). */
+  readonly documentConverter?: DocumentConverter;
   /** Per-thread authorization for every route taking a thread id. */
   readonly authorizeThread?: ThreadAuthorizer;
   /**

@@ -135,6 +135,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
       prefix: API_PREFIX,
       files: options.threadFiles,
       ...(options.uploads === undefined ? {} : { uploads: options.uploads }),
+      ...(options.documentConverter === undefined ? {} : { documentConverter: options.documentConverter }),
       // `.skill` previews copy the archive like an install does, under the same size cap and temp folder.
       archivePreview: {
         ...(options.skills?.maxArchiveBytes === undefined ? {} : { maxArchiveBytes: options.skills.maxArchiveBytes }),

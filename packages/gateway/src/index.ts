@@ -50,6 +50,7 @@ export type { ArchivePreviewOptions } from "./files/skill-archive-member.js";
 export { toWireFileInfo } from "./files/file-info-wire.js";
 export { LocalThreadFiles, type LocalThreadFilesOptions } from "./files/local-thread-files.js";
 export { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "./files/receive-uploads.js";
+export { writeMarkdownCompanions, type DocumentConverter } from "./files/document-converter.js";
 export {
   OUTSIDE_USER_DATA_MESSAGE,
   TRAVERSAL_MESSAGE,

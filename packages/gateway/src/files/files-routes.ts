@@ -8,6 +8,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ThreadAuthorizer } from "../auth/thread-access.js";
 import { successMessageSchema, threadParamsSchema } from "../schemas.js";
 import { registerArtifactRoute } from "./artifact-route.js";
+import { writeMarkdownCompanions, type DocumentConverter } from "./document-converter.js";
 import { toWireFileInfo } from "./file-info-wire.js";
 import { DEFAULT_UPLOAD_LIMITS, receiveUploads, type UploadLimits } from "./receive-uploads.js";
 import { existingFilename } from "./safe-filename.js";
@@ -35,6 +36,8 @@ export interface FilesRoutesOptions {
    * install's), largest member (default 16 MiB), temp folder of the private copy.
    */
   readonly archivePreview?: Partial<ArchivePreviewOptions>;
+  /** Gives accepted uploads (PDF, DOCX...) a Markdown companion (DeerFlow's `uploads.auto_convert_documents`). */
+  readonly documentConverter?: DocumentConverter;
 }
 
 type ThreadParams = { thread_id: string };
@@ -96,9 +99,14 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
         const stored = await batch.commit();
         const originals = new Map(received.map((r) => [r.filename, r.originalFilename]));
         const toWire = wire(scope.threadId);
+        const companions = options.documentConverter === undefined ? new Map<string, ThreadFileInfo>() : await writeMarkdownCompanions(files, scope, stored, options.documentConverter, request.log);
         return {
           success: true,
-          files: stored.map((f) => toWire(f, originals.get(f.filename))),
+          files: stored.map((f) => {
+            const md = companions.get(f.filename);
+            const info = toWire(f, originals.get(f.filename));
+            return md === undefined ? info : { ...info, markdown_file: md.filename, markdown_virtual_path: md.path, markdown_artifact_url: toWire(md).artifact_url };
+          }),
           message: `Successfully uploaded ${stored.length} file(s)`,
           skipped_files: [],
         };

@@ -15,6 +15,9 @@ export const fileInfoSchema = {
     modified: { type: "number", description: "Last modification, seconds since the epoch." },
     artifact_url: { type: "string", description: "Gateway URL serving the file (path segments percent-encoded)." },
     original_filename: { type: "string", description: "Uploads only: the name the client sent, when the file is stored under another (a repeated name in the request, a neutralised name)." },
+    markdown_file: { type: "string", description: "Uploads only, with document conversion on: the name of the Markdown companion written next to the upload." },
+    markdown_virtual_path: { type: "string", description: "Uploads only: the companion's virtual path, e.g. /mnt/user-data/uploads/report.md." },
+    markdown_artifact_url: { type: "string", description: "Uploads only: gateway URL serving the companion." },
   },
 } as const;
 
