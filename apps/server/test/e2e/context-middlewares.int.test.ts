@@ -6,7 +6,8 @@
  *    configured window, with the latest user message and the summary as data;
  * 2. tool-output budget: a 2 MB bash output never reaches the model whole; it is
  *    saved under outputs/.tool-results/ and the model gets a synopsis and the path;
- * 3. token usage: the thread's and the run's totals in the state;
+ * 3. token usage: the thread's and the run's totals in the state and from
+ *    `GET /api/threads/:id/token-usage`;
  * 4. token budget: over the budget, the tool calls are removed and the run's
  *    stop_reason is token_capped.
  */
@@ -112,12 +113,26 @@ token_budget:
     expect((await readFile(saved ?? "", "utf8")).length).toBeGreaterThan(result.length * 3);
   });
 
-  it("token usage: the run's and the thread's totals are in the state", async () => {
+  it("token usage: the run's and the thread's totals are in the state and GET /api/threads/:id/token-usage", async () => {
     const thread = await t.client.threads.create();
     for (const text of ["first", "second"]) await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: text }] } });
     const state = await t.client.threads.getState<{ token_usage?: unknown; run_token_usage?: unknown }>(thread.thread_id);
     expect(state.values.run_token_usage).toEqual({ input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 });
     expect(state.values.token_usage).toEqual({ input_tokens: 240, output_tokens: 14, total_tokens: 254, llm_call_count: 2 });
+
+    const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/token-usage`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      thread_id: thread.thread_id,
+      total_input_tokens: 240,
+      total_output_tokens: 14,
+      total_tokens: 254,
+      llm_call_count: 2,
+      last_run: { input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 },
+    });
+    const fresh = await t.client.threads.create();
+    expect(await (await fetch(`${t.url}/api/threads/${fresh.thread_id}/token-usage`)).json()).toMatchObject({ total_tokens: 0, llm_call_count: 0, last_run: null });
+    expect((await fetch(`${t.url}/api/threads/00000000-0000-4000-8000-000000000000/token-usage`)).status).toBe(404);
   });
 
   it("token budget: over the budget the tool calls are removed and the run stops as token_capped", async () => {

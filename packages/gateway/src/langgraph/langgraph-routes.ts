@@ -13,6 +13,7 @@ import type { LangGraphContext } from "./context.js";
 import { LiveResponses } from "./live-response.js";
 import { registerRunRoutes } from "./runs-routes.js";
 import { registerStateRoutes } from "./state-routes.js";
+import { registerTokenUsageRoute } from "./token-usage-route.js";
 import { ThreadStateAccess } from "./state-graph.js";
 import { registerThreadRoutes } from "./threads-routes.js";
 
@@ -80,6 +81,7 @@ export function langgraphRoutes(options: LangGraphRoutesOptions): FastifyPluginA
     registerAssistantRoutes(app, ctx);
     registerThreadRoutes(app, ctx);
     registerStateRoutes(app, ctx);
+    registerTokenUsageRoute(app, ctx);
     registerRunRoutes(app, ctx);
   };
 }
