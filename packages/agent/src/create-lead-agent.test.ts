@@ -95,7 +95,7 @@ describe("lead agent with fakeModel", () => {
     expect(messages.at(-1)?.content).toBe("Both tools failed, here is what I know.");
   });
 
-  it("stops a turn that repeats the same tool call", async () => {
+  it("warns a turn that repeats the same tool call, then stops it with loop_capped (DeerFlow's two stages)", async () => {
     let pings = 0;
     const ping = tool(
       async () => {
@@ -111,17 +111,16 @@ describe("lead agent with fakeModel", () => {
       .respondWithTools([{ ...same, id: "p3" }])
       .respond(new AIMessage("never reached"));
     const { messages } = await run(
-      { models: staticModels({ fake: model }), tools: [ping], middleware: { loopDetection: { threshold: 3 } } },
+      { models: staticModels({ fake: model }), tools: [ping], middleware: { loopDetection: { warnThreshold: 2, hardLimit: 3 } } },
       "t-loop",
       "ping forever",
     );
     expect(pings).toBe(2);
     expect(model.callCount).toBe(3);
+    expect(String(model.calls[2]?.messages.at(-1)?.content)).toMatch(/^\[LOOP DETECTED\] You are repeating the same tool calls\./);
     const last = messages.at(-1) as AIMessage;
     expect(last.tool_calls ?? []).toEqual([]);
-    expect(String(last.content)).toContain(
-      "[LOOP DETECTED] Stopped: the tool call `ping` was requested 3 times with the same arguments in this turn.",
-    );
+    expect(String(last.content)).toContain("[FORCED STOP] Repeated tool calls exceeded the safety limit. Producing final answer with results collected so far.");
   });
 
   it("presents only existing files under outputs", async () => {

@@ -22,8 +22,9 @@ import { DeerflowError } from "@deerflow/kernel";
  * - `THREAD_ID_REQUIRED`: a run of an agent with a sandbox has no `configurable.thread_id`
  *   (the sandbox is per thread).
  * - `CONFIG_INVALID`: `createLeadAgent` options that cannot work (e.g. the default model is unknown).
+ * - `MODEL_UNAVAILABLE`: a model's circuit breaker is open (LLM error handling answers with its message).
  */
-export type AgentErrorCode = "THREAD_ID_REQUIRED" | "CONFIG_INVALID";
+export type AgentErrorCode = "THREAD_ID_REQUIRED" | "CONFIG_INVALID" | "MODEL_UNAVAILABLE";
 
 export { isDeerflowError } from "@deerflow/kernel";
 

@@ -45,13 +45,18 @@ export {
   INTERRUPTED_TOOL_CALL_TEXT,
 } from "./middleware/dangling-tool-calls.js";
 export { createRunSubagentLimitMiddleware, type RunSubagentLimitOptions } from "./middleware/subagent-limit.js";
-export {
-  createLoopDetectionMiddleware,
-  findToolLoop,
-  loopStoppedText,
-  DEFAULT_LOOP_THRESHOLD,
-  type LoopDetectionOptions,
-} from "./middleware/loop-detection.js";
+export { createLoopDetectionMiddleware, DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, type ToolFrequencyLimit } from "./middleware/loop-detection/loop-detection.js";
+export { LOOP_WARNING_TEXT, LOOP_FORCED_STOP_TEXT, toolFrequencyWarningText, toolFrequencyForcedStopText } from "./middleware/loop-detection/texts.js";
+export { toolCallSetHash, stableJson } from "./middleware/loop-detection/tool-call-hash.js";
+export { createLlmErrorHandlingMiddleware, type LlmErrorHandlingOptions } from "./middleware/llm-error-handling/llm-error-handling.js";
+export { classifyError, retryAfterOf, decorrelatedJitter, DEFAULT_RETRY_SETTINGS, type ErrorKind, type RetrySettings } from "./middleware/llm-error-handling/retry-policy.js";
+export { CircuitBreaker, type CircuitBreakerSettings } from "./middleware/llm-error-handling/circuit-breaker.js";
+export { modelFailedText, circuitOpenText } from "./middleware/llm-error-handling/texts.js";
+export { createTerminalResponseMiddleware, TERMINAL_RESPONSE_FALLBACK_TEXT, type TerminalResponseOptions } from "./middleware/terminal-response/terminal-response.js";
+export { createModelLengthFinishReasonMiddleware, LENGTH_FINISH_REASONS, type ModelLengthFinishReasonOptions } from "./middleware/finish-reason/model-length-finish-reason.js";
+export { createSafetyFinishReasonMiddleware, providerSafetyDetector, SAFETY_FINISH_REASONS, type SafetyDetector, type SafetyFinishReasonOptions } from "./middleware/finish-reason/safety-finish-reason.js";
+export { finishReasonOf } from "./middleware/finish-reason/finish-reason.js";
+export { stampStopReason, failRun, type StopReason } from "./internal/run-stop.js";
 export { createReadBeforeWriteMiddleware, type ReadBeforeWriteOptions } from "./middleware/read-before-write/read-before-write.js";
 export { readBeforeWriteBlockedText, READ_MARK_KEY, WRITE_MARK_KEY } from "./middleware/read-before-write/texts.js";
 export { createInputSanitizationMiddleware, type InputSanitizationOptions } from "./middleware/sanitization/input-sanitization.js";

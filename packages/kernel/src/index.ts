@@ -12,6 +12,7 @@ export { isPathInside, type PathInsideOptions } from "./paths/is-path-inside.js"
 export { Semaphore, type Release } from "./concurrency/semaphore.js";
 export { SerialQueue, type SerialQueueOptions } from "./concurrency/serial-queue.js";
 export { KeyedLock, type KeyedLockOptions } from "./concurrency/keyed-lock.js";
+export { sleep } from "./concurrency/sleep.js";
 export { LruCache } from "./cache/lru-cache.js";
 export { fsyncDirectory, writeFileAtomic, type AtomicWriteOptions } from "./fs/atomic-write.js";
 export { PluginLoadError, type PluginLoadErrorCode, type PluginLoadStage } from "./plugins/plugin-load-error.js";

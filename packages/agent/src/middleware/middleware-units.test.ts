@@ -5,7 +5,6 @@ import {
   checkOutputPath,
   clarificationAnswer,
   clarificationRequest,
-  findToolLoop,
   INTERRUPTED_TOOL_CALL_TEXT,
   mergeArtifacts,
   patchDanglingToolCalls,
@@ -43,40 +42,6 @@ describe("patchDanglingToolCalls", () => {
       new ToolMessage({ content: "ok", tool_call_id: "a" }),
     ];
     expect(patchDanglingToolCalls(messages)).toBe(messages);
-  });
-});
-
-describe("findToolLoop", () => {
-  const turn = (n: number, args: Record<string, unknown>) =>
-    Array.from({ length: n }, (_, i) => [
-      new AIMessage({ content: "", tool_calls: [call(`c${i}`, "ls", args)] }),
-      new ToolMessage({ content: "x", tool_call_id: `c${i}` }),
-    ]).flat();
-
-  it("finds the third identical call of a turn, whatever the key order", () => {
-    const messages = [
-      new HumanMessage("go"),
-      ...turn(2, { path: "/a", depth: 1 }),
-      new AIMessage({ content: "", tool_calls: [call("c9", "ls", { depth: 1, path: "/a" })] }),
-    ];
-    expect(findToolLoop(messages, 3)).toEqual({ tool: "ls", count: 3 });
-    expect(findToolLoop(messages, 4)).toBeUndefined();
-  });
-
-  it("counts only the current turn and identical arguments", () => {
-    const earlier = [new HumanMessage("first"), ...turn(2, { path: "/a" })];
-    const messages = [
-      ...earlier,
-      new HumanMessage("second"),
-      new AIMessage({ content: "", tool_calls: [call("d", "ls", { path: "/a" })] }),
-    ];
-    expect(findToolLoop(messages, 2)).toBeUndefined();
-    const different = [
-      new HumanMessage("go"),
-      ...turn(2, { path: "/a" }),
-      new AIMessage({ content: "", tool_calls: [call("e", "ls", { path: "/b" })] }),
-    ];
-    expect(findToolLoop(different, 3)).toBeUndefined();
   });
 });
 

@@ -4,6 +4,10 @@
  * half of it fixed and half random ("equal jitter"), so many clients that lost
  * the same server do not reconnect in lock-step.
  */
+import { sleep } from "@deerflow/kernel";
+
+/** The kernel's abortable wait, re-exported for the stream modules. */
+export { sleep };
 
 /** How many times to try and how long to wait in between. */
 export interface BackoffOptions {
@@ -36,24 +40,6 @@ export function backoffDelay(attempt: number, options: Pick<BackoffOptions, "bas
   const exponent = Math.min(Math.max(attempt - 1, 0), 30);
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** exponent);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/**
- * Resolves after `ms`, or at once when `signal` aborts (never rejects). The
- * timer is unref'd: a pending retry alone does not keep the process alive.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted === true || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /**
