@@ -57,6 +57,8 @@ export interface RecordedRequest {
   /** Names of `body.tools`. */
   readonly toolNames: readonly string[];
   readonly stream: boolean;
+  /** When the endpoint received it (`Date.now()`), e.g. to check a client waited for `Retry-After`. */
+  readonly receivedAt: number;
 }
 
 /** Computes the answer to a request (`index` counts chat-completion requests from 0). */

@@ -60,6 +60,7 @@ function recordOf(req: http.IncomingMessage, body: Record<string, unknown>): Rec
     tools,
     toolNames: tools.map((t) => String((t["function"] as { name?: unknown } | undefined)?.name ?? "")),
     stream: body["stream"] === true,
+    receivedAt: Date.now(),
   };
 }
 
