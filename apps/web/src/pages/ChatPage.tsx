@@ -14,13 +14,14 @@ import { MessageView } from "../components/MessageView";
 import { PlanModeToggle } from "../components/PlanModeToggle";
 import { TaskList, applyTaskEvent, type TaskProgress } from "../components/TaskList";
 import { TodoList, type Todo } from "../components/TodoList";
+import { TokenUsage, type TokenUsageCounts } from "../components/TokenUsage";
 import { ASSISTANT_ID, CALLER_OPTIONS, apiUrl, errorText, formatTime } from "../lib/api";
 import { useAuth } from "../lib/auth";
 import { Link, navigate } from "../lib/router";
 import { notifyThreadsChanged, rememberThread, threadTitle, useThreadList } from "../lib/threads";
 
 /** The lead agent's state as the console reads it. */
-type AgentState = { messages: Message[]; artifacts?: string[]; todos?: Todo[]; title?: string };
+type AgentState = { messages: Message[]; artifacts?: string[]; todos?: Todo[]; title?: string; token_usage?: TokenUsageCounts; run_token_usage?: TokenUsageCounts };
 
 interface Outcome {
   readonly kind: "done" | "cancelled" | "error";
@@ -203,6 +204,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
         <TaskList tasks={tasks} />
 
         <TodoList todos={stream.values?.todos ?? []} />
+
+        <TokenUsage thread={stream.values?.token_usage} run={stream.values?.run_token_usage} />
 
         {artifacts.length > 0 && threadId !== null && (
           <section className="artifacts" aria-labelledby="artifacts-title">

@@ -1,0 +1,74 @@
+/**
+ * The console's token-usage panel, in Debian's Chromium (playwright-core) against
+ * the real server with a model on the scripted OpenAI-compatible endpoint (which
+ * reports `usage`): after each run the chat shows the thread's totals and the
+ * latest run's counts, as `GET /api/threads/:id/token-usage` answers them.
+ * axe-core: no serious or critical violation.
+ *
+ * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
+ */
+import { startScriptedOpenAI, type ScriptedOpenAI } from "@deerflow/agent/testing";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
+
+describe.skipIf(!HAVE_CHROMIUM)("console: token usage", () => {
+  const temp = tempDirs();
+  let openai: ScriptedOpenAI;
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    openai = await startScriptedOpenAI({ script: () => ({ text: "Counted.", usage: { promptTokens: 1200, completionTokens: 34 } }) });
+    const yaml = `
+models:
+  - name: main
+    model: scripted
+    base_url: ${openai.baseURL}
+    api_key: test
+    max_retries: 0
+storage:
+  data_dir: ./data
+`;
+    server = await startServer(await temp.make("deerflow-usage-console-"), yaml);
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.server.close({ drain: false });
+    await openai?.close();
+    await temp.cleanup();
+  });
+
+  const send = async (text: string) => {
+    await page.locator("#composer-input").fill(text);
+    await page.locator("#composer-input").press("Enter");
+    await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
+  };
+
+  it("shows the thread's and the latest run's usage after each run, matching the API", async () => {
+    await page.goto(`${server.url}/chat`);
+    await send("count my tokens");
+    const panel = page.getByTestId("token-usage");
+    await panel.getByTestId("token-usage-thread").filter({ hasText: "1,234 tokens (1,200 in, 34 out, 1 model call)" }).waitFor();
+
+    await send("and again");
+    await panel.getByTestId("token-usage-thread").filter({ hasText: "2,468 tokens (2,400 in, 68 out, 2 model calls)" }).waitFor();
+    expect(await panel.getByTestId("token-usage-run").textContent()).toBe("Latest run1,234 tokens (1,200 in, 34 out, 1 model call)");
+
+    const threadId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
+    const api = (await (await fetch(`${server.url}/api/threads/${threadId}/token-usage`)).json()) as { total_tokens: number; llm_call_count: number };
+    expect(api).toMatchObject({ total_tokens: 2468, llm_call_count: 2 });
+    await screenshot(page, "chat-token-usage");
+
+    const violations = await runAxe(page);
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+  });
+});
