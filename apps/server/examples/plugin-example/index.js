@@ -99,3 +99,29 @@ class EchoChatModel extends BaseChatModel {
 export function createEchoChatModel(input = {}) {
   return new EchoChatModel({ ...(input.prefix === undefined ? {} : { prefix: input.prefix }) });
 }
+
+/**
+ * A guardrail provider (the `GuardrailProvider` contract of @deerflow/agent)
+ * for `guardrails.provider.use`: denies `bash` commands that contain one of the
+ * configured words (`guardrails.provider.config.blocked_words`); every other
+ * call is allowed. The denied call becomes an error result the model reads.
+ */
+export class CommandWordGuardrail {
+  name = "command-words";
+
+  /** @param {{ blocked_words?: string[] }} config - `guardrails.provider.config` as written */
+  constructor(config = {}) {
+    this.words = config.blocked_words ?? [];
+  }
+
+  /**
+   * @param {{ toolName: string, toolInput: Record<string, unknown> }} request - one tool call
+   * @returns {{ allow: boolean, reasons?: { code: string, message?: string }[] }}
+   */
+  evaluate(request) {
+    const command = request.toolName === "bash" ? String(request.toolInput.command ?? "") : "";
+    const word = this.words.find((w) => command.includes(w));
+    if (word === undefined) return { allow: true };
+    return { allow: false, reasons: [{ code: "example.command_word", message: `commands containing '${word}' are not allowed` }] };
+  }
+}

@@ -1,24 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, ServerConfigError } from "./index.js";
-import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
+import { describe, expect, it } from "vitest";
+import { configTexts } from "../../test/support/config-text.js";
 
-const tmp = tempDirs();
-afterEach(() => tmp.cleanup());
-
-async function load(yaml: string) {
-  const dir = await tmp.make();
-  await writeFiles(dir, { "config.yaml": yaml });
-  return loadConfig({ cwd: dir, env: {} });
-}
-
-async function problems(yaml: string): Promise<string> {
-  const err = await load(yaml).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!ServerConfigError.isInstance(err)) throw new Error(`expected a ServerConfigError, got ${String(err)}`);
-  return err.message;
-}
+const { load, problems } = configTexts();
 
 describe("summarization, tool_output, token_usage, token_budget", () => {
   it("default to DeerFlow's: summarization and the budget off, output budget and usage on", async () => {

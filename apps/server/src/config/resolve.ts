@@ -13,6 +13,7 @@ import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
 import { resolveContext } from "./resolve-context.js";
 import { resolveRuntime } from "./resolve-runtime.js";
+import { resolveSafety } from "./resolve-safety.js";
 import { resolveTitle } from "./resolve-title.js";
 import type { CustomSubagentSettings, ModelConfig, ModelUse, ScannerUse, ServerConfig, SubagentOverrideSettings } from "./types.js";
 
@@ -230,10 +231,11 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   const title = resolveTitle(doc, modelNames, problem);
   const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
+  const safety = resolveSafety(doc, problem);
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
-    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, extensionsConfigPath, ...context },
+    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, extensionsConfigPath, ...context, ...safety },
     provenance,
   };
 }

@@ -171,6 +171,14 @@ export const CONFIG_SCHEMA: Schema = obj({
     hard_stop_threshold: num({ exclusiveMinimum: 0 }),
   }),
   title: obj({ enabled: bool(), max_words: int(1, { maximum: 20 }), max_chars: int(10, { maximum: 200 }), model_name: nonEmpty(), prompt_template: nonEmpty() }),
+  read_before_write: obj({ enabled: bool() }),
+  guardrails: obj({
+    enabled: bool(),
+    fail_closed: bool(),
+    passport: nonEmpty(),
+    provider: obj({ use: use(), config: pluginOptions() }, ["use"]),
+    require_approval: list(nonEmpty()),
+  }),
   extensions_config: nonEmpty(),
 });
 

@@ -173,6 +173,24 @@ export interface TitleSettings {
 /** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` as the lead agent's middleware options. */
 export type ContextMiddlewareSettings = Pick<LeadMiddlewareOptions, "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget">;
 
+/** `guardrails.provider`: the built-in allowlist (`use: allowlist`) or a plugin given `config` as written. */
+export type GuardrailProviderSettings =
+  | { readonly kind: "allowlist"; readonly allowedTools?: readonly string[]; readonly deniedTools?: readonly string[] }
+  | { readonly kind: "plugin"; readonly use: string; readonly options: Readonly<Record<string, unknown>> };
+
+/** `guardrails:` — tool-call policy (DeerFlow's keys, plus `require_approval`). */
+export interface GuardrailsSettings {
+  /** Whether the provider judges tool calls. */
+  readonly enabled: boolean;
+  /** Deny when the provider fails. */
+  readonly failClosed: boolean;
+  readonly passport?: string;
+  /** Set when `enabled`. */
+  readonly provider?: GuardrailProviderSettings;
+  /** Tools whose calls wait for a human decision (whether or not `enabled`). */
+  readonly requireApproval: readonly string[];
+}
+
 /** The whole configuration. */
 export interface ServerConfig {
   readonly server: ServerSettings;
@@ -190,6 +208,10 @@ export interface ServerConfig {
   readonly contextMiddleware?: ContextMiddlewareSettings;
   /** `title:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly title?: TitleSettings;
+  /** `read_before_write:` (absent in hand-built configs: enabled). */
+  readonly readBeforeWrite?: { readonly enabled: boolean };
+  /** `guardrails:` (absent in hand-built configs: off). */
+  readonly guardrails?: GuardrailsSettings;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }
