@@ -229,13 +229,14 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     loopThreshold: (ag["loop_threshold"] as number | undefined) ?? D.loopThreshold,
   };
   const title = resolveTitle(doc, modelNames, problem);
+  const uploads = { autoConvertDocuments: (section(doc, "uploads")["auto_convert_documents"] as boolean | undefined) ?? false };
   const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
   const safety = resolveSafety(doc, problem);
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
-    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, extensionsConfigPath, ...context, ...safety },
+    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, uploads, extensionsConfigPath, ...context, ...safety },
     provenance,
   };
 }

@@ -170,6 +170,7 @@ export const CONFIG_SCHEMA: Schema = obj({
     warn_threshold: num({ exclusiveMinimum: 0, maximum: 1 }),
     hard_stop_threshold: num({ exclusiveMinimum: 0 }),
   }),
+  uploads: obj({ auto_convert_documents: bool() }),
   title: obj({ enabled: bool(), max_words: int(1, { maximum: 20 }), max_chars: int(10, { maximum: 200 }), model_name: nonEmpty(), prompt_template: nonEmpty() }),
   read_before_write: obj({ enabled: bool() }),
   guardrails: obj({

@@ -158,6 +158,12 @@ export interface AgentSettings {
   readonly loopThreshold: number;
 }
 
+/** `uploads:` — what happens to files uploaded into a thread. */
+export interface UploadsSettings {
+  /** PDF and DOCX uploads get a Markdown companion next to them (DeerFlow's key; parsing untrusted documents on the host, so off by default). */
+  readonly autoConvertDocuments: boolean;
+}
+
 /** `title:` — thread titles after the first exchange (DeerFlow's keys). */
 export interface TitleSettings {
   readonly enabled: boolean;
@@ -206,6 +212,8 @@ export interface ServerConfig {
   readonly agent: AgentSettings;
   /** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` (absent in hand-built configs: the agent's defaults). */
   readonly contextMiddleware?: ContextMiddlewareSettings;
+  /** `uploads:` (absent in hand-built configs: no conversion). */
+  readonly uploads?: UploadsSettings;
   /** `title:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly title?: TitleSettings;
   /** `read_before_write:` (absent in hand-built configs: enabled). */

@@ -8,6 +8,7 @@ import type { RunManager } from "@deerflow/runtime";
 import type { LeadAgentResources } from "../agent/create-deps.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import type { DeploymentSettings } from "./deployment.js";
+import { createDocumentConverter } from "../uploads/document-converter.js";
 import { healthDetailsOf } from "./health-details.js";
 import type { ServerLogger } from "./logger.js";
 import type { RuntimeComponents } from "./runtime-components.js";
@@ -56,6 +57,8 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
         }),
     // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
     threadFiles: new LocalThreadFiles({ root: loaded.config.storage.dataDir }),
+    // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
+    ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
     routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants: parts.assistants, heartbeatMs: parts.deployment.heartbeatMs })],
     // The web console and GET /api/info: no API key needed.
     publicRoutes: [consoleRoutes({ info: consoleInfo(loaded), logger, env: parts.env, ...(parts.consoleDir === undefined ? {} : { distDir: parts.consoleDir }) })],

@@ -9,10 +9,13 @@
  *    title call never reaches the `messages-tuple` stream.
  * 3. uploads: a file uploaded through the thread's upload route and attached to the
  *    message as `additional_kwargs.files` is announced to the model in `<current_uploads>`.
+ * 4. `uploads.auto_convert_documents`: PDF and DOCX uploads (built in the test) get a
+ *    Markdown companion, described in the upload answer and named to the model.
  */
 import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { docx, pdfWithPages } from "../support/documents.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { startServer, type TestServer } from "../support/server-harness.js";
 
@@ -55,6 +58,8 @@ storage:
 title:
   model_name: main
   max_words: 4
+uploads:
+  auto_convert_documents: true
 `;
     t = await startServer(await temp.make(), yaml);
   });
@@ -115,5 +120,32 @@ title:
     const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
     expect(user).toContain("<current_uploads>\nThe following files were uploaded in this message:\n\n- cities.csv (0.0 KB)\n  Path: /mnt/user-data/uploads/cities.csv\n");
     expect(user.endsWith("</current_uploads>\n\nWhich city is listed?")).toBe(true);
+  });
+
+  it("converts PDF and DOCX uploads into Markdown companions the model is told about", async () => {
+    const thread = await t.client.threads.create();
+    const form = new FormData();
+    form.append("files", new Blob([pdfWithPages(["Rivers carry sediment"])], { type: "application/pdf" }), "rivers.pdf");
+    form.append("files", new Blob([docx()], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" }), "report.docx");
+    const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/uploads`, { method: "POST", body: form });
+    expect(res.status).toBe(200);
+    const files = ((await res.json()) as { files: Record<string, string>[] }).files;
+    expect(files.map((f) => [f["filename"], f["markdown_file"], f["markdown_virtual_path"]])).toEqual([
+      ["rivers.pdf", "rivers.md", "/mnt/user-data/uploads/rivers.md"],
+      ["report.docx", "report.md", "/mnt/user-data/uploads/report.md"],
+    ]);
+    const md = await fetch(`${t.url}${files[1]?.["markdown_artifact_url"]}`);
+    expect(await md.text()).toBe("# Quarterly Report\n\nRevenue grew **twelve percent**.\n");
+    expect(await (await fetch(`${t.url}${files[0]?.["markdown_artifact_url"]}`)).text()).toBe("## Page 1\n\nRivers carry sediment\n");
+
+    const before = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "Summarise the documents", additional_kwargs: { files: files.map((f) => ({ ...f, status: "uploaded" })) } }] },
+    });
+    const sent = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "user"));
+    const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
+    expect(user).toContain("- rivers.pdf (");
+    expect(user).toContain("  Path: /mnt/user-data/uploads/rivers.pdf\n  Generated Markdown: /mnt/user-data/uploads/rivers.md\n");
+    expect(user).toContain("  Generated Markdown: /mnt/user-data/uploads/report.md\n");
   });
 });
