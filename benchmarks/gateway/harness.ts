@@ -241,3 +241,34 @@ export function stats(wallMs: number, samples: readonly Sample[]): Stats {
 export const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value >= 100 ? 0 : 1)} ms`);
 export const rps = (value: number): string => `${value.toFixed(value >= 100 ? 0 : 1)} runs/s`;
 
+/**
+ * Runs `segments` segments per server, alternating between the two (A B B A A B B A), each started
+ * once the server measured before it is idle.
+ *
+ * @param pair - the two servers
+ * @param segments - segments per server
+ * @param measure - one segment on a server
+ * @param previous - the server measured last before this call (it is let settle first)
+ * @returns each server's statistics over its segments, and the server measured last
+ */
+export async function alternateSegments(
+  pair: readonly [Server, Server],
+  segments: number,
+  measure: (server: Server) => Promise<{ wallMs: number; samples: Sample[] }>,
+  previous?: Server,
+): Promise<{ stats: Map<string, Stats>; last: Server | undefined }> {
+  const acc = new Map<string, { wallMs: number; samples: Sample[] }>(pair.map((s) => [s.name, { wallMs: 0, samples: [] }]));
+  let last = previous;
+  for (let i = 0; i < segments; i++) {
+    for (const server of i % 2 === 0 ? pair : [pair[1], pair[0]]) {
+      if (last !== undefined && last !== server) await settle(last);
+      last = server;
+      const { wallMs, samples } = await measure(server);
+      const total = acc.get(server.name);
+      if (total === undefined) throw new Error("unreachable");
+      total.wallMs += wallMs;
+      total.samples.push(...samples);
+    }
+  }
+  return { stats: new Map([...acc].map(([name, { wallMs, samples }]) => [name, stats(wallMs, samples)])), last };
+}

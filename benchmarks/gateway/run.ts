@@ -32,7 +32,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { appendRows, printFigure, type Figure } from "../../scripts/lib/bench-report.mjs";
-import { killChildrenNow, ms, positiveInt, rps, segment, settle, startServer, stats, stopChild, tempDirs, type Sample, type Server, type Stats } from "./harness.js";
+import { alternateSegments, killChildrenNow, ms, positiveInt, rps, segment, settle, startServer, stopChild, tempDirs, type Server, type Stats } from "./harness.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = positiveInt("BENCH_RUNS", 200);
@@ -85,22 +85,11 @@ try {
     const runs = concurrency === 1 ? Math.min(RUNS, RUNS_SERIAL) : Math.max(RUNS, SEGMENTS * concurrency * 2);
     const perSegment = Math.max(1, Math.round(runs / SEGMENTS));
     const clients = new Map(servers.map((s) => [s.name, clientsOf(s, concurrency)] as const));
-    const acc = new Map<Server["name"], { wallMs: number; samples: Sample[] }>(servers.map((s) => [s.name, { wallMs: 0, samples: [] }]));
-    for (let i = 0; i < SEGMENTS; i++) {
-      const order = i % 2 === 0 ? [ours, theirs] : [theirs, ours];
-      for (const server of order) {
-        if (previous !== undefined && previous !== server) await settle(previous);
-        previous = server;
-        const { wallMs, samples } = await segment(clients.get(server.name) ?? [], perSegment, "agent");
-        const total = acc.get(server.name);
-        if (total === undefined) throw new Error("unreachable");
-        total.wallMs += wallMs;
-        total.samples.push(...samples);
-      }
-    }
+    const measured = await alternateSegments([ours, theirs], SEGMENTS, (server) => segment(clients.get(server.name) ?? [], perSegment, "agent"), previous);
+    previous = measured.last;
     for (const server of servers) {
-      const { wallMs, samples } = acc.get(server.name) ?? { wallMs: 0, samples: [] };
-      const s = stats(wallMs, samples);
+      const s = measured.stats.get(server.name);
+      if (s === undefined) throw new Error("unreachable");
       results.set(`${server.name}/${concurrency}`, s);
       process.stdout.write(
         `  C=${concurrency} ${server.name.padEnd(13)} ${rps(s.runsPerSecond).padStart(13)}  TTFE p50 ${ms(s.ttfe[0])} p99 ${ms(s.ttfe[1])}  TTFT p50 ${ms(s.ttft[0])} p99 ${ms(s.ttft[1])}  complete p50 ${ms(s.total[0])} p99 ${ms(s.total[1])}  (${s.runs} runs, ${s.eventsPerRun.toFixed(1)} events/run)\n`,
