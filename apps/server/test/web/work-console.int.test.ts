@@ -4,11 +4,16 @@
  * OpenAI-compatible endpoint: with "Plan mode" on, the run is sent with
  * `context.is_plan_mode`, the agent's `write_todos` list shows while the run is still
  * going, and the title `title.model_name`'s model gave the thread replaces the first
- * message in the heading and the sidebar. axe-core: no serious or critical violation.
+ * message in the heading and the sidebar; a file attached in the composer is uploaded into
+ * the thread and sent as `additional_kwargs.files`, so the model reads it in
+ * `<current_uploads>` while the conversation shows what the user wrote. axe-core: no
+ * serious or critical violation.
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
 import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import fs from "node:fs/promises";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
@@ -104,5 +109,30 @@ title:
     expect(agentCalls.length).toBeGreaterThan(0);
     for (const r of agentCalls) expect(r.toolNames).not.toContain("write_todos");
     expect(await page.getByTestId("todos").count()).toBe(0);
+  });
+
+  it("attaches a file in the composer: uploaded into the thread, announced to the model, not shown in the message", async () => {
+    await page.goto(`${server.url}/chat`);
+    const file = path.join(await temp.make("attach-"), "otters.csv");
+    await fs.writeFile(file, "name,river\nLutra,Thames\n");
+    await page.setInputFiles("#composer-attach", file);
+    await page.getByTestId("attached-files").getByText("otters.csv").waitFor();
+    const threadId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
+    expect(threadId).not.toBe("");
+    const before = openai.requests.length;
+    await page.locator("#composer-input").fill("What is in the file?");
+    await page.locator("#composer-input").press("Enter");
+    await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
+    expect(await page.getByTestId("attached-files").count()).toBe(0);
+    const sent = openai.requests.slice(before).find((r) => !lastText(r).startsWith("Generate a concise title"));
+    const user = JSON.stringify(sent?.messages.filter((m) => m["role"] === "user").at(-1)?.["content"]);
+    expect(user).toContain("- otters.csv (0.0 KB)");
+    expect(user).toContain("Path: /mnt/user-data/uploads/otters.csv");
+    expect(await page.getByTestId("message-human").last().locator(".text").textContent()).toBe("What is in the file?");
+    const listed = await server.client.threads.get(threadId);
+    expect(listed.thread_id).toBe(threadId);
+    await screenshot(page, "chat-attached-file");
+    const blocking = (await runAxe(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
   });
 });

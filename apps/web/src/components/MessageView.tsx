@@ -90,7 +90,8 @@ export function MessageView({ message, results, running }: { message: Message; r
     return (
       <li className="msg msg-human" data-testid="message-human">
         <p className="who">You</p>
-        <div className="text">{textOf(message.content)}</div>
+        {/* The agent prepends a <current_uploads> block for the model; the user sees what they wrote. */}
+        <div className="text">{textOf(message.content).replace(/^<current_uploads>[\s\S]*?<\/current_uploads>\n\n/, "")}</div>
       </li>
     );
   }

@@ -9,6 +9,8 @@
 import type { Message } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { WireFileInfo } from "@deerflow/gateway";
+import { ComposerAttachments, messageFiles } from "../components/ComposerAttachments";
 import { FileLink } from "../components/FileLink";
 import { MessageView } from "../components/MessageView";
 import { PlanModeToggle } from "../components/PlanModeToggle";
@@ -62,6 +64,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   const [stopping, setStopping] = useState(false);
   const [title, setTitle] = useState<string | null>(null);
   const [planMode, setPlanMode] = useState(false);
+  const [attachments, setAttachments] = useState<WireFileInfo[]>([]);
   /** True once this page sent a message (a run streaming without it was rejoined). */
   const [submitted, setSubmitted] = useState(false);
   /** The thread id `useStream` just created (adopting it must not reset the run's UI). */
@@ -95,6 +98,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     shownThreadRef.current = threadId;
     if (threadId !== null && threadId === adoptedRef.current) return;
     adoptedRef.current = null;
+    setAttachments([]);
     setTasks([]);
     setOutcome(null);
     setSubmitted(false);
@@ -135,7 +139,9 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     setOutcome(null);
     setStopping(false);
     setSubmitted(true);
-    const human: Message = { type: "human", content: text };
+    // Attached uploads ride on the message (additional_kwargs.files); the agent announces them to the model.
+    const human: Message = { type: "human", content: text, ...(attachments.length === 0 ? {} : { additional_kwargs: { files: messageFiles(attachments) } }) };
+    setAttachments([]);
     const options = {
       optimisticValues: (prev: AgentState) => ({ ...prev, messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }] }),
       // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
@@ -143,6 +149,16 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     };
     if (typeof question === "string") void stream.submit(null, { ...options, command: { resume: text } });
     else void stream.submit({ messages: [human] }, options);
+  };
+
+  // Attaching in a new chat creates its thread first (the files need somewhere to go).
+  const ensureThread = async (): Promise<string> => {
+    if (threadId !== null) return threadId;
+    const created = await stream.client.threads.create();
+    adoptedRef.current = created.thread_id;
+    navigate(`/chat/${encodeURIComponent(created.thread_id)}`, { replace: true });
+    notifyThreadsChanged();
+    return created.thread_id;
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -248,6 +264,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
             placeholder="Ask the agent…"
             aria-describedby="composer-help"
           />
+          <ComposerAttachments files={attachments} onChange={setAttachments} ensureThread={ensureThread} disabled={stream.isLoading} />
           <div className="composer-row">
             <p id="composer-help" className="hint">
               Enter sends · Shift+Enter adds a new line
