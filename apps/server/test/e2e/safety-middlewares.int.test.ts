@@ -52,7 +52,7 @@ guardrails:
 `,
     );
     ({ openai, t } = server);
-  });
+  }, 60_000);
 
   afterAll(() => server?.close());
 

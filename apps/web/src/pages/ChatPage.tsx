@@ -9,6 +9,7 @@
 import type { Message } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { ApprovalCard, isApprovalRequest, type ApprovalDecision } from "../components/ApprovalCard";
 import type { WireFileInfo } from "@deerflow/gateway";
 import { ComposerAttachments, messageFiles } from "../components/ComposerAttachments";
 import { FileLink } from "../components/FileLink";
@@ -130,6 +131,12 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   const artifacts = stream.values?.artifacts ?? [];
   const interrupt = stream.interrupt;
   const question = (interrupt?.value as { question?: unknown } | undefined)?.question;
+  const approval = isApprovalRequest(interrupt?.value) ? interrupt.value : undefined;
+  const decide = (decisions: ApprovalDecision[]) => {
+    setOutcome(null);
+    setSubmitted(true);
+    void stream.submit(null, { command: { resume: { decisions } } });
+  };
 
   const send = () => {
     const text = draft.trim();
@@ -186,7 +193,9 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
         : "Rejoined a run in progress; streaming the rest…"
     : stream.isThreadLoading
       ? "Loading the thread…"
-      : (outcome?.text ?? "");
+      : approval !== undefined
+        ? "The run is waiting for your decision on the tool call above."
+        : (outcome?.text ?? "");
 
   const heading = threadId === null ? "New chat" : (title ?? stream.values?.title ?? "Chat");
 
@@ -242,6 +251,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
             <strong>The agent asks:</strong> {question} <span className="muted">(reply below)</span>
           </div>
         )}
+
+        {approval !== undefined && !stream.isLoading && <ApprovalCard key={interrupt?.id ?? "approval"} request={approval} disabled={stream.isLoading} onDecide={decide} />}
 
         {stream.error !== undefined && stream.error !== null && outcome?.kind !== "cancelled" && (
           <p role="alert" className="error">
