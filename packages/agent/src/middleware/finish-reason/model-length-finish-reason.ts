@@ -8,7 +8,7 @@
  *
  * Config keys: none (always on, as DeerFlow).
  */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { silentLogger, type Logger } from "../../logger.js";
 import { stampStopReason } from "../../internal/run-stop.js";
@@ -26,18 +26,19 @@ export interface ModelLengthFinishReasonOptions {
  * Creates the model-length finish-reason middleware.
  *
  * @param options - logger
- * @returns an `afterModel` middleware
+ * @returns a `wrapModelCall` middleware
  */
 export function createModelLengthFinishReasonMiddleware(options: ModelLengthFinishReasonOptions = {}): AgentMiddleware {
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "ModelLengthFinishReasonMiddleware",
-    afterModel: (state, runtime) => {
-      const last = (state.messages as BaseMessage[]).at(-1);
-      if (last === undefined || !AIMessage.isInstance(last) || (last.tool_calls?.length ?? 0) > 0) return undefined;
-      const reason = finishReasonOf(last);
-      if (reason !== undefined && LENGTH_FINISH_REASONS.has(reason)) stampStopReason(runtime, "model_length_capped", logger);
-      return undefined;
+    // wrapModelCall rather than afterModel: no graph node of its own on every model call.
+    wrapModelCall: async (request, handler) => {
+      const response = await handler(request);
+      if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) > 0) return response;
+      const reason = finishReasonOf(response);
+      if (reason !== undefined && LENGTH_FINISH_REASONS.has(reason)) stampStopReason(request.runtime, "model_length_capped", logger);
+      return response;
     },
   });
 }

@@ -9,7 +9,7 @@
  * Config keys: `safety_finish_reason.enabled` (true); `detectors` replaces the
  * default set (DeerFlow's `detectors: [{use, config}]`; here functions).
  */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { silentLogger, type Logger } from "../../logger.js";
 import { rewriteAiMessage } from "../../messages.js";
@@ -39,21 +39,22 @@ export interface SafetyFinishReasonOptions {
  * Creates the safety finish-reason middleware.
  *
  * @param options - detectors and logger
- * @returns an `afterModel` middleware
+ * @returns a `wrapModelCall` middleware
  */
 export function createSafetyFinishReasonMiddleware(options: SafetyFinishReasonOptions = {}): AgentMiddleware {
   const detectors = options.detectors ?? [providerSafetyDetector];
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "SafetyFinishReasonMiddleware",
-    afterModel: (state, runtime) => {
-      const last = (state.messages as BaseMessage[]).at(-1);
-      if (last === undefined || !AIMessage.isInstance(last) || (last.tool_calls?.length ?? 0) === 0) return undefined;
-      const reason = detectors.map((detect) => detect(last)).find((r) => r !== undefined);
-      if (reason === undefined) return undefined;
-      logger.warn({ reason, toolCalls: last.tool_calls?.map((c) => c.name) }, "safety stop with tool calls; the calls are cleared");
-      stampStopReason(runtime, "safety_capped", logger);
-      return { messages: [rewriteAiMessage(last, { content: last.content, toolCalls: [] })] };
+    // wrapModelCall rather than afterModel: no graph node of its own on every model call.
+    wrapModelCall: async (request, handler) => {
+      const response = await handler(request);
+      if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) === 0) return response;
+      const reason = detectors.map((detect) => detect(response)).find((r) => r !== undefined);
+      if (reason === undefined) return response;
+      logger.warn({ reason, toolCalls: response.tool_calls?.map((c) => c.name) }, "safety stop with tool calls; the calls are cleared");
+      stampStopReason(request.runtime, "safety_capped", logger);
+      return rewriteAiMessage(response, { content: response.content, toolCalls: [] });
     },
   });
 }

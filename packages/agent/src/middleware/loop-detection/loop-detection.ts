@@ -103,7 +103,7 @@ function judge(messages: readonly BaseMessage[], index: number, s: Settings): Lo
  * Creates the loop-detection middleware.
  *
  * @param options - thresholds (`loop_detection:` keys) and logger
- * @returns a middleware: `afterModel` stops, `wrapModelCall` delivers the warnings
+ * @returns a `wrapModelCall` middleware: warnings into the request, the hard stop on the response
  */
 export function createLoopDetectionMiddleware(options: LoopDetectionOptions = {}): AgentMiddleware {
   const int = (v: number | undefined, fallback: number): number => (v === undefined ? fallback : Math.max(1, Math.trunc(v)));
@@ -120,27 +120,27 @@ export function createLoopDetectionMiddleware(options: LoopDetectionOptions = {}
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "LoopDetectionMiddleware",
-    wrapModelCall: (request, handler) => {
-      // Warnings are due right after the tool results of the response that triggered them.
+    // One wrapModelCall (no graph node of its own): warnings go into the request, the stop into the response.
+    wrapModelCall: async (request, handler) => {
       const messages = request.messages;
-      let index = messages.length - 1;
-      while (index >= 0 && ToolMessage.isInstance(messages[index])) index--;
-      if (index === messages.length - 1 || !AIMessage.isInstance(messages[index])) return handler(request);
-      const { warnings } = judge(messages, index, s);
-      if (warnings.length === 0) return handler(request);
-      logger.warn({ warnings: warnings.length }, "tool-call loop warning sent to the model");
-      const warning = new HumanMessage({ content: warnings.join("\n\n"), additional_kwargs: { hide_from_ui: true } });
-      return handler({ ...request, messages: [...messages, warning] });
-    },
-    afterModel: (state, runtime) => {
-      const messages = state.messages as BaseMessage[];
-      const last = messages.at(-1);
-      if (last === undefined || !AIMessage.isInstance(last) || (last.tool_calls?.length ?? 0) === 0) return undefined;
-      const { stop } = judge(messages, messages.length - 1, s);
-      if (stop === undefined) return undefined;
-      logger.warn({ tools: last.tool_calls?.map((c) => c.name) }, "tool-call loop hard limit; ending the turn");
-      stampStopReason(runtime, "loop_capped", logger);
-      return { messages: [rewriteAiMessage(last, { content: appendText(last.content, stop), toolCalls: [], finishReason: "stop" })] };
+      const response = await handler(withWarnings(messages));
+      if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) === 0) return response;
+      const { stop } = judge([...messages, response], messages.length, s);
+      if (stop === undefined) return response;
+      logger.warn({ tools: response.tool_calls?.map((c) => c.name) }, "tool-call loop hard limit; ending the turn");
+      stampStopReason(request.runtime, "loop_capped", logger);
+      return rewriteAiMessage(response, { content: appendText(response.content, stop), toolCalls: [], finishReason: "stop" });
+
+      /** The request, with the warnings due right after the tool results of the response that triggered them. */
+      function withWarnings(list: BaseMessage[]): typeof request {
+        let index = list.length - 1;
+        while (index >= 0 && ToolMessage.isInstance(list[index])) index--;
+        if (index === list.length - 1 || !AIMessage.isInstance(list[index])) return request;
+        const { warnings } = judge(list, index, s);
+        if (warnings.length === 0) return request;
+        logger.warn({ warnings: warnings.length }, "tool-call loop warning sent to the model");
+        return { ...request, messages: [...list, new HumanMessage({ content: warnings.join("\n\n"), additional_kwargs: { hide_from_ui: true } })] };
+      }
     },
   });
 }
