@@ -25,7 +25,7 @@ const usageSchema = {
 } as const;
 
 /** JSON Schema of the answer. */
-export const tokenUsageResponseSchema = {
+const tokenUsageResponseSchema = {
   type: "object",
   properties: {
     thread_id: { type: "string" },

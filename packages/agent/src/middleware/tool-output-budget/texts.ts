@@ -6,7 +6,7 @@
  */
 
 /** What a result looks like, for the synopsis. */
-export function describeOutput(text: string): string {
+function describeOutput(text: string): string {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
