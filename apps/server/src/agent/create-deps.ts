@@ -25,8 +25,8 @@ import { silentLogger, type Logger } from "../logger.js";
 import { ModelRegistry } from "../models/model-registry.js";
 import { loadPlugin } from "../plugins/index.js";
 import { combineScanners, isSkillScanner } from "./composite-scanner.js";
-import { safetyMiddlewareOptions } from "./safety-deps.js";
 import { titleMiddlewareOptions } from "./title-deps.js";
+import { safetyMiddlewareOptions } from "./safety-deps.js";
 
 /** Options of {@link createLeadAgentDeps}. */
 export interface CreateLeadAgentDepsOptions {
@@ -185,7 +185,7 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),
     prompt: { agentName: config.agent.name },
-    middleware: { loopDetection: { threshold: config.agent.loopThreshold }, ...config.contextMiddleware, ...titleMiddlewareOptions(config), ...(await safetyMiddlewareOptions(config, lookup)) },
+    middleware: { ...config.resilience, ...config.contextMiddleware, ...titleMiddlewareOptions(config), ...(await safetyMiddlewareOptions(config, lookup)) },
     logger,
   };
   return {

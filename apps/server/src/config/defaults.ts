@@ -21,7 +21,6 @@ export const CONFIG_DEFAULTS = Object.freeze({
   finishedRunsSeconds: 24 * 60 * 60,
   streamReplaySeconds: 60,
   agentName: "DeerFlow",
-  loopThreshold: 3,
 } as const);
 
 /** Environment variables that switch the runtime to shared services when the config does not choose. */

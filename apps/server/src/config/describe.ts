@@ -92,6 +92,6 @@ export function describeConfig(loaded: LoadedConfig): string[] {
   lines.push(`checkpointer: ${storeText(rt.checkpointer)}${why("runtime.checkpointer")}`);
   lines.push(`retention: finished runs ${rt.retention.finishedRunsMs / 1000} s, streams replayable ${rt.retention.streamReplayMs / 1000} s after the end`);
   lines.push(`storage: data dir ${c.storage.dataDir}${why("storage")}`);
-  lines.push(`agent: "${c.agent.name}", loop detection after ${c.agent.loopThreshold} identical tool calls`);
+  lines.push(`agent: "${c.agent.name}"`);
   return lines;
 }

@@ -13,8 +13,9 @@ import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
 import { resolveContext } from "./resolve-context.js";
 import { resolveRuntime } from "./resolve-runtime.js";
-import { resolveSafety } from "./resolve-safety.js";
 import { resolveTitle } from "./resolve-title.js";
+import { resolveSafety } from "./resolve-safety.js";
+import { resolveResilience } from "./resolve-resilience.js";
 import type { CustomSubagentSettings, ModelConfig, ModelUse, ScannerUse, ServerConfig, SubagentOverrideSettings } from "./types.js";
 
 /** Loosely typed view of a validated document. */
@@ -226,8 +227,8 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   const ag = section(doc, "agent");
   const agent = {
     name: (ag["name"] as string | undefined) ?? D.agentName,
-    loopThreshold: (ag["loop_threshold"] as number | undefined) ?? D.loopThreshold,
   };
+  const resilience = resolveResilience(doc, modelNames, problem);
   const title = resolveTitle(doc, modelNames, problem);
   const uploads = { autoConvertDocuments: (section(doc, "uploads")["auto_convert_documents"] as boolean | undefined) ?? false };
   const context = resolveContext(doc, modelNames, problem);
@@ -236,7 +237,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
-    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, uploads, extensionsConfigPath, ...context, ...safety },
+    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, uploads, resilience, extensionsConfigPath, ...context, ...safety },
     provenance,
   };
 }

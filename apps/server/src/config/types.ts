@@ -6,6 +6,7 @@
 import type { LeadMiddlewareOptions } from "@deerflow/agent";
 import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
+import type { ResilienceSettings } from "./resolve-resilience.js";
 
 /** `server:` — the HTTP listener. */
 export interface ServerSettings {
@@ -154,8 +155,24 @@ export interface RuntimeSettings {
 export interface AgentSettings {
   /** Name used in the system prompt. */
   readonly name: string;
-  /** Identical tool calls (same name and arguments) in one turn before the loop is stopped. */
-  readonly loopThreshold: number;
+}
+
+/** `guardrails.provider`: the built-in allowlist (`use: allowlist`) or a plugin given `config` as written. */
+export type GuardrailProviderSettings =
+  | { readonly kind: "allowlist"; readonly allowedTools?: readonly string[]; readonly deniedTools?: readonly string[] }
+  | { readonly kind: "plugin"; readonly use: string; readonly options: Readonly<Record<string, unknown>> };
+
+/** `guardrails:` — tool-call policy (DeerFlow's keys, plus `require_approval`). */
+export interface GuardrailsSettings {
+  /** Whether the provider judges tool calls. */
+  readonly enabled: boolean;
+  /** Deny when the provider fails. */
+  readonly failClosed: boolean;
+  readonly passport?: string;
+  /** Set when `enabled`. */
+  readonly provider?: GuardrailProviderSettings;
+  /** Tools whose calls wait for a human decision (whether or not `enabled`). */
+  readonly requireApproval: readonly string[];
 }
 
 /** `uploads:` — what happens to files uploaded into a thread. */
@@ -178,24 +195,6 @@ export interface TitleSettings {
 
 /** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` as the lead agent's middleware options. */
 export type ContextMiddlewareSettings = Pick<LeadMiddlewareOptions, "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget">;
-
-/** `guardrails.provider`: the built-in allowlist (`use: allowlist`) or a plugin given `config` as written. */
-export type GuardrailProviderSettings =
-  | { readonly kind: "allowlist"; readonly allowedTools?: readonly string[]; readonly deniedTools?: readonly string[] }
-  | { readonly kind: "plugin"; readonly use: string; readonly options: Readonly<Record<string, unknown>> };
-
-/** `guardrails:` — tool-call policy (DeerFlow's keys, plus `require_approval`). */
-export interface GuardrailsSettings {
-  /** Whether the provider judges tool calls. */
-  readonly enabled: boolean;
-  /** Deny when the provider fails. */
-  readonly failClosed: boolean;
-  readonly passport?: string;
-  /** Set when `enabled`. */
-  readonly provider?: GuardrailProviderSettings;
-  /** Tools whose calls wait for a human decision (whether or not `enabled`). */
-  readonly requireApproval: readonly string[];
-}
 
 /** The whole configuration. */
 export interface ServerConfig {
@@ -220,6 +219,8 @@ export interface ServerConfig {
   readonly readBeforeWrite?: { readonly enabled: boolean };
   /** `guardrails:` (absent in hand-built configs: off). */
   readonly guardrails?: GuardrailsSettings;
+  /** `llm_call:`, `circuit_breaker:`, `loop_detection:`, `safety_finish_reason:` (absent in hand-built configs: DeerFlow's defaults). */
+  readonly resilience?: ResilienceSettings;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }
