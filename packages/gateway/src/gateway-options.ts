@@ -8,6 +8,7 @@ import type { DocumentConverter } from "./files/document-converter.js";
 import type { UploadLimits } from "./files/receive-uploads.js";
 import type { ThreadFiles } from "./files/thread-files.js";
 import type { HealthCheck, HealthDetails } from "./health/health-routes.js";
+import type { ModelCatalog } from "./models/models-routes.js";
 import type { OpenApiOptions } from "./openapi/openapi.js";
 import type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
 
@@ -58,6 +59,8 @@ export interface GatewayOptions {
   readonly uploads?: UploadLimits;
   /** Gives accepted uploads a Markdown companion (off without one; the gateway depends on no parser). */
   readonly documentConverter?: DocumentConverter;
+  /** Mounts `GET /api/models` and `GET /api/models/:name` over the server's models. */
+  readonly models?: ModelCatalog;
   /** Per-thread authorization for every route taking a thread id. */
   readonly authorizeThread?: ThreadAuthorizer;
   /**

@@ -8,6 +8,7 @@ import { GatewayError } from "./errors.js";
 import { filesRoutes } from "./files/files-routes.js";
 import type { CorsOptions, GatewayOptions } from "./gateway-options.js";
 import { registerHealthRoutes } from "./health/health-routes.js";
+import { registerModelsRoutes } from "./models/models-routes.js";
 import { attachDrain } from "./http/drain.js";
 import { installErrorHandlers } from "./http/error-handler.js";
 import { installJsonParser } from "./http/json-parser.js";
@@ -144,6 +145,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
       ...authorizeThread,
     });
   }
+  const { models } = options;
+  if (models !== undefined) await app.register(async (api) => registerModelsRoutes(api, models), { prefix: API_PREFIX });
   for (const plugin of options.routes ?? []) await app.register(plugin, { prefix: API_PREFIX });
   if (options.publicRoutes !== undefined) await registerPublicRoutes(app, options.publicRoutes, API_PREFIX, routes);
   return app;

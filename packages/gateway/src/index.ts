@@ -35,6 +35,9 @@ export { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthDetails, type H
 export { ERROR_BODY_DOC, type OpenApiOptions } from "./openapi/openapi.js";
 export { THREAD_ID_PATTERN, successMessageSchema, threadIdSchema, threadParamsSchema } from "./schemas.js";
 
+// Models
+export { registerModelsRoutes, type ModelCatalog, type ModelDescriptor } from "./models/models-routes.js";
+
 // Skills
 export { RELOAD_RESPONSE, skillsRoutes } from "./skills/skills-routes.js";
 export type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
