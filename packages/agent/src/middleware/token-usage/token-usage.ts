@@ -3,9 +3,14 @@
  * `token_usage.enabled`, default true): after every model call, the call's
  * `usage_metadata` is added to two state channels: `token_usage` (the
  * thread's total over all its runs, kept with the thread's checkpoints) and
- * `run_token_usage` (the current run's, reset when a run starts). Each model
- * call's own counts stay on its AI message (`usage_metadata`), as LangChain
- * puts them.
+ * `run_token_usage` (the current run's, started again when another run
+ * calls the model). Each model call's own counts stay on its AI message
+ * (`usage_metadata`), as LangChain puts them.
+ *
+ * One `afterModel` hook and nothing else: every `before*` / `after*` hook is a
+ * graph node each model call passes through. So the run is told apart by its
+ * `configurable.run_id` (set by the server's runtime) or, without one, by the
+ * latest message the user wrote, recorded as `run_token_usage.run_id`.
  *
  * Config keys: `token_usage.enabled` (default true): without it the
  * middleware is left out of the chain.
@@ -16,7 +21,9 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { z } from "zod/v4";
-import { addTokens, usageOf, ZERO_TOKENS, type TokenCounts } from "../../internal/token-usage.js";
+import { lastGenuineUserIndex } from "../../internal/genuine-user-message.js";
+import { addTokens, usageOf, type TokenCounts } from "../../internal/token-usage.js";
+import { readRunOptions, type RunConfigLike } from "../../run/run-options.js";
 
 /** Token counts with the number of model calls they come from. */
 export interface TokenUsage extends TokenCounts {
@@ -42,8 +49,13 @@ const usageSchema = z.object({
   llm_call_count: z.number(),
 });
 
-/** The state channels of the token-usage middleware: the thread's total and the run's. */
-export const TokenUsageState = z.object({ token_usage: usageSchema.optional(), run_token_usage: usageSchema.optional() });
+/** The state channels of the token-usage middleware: the thread's total and the run's (with the run it counts). */
+export const TokenUsageState = z.object({ token_usage: usageSchema.optional(), run_token_usage: usageSchema.extend({ run_id: z.string() }).optional() });
+
+/** The run a model call belongs to: its id, else the user message that started it. */
+function runKey(messages: readonly BaseMessage[], runtime: RunConfigLike): string {
+  return readRunOptions(runtime).runId ?? `message:${messages[lastGenuineUserIndex(messages)]?.id ?? ""}`;
+}
 
 /**
  * Creates the token-usage middleware.
@@ -54,12 +66,14 @@ export function createTokenUsageMiddleware(): AgentMiddleware {
   return createMiddleware({
     name: "TokenUsageMiddleware",
     stateSchema: TokenUsageState,
-    beforeAgent: () => ({ run_token_usage: { ...ZERO_TOKENS, llm_call_count: 0 } }),
-    afterModel: (state) => {
-      const usage = usageOf((state.messages as BaseMessage[]).at(-1));
+    afterModel: (state, runtime) => {
+      const messages = state.messages as BaseMessage[];
+      const usage = usageOf(messages.at(-1));
       if (usage === undefined) return undefined;
       const call: TokenUsage = { ...usage, llm_call_count: 1 };
-      return { token_usage: addTokenUsage(state.token_usage, call), run_token_usage: addTokenUsage(state.run_token_usage, call) };
+      const run_id = runKey(messages, runtime as RunConfigLike);
+      const sameRun = state.run_token_usage?.run_id === run_id;
+      return { token_usage: addTokenUsage(state.token_usage, call), run_token_usage: { ...addTokenUsage(sameRun ? state.run_token_usage : undefined, call), run_id } };
     },
   });
 }
