@@ -191,7 +191,7 @@ describe("the thread sandbox of a compiled agent", () => {
     const model = fakeModel()
       .respondWithTools([{ name: "hang", args: {}, id: "h1" }])
       .respondWithTools([{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l1" }])
-      .respond(new Error("provider down"));
+      .respondWithTools([{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l2" }]);
     const agent = await createLeadAgent({
       models: staticModels({ fake: model }),
       sandboxProvider: provider,
@@ -213,9 +213,10 @@ describe("the thread sandbox of a compiled agent", () => {
     await expect(consumed).rejects.toThrow();
     expect(provider.log.held.size).toBe(0);
 
+    // A provider error no longer fails a run (LlmErrorHandlingMiddleware answers with a message): fail it on the recursion limit.
     await expect(
-      agent.invoke({ messages: [new HumanMessage("list")] }, config("t-fail", { run_id: "f1" })),
-    ).rejects.toThrow("provider down");
+      agent.invoke({ messages: [new HumanMessage("list")] }, { ...config("t-fail", { run_id: "f1" }), recursionLimit: 3 }),
+    ).rejects.toThrow(/Recursion limit/);
     expect(provider.log.events.filter((e) => e.endsWith("t-fail"))).toEqual([
       "acquire fake:default:t-fail",
       "release fake:default:t-fail",
