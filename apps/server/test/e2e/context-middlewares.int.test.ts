@@ -13,11 +13,11 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
+import type { TestServer } from "../support/server-harness.js";
 
 const WINDOW_TOKENS = 16_000;
 const SUMMARY = "The user sent 199 numbered notes about rivers.";
@@ -43,41 +43,27 @@ async function findFiles(dir: string, name: RegExp): Promise<string[]> {
 }
 
 describe("context middlewares through the server", () => {
-  const temp = tempDirs();
+  let server: ScriptedServer;
   let openai: ScriptedOpenAI;
   let t: TestServer;
   let dir: string;
 
   beforeAll(async () => {
-    openai = await startScriptedOpenAI({ script });
-    dir = await temp.make();
-    const yaml = `
-models:
-  - name: main
-    model: scripted
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-summarization:
+    server = await startScriptedServer(
+      script,
+      `summarization:
   enabled: true
   trigger: [{ type: tokens, value: ${WINDOW_TOKENS} }, { type: messages, value: 150 }]
   keep: { type: messages, value: 10 }
 token_budget:
   enabled: true
   max_tokens: 1000
-`;
-    t = await startServer(dir, yaml);
-  });
+`,
+    );
+    ({ openai, t, dir } = server);
+  }, 60_000);
 
-  afterAll(async () => {
-    await t?.server.close({ drain: false });
-    await openai?.close();
-    await temp.cleanup();
-  });
+  afterAll(() => server?.close());
 
   it("summarization: 200 long messages reach the model under the window, the last user message kept", async () => {
     const thread = await t.client.threads.create();

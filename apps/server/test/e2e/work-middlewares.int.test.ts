@@ -12,12 +12,12 @@
  * 4. `uploads.auto_convert_documents`: PDF and DOCX uploads (built in the test) get a
  *    Markdown companion, described in the upload answer and named to the model.
  */
-import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { docx, pdfWithPages } from "../support/documents.js";
-import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
+import type { TestServer } from "../support/server-harness.js";
 
 const TITLE = "Essay Plan Session";
 const todos = [
@@ -38,37 +38,16 @@ function script(request: RecordedRequest): ScriptStep {
 }
 
 describe("work middlewares through the server", () => {
-  const temp = tempDirs();
+  let server: ScriptedServer;
   let openai: ScriptedOpenAI;
   let t: TestServer;
 
   beforeAll(async () => {
-    openai = await startScriptedOpenAI({ script: script });
-    const yaml = `
-models:
-  - name: main
-    model: scripted
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-title:
-  model_name: main
-  max_words: 4
-uploads:
-  auto_convert_documents: true
-`;
-    t = await startServer(await temp.make(), yaml);
-  });
+    server = await startScriptedServer(script, "title:\n  model_name: main\n  max_words: 4\nuploads:\n  auto_convert_documents: true\n");
+    ({ openai, t } = server);
+  }, 60_000);
 
-  afterAll(async () => {
-    await t?.server.close({ drain: false });
-    await openai?.close();
-    await temp.cleanup();
-  });
+  afterAll(() => server?.close());
 
   it("plan mode: todos stream in values; the title lands in state and thread metadata, not in the messages stream", async () => {
     const thread = await t.client.threads.create();
