@@ -12,7 +12,7 @@ import mammoth from "mammoth";
 import TurndownService from "turndown";
 
 /** Extensions that get a Markdown companion. */
-export const CONVERTIBLE_EXTENSIONS: ReadonlySet<string> = new Set([".pdf", ".docx"]);
+const CONVERTIBLE_EXTENSIONS: ReadonlySet<string> = new Set([".pdf", ".docx"]);
 
 interface PdfTextItem {
   readonly str?: string;

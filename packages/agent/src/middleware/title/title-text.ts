@@ -11,10 +11,10 @@ export const DEFAULT_TITLE_PROMPT_TEMPLATE =
 export const NEW_CONVERSATION_TITLE = "New Conversation";
 
 /** Characters of each message given to the title prompt. */
-export const TITLE_PROMPT_MESSAGE_CHARS = 500;
+const TITLE_PROMPT_MESSAGE_CHARS = 500;
 
 /** Removes `<think>…</think>` blocks (reasoning some models put in their text). */
-export function stripThinkBlocks(text: string): string {
+function stripThinkBlocks(text: string): string {
   return text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, "");
 }
 
