@@ -9,17 +9,17 @@
  * - At `hard_stop_threshold`, the response's tool calls are removed (raw
  *   provider tool calls included), DeerFlow's `[TOKEN BUDGET EXCEEDED]` note
  *   is appended, and the run's `stop_reason` becomes `token_capped` (through
- *   the kernel's run report, which the runtime stores on the run record).
+ *   `stampStopReason`, which the runtime records on the run).
  *
  * Config keys (`token_budget:`): `enabled` (false), `max_tokens` (200000,
  * ≥ 1000), `max_input_tokens` / `max_output_tokens` (null = no such budget),
  * `warn_threshold` (0.8), `hard_stop_threshold` (1.0).
  */
-import { reportRunStop } from "@deerflow/kernel";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { AgentError } from "../../errors.js";
+import { stampStopReason } from "../../internal/run-stop.js";
 import { addTokens, usageOf, ZERO_TOKENS, type TokenCounts } from "../../internal/token-usage.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import { appendText, lastAiMessage, rewriteAiMessage } from "../../messages.js";
@@ -111,7 +111,7 @@ export function createTokenBudgetMiddleware(options: TokenBudgetOptions = {}): A
       const last = lastAiMessage(messages);
       if (top.share < hard || last === undefined || (last.tool_calls?.length ?? 0) === 0 || run.capped) return { token_budget_run: run };
       logger.warn({ reason: top.budget.reason, used: top.used, budget: top.budget.limit }, "token budget exceeded; ending the run");
-      reportRunStop(runtime, TOKEN_CAPPED);
+      stampStopReason(runtime, TOKEN_CAPPED, logger);
       const note = tokenBudgetExceededText(top.used, top.budget.limit, top.budget.reason);
       return {
         messages: [rewriteAiMessage(last, { content: appendText(last.content, note), toolCalls: [], finishReason: "stop" })],
