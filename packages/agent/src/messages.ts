@@ -1,11 +1,5 @@
 /** Small helpers over agent messages. */
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-
-/** Index of the last human message, or -1. */
-export function lastHumanIndex(messages: readonly BaseMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (HumanMessage.isInstance(messages[i])) return i;
-  return -1;
-}
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 
 /** Tool-call ids that have a ToolMessage answering them. */
 export function answeredToolCallIds(messages: readonly BaseMessage[]): Set<string> {

@@ -23,7 +23,7 @@ export interface RunOutcome {
 }
 
 /** The graph ran to its end; it may have stopped at an interrupt. */
-export function successOutcome(sawInterrupt: boolean): RunOutcome {
+function successOutcome(sawInterrupt: boolean): RunOutcome {
   return { status: "success", error: null, threadStatus: sawInterrupt ? "interrupted" : "idle", rolledBack: false };
 }
 

@@ -60,7 +60,7 @@ export const DEFAULT_LOOP_DETECTION = Object.freeze({ warnThreshold: 3, hardLimi
 type Settings = { readonly [K in keyof typeof DEFAULT_LOOP_DETECTION]: number } & { readonly overrides: Readonly<Record<string, ToolFrequencyLimit>> };
 
 /** A verdict on the newest tool-calling response of the turn. */
-export interface LoopVerdict {
+interface LoopVerdict {
   /** Warnings due at the model's next call. */
   readonly warnings: readonly string[];
   /** The forced-stop text, when the response must be stopped. */
