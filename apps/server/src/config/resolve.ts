@@ -12,6 +12,7 @@ import { parseByteSize } from "./body-limit.js";
 import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
 import { resolveContext } from "./resolve-context.js";
+import { thinkingSettings } from "./resolve-model-thinking.js";
 import { resolveRuntime } from "./resolve-runtime.js";
 import { resolveTitle } from "./resolve-title.js";
 import { resolveSafety } from "./resolve-safety.js";
@@ -108,6 +109,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       ...opt("maxTokens", m["max_tokens"] as number | undefined),
       ...opt("timeoutMs", secondsToMs(m["timeout_seconds"] as number | undefined)),
       ...opt("maxRetries", m["max_retries"] as number | undefined),
+      ...thinkingSettings(m),
     });
   });
   if (models.length === 0) {

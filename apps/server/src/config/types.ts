@@ -45,6 +45,16 @@ export interface ModelConfig {
   readonly maxRetries?: number;
   readonly supportsVision: boolean;
   readonly supportsThinking: boolean;
+  /** `supports_reasoning_effort` (false): a run's `reasoning_effort` is dropped unless set. */
+  readonly supportsReasoningEffort?: boolean;
+  /** `when_thinking_enabled`, with `thinking` merged in as its `thinking` field: constructor fields of a thinking run. */
+  readonly whenThinkingEnabled?: Readonly<Record<string, unknown>>;
+  /** `when_thinking_disabled`: constructor fields of a run with thinking off (absent: a disable derived per provider). */
+  readonly whenThinkingDisabled?: Readonly<Record<string, unknown>>;
+  /** `reasoning_effort`: the model's default effort (`low`, `medium`, `high`; `minimal`/`none` for providers that take them). */
+  readonly reasoningEffort?: string;
+  /** `context_window` (tokens): shown by the console as the share of the window used. */
+  readonly contextWindow?: number;
   /** Extra fields for the provider or plugin, as written. */
   readonly options: Readonly<Record<string, unknown>>;
 }

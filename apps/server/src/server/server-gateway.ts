@@ -10,6 +10,7 @@ import type { LoadedConfig } from "../config/load-config.js";
 import type { DeploymentSettings } from "./deployment.js";
 import { createDocumentConverter } from "../uploads/document-converter.js";
 import { healthDetailsOf } from "./health-details.js";
+import { modelCatalogOf } from "./model-catalog.js";
 import type { ServerLogger } from "./logger.js";
 import type { RuntimeComponents } from "./runtime-components.js";
 import { consoleInfo, consoleRoutes } from "./static-console.js";
@@ -59,6 +60,7 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     threadFiles: new LocalThreadFiles({ root: loaded.config.storage.dataDir }),
     // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
     ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
+    models: modelCatalogOf(loaded.config),
     routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants: parts.assistants, heartbeatMs: parts.deployment.heartbeatMs })],
     // The web console and GET /api/info: no API key needed.
     publicRoutes: [consoleRoutes({ info: consoleInfo(loaded), logger, env: parts.env, ...(parts.consoleDir === undefined ? {} : { distDir: parts.consoleDir }) })],

@@ -14,6 +14,7 @@ import type { WireFileInfo } from "@deerflow/gateway";
 import { ComposerAttachments, messageFiles } from "../components/ComposerAttachments";
 import { FileLink } from "../components/FileLink";
 import { MessageView } from "../components/MessageView";
+import { ModelPicker, useModels } from "../components/ModelPicker";
 import { PlanModeToggle } from "../components/PlanModeToggle";
 import { TaskList, applyTaskEvent, type TaskProgress } from "../components/TaskList";
 import { TodoList, type Todo } from "../components/TodoList";
@@ -65,6 +66,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   const [stopping, setStopping] = useState(false);
   const [title, setTitle] = useState<string | null>(null);
   const [planMode, setPlanMode] = useState(false);
+  const { models } = useModels();
+  const [modelName, setModelName] = useState<string | null>(null);
   const [attachments, setAttachments] = useState<WireFileInfo[]>([]);
   /** True once this page sent a message (a run streaming without it was rejoined). */
   const [submitted, setSubmitted] = useState(false);
@@ -138,6 +141,12 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     void stream.submit(null, { command: { resume: { decisions } } });
   };
 
+  // The picked model (else the server's default, listed first).
+  const runModelContext = (): Record<string, unknown> => {
+    const picked = models?.find((m) => m.name === modelName) ?? models?.[0];
+    return picked === undefined ? {} : { model_name: picked.name };
+  };
+
   const send = () => {
     const text = draft.trim();
     if (text === "" || stream.isLoading) return;
@@ -152,7 +161,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     const options = {
       optimisticValues: (prev: AgentState) => ({ ...prev, messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }] }),
       // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
-      ...(planMode ? { context: { is_plan_mode: true } } : {}),
+      context: { ...(planMode ? { is_plan_mode: true } : {}), ...runModelContext() },
     };
     if (typeof question === "string") void stream.submit(null, { ...options, command: { resume: text } });
     else void stream.submit({ messages: [human] }, options);
@@ -275,21 +284,23 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
             placeholder="Ask the agent…"
             aria-describedby="composer-help"
           />
-          <ComposerAttachments files={attachments} onChange={setAttachments} ensureThread={ensureThread} disabled={stream.isLoading} />
           <div className="composer-row">
             <p id="composer-help" className="hint">
               Enter sends · Shift+Enter adds a new line
             </p>
             <div className="composer-actions">
-              <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
+              {models !== null && <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />}
               <button type="submit" disabled={draft.trim() === "" || stream.isLoading}>
                 Send
               </button>
               <button type="button" className="button-danger" onClick={stop} disabled={!stream.isLoading || stopping}>
                 Stop
               </button>
+              {/* After Send and Stop, so Tab goes from the message straight to Send. */}
+              <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
             </div>
           </div>
+          <ComposerAttachments files={attachments} onChange={setAttachments} ensureThread={ensureThread} disabled={stream.isLoading} />
         </form>
       </section>
     </div>

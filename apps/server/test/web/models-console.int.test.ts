@@ -1,0 +1,66 @@
+/**
+ * The console's model features, in Debian's Chromium (playwright-core) against
+ * the real server with two models on the scripted OpenAI-compatible endpoint:
+ * the composer's model picker lists `GET /api/models` and the run it sends goes
+ * to the picked model. axe-core: no serious or critical violation.
+ *
+ * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
+ */
+import { startScriptedOpenAI, type ScriptedOpenAI } from "@deerflow/agent/testing";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { tempDirs } from "../support/temp-dir.js";
+import { twoModelsYaml } from "../support/two-models.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
+
+describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
+  const temp = tempDirs();
+  let openai: ScriptedOpenAI;
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    openai = await startScriptedOpenAI({ script: (request) => ({ text: `Answered by ${request.model ?? "?"}.` }) });
+    const yaml = twoModelsYaml(openai.baseURL);
+    server = await startServer(await temp.make("deerflow-models-console-"), yaml);
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.server.close({ drain: false });
+    await openai?.close();
+    await temp.cleanup();
+  });
+
+  const send = async (text: string) => {
+    await page.locator("#composer-input").fill(text);
+    await page.locator("#composer-input").press("Enter");
+    await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
+  };
+
+  it("the model picker lists the server's models and the run goes to the picked one", async () => {
+    await page.goto(`${server.url}/chat`);
+    const picker = page.getByTestId("model-picker");
+    await picker.locator("option").nth(1).waitFor({ state: "attached" });
+    expect(await picker.locator("option").allTextContents()).toEqual(["Main model", "Deep thinker"]);
+    expect(await picker.inputValue()).toBe("main");
+
+    await send("who answers by default?");
+    await page.getByTestId("messages").getByText("Answered by scripted-main.").waitFor();
+
+    await picker.selectOption("thinker");
+    await send("and now?");
+    await page.getByTestId("messages").getByText("Answered by scripted-thinker.").waitFor();
+    expect(openai.requests.map((r) => r.model)).toEqual(["scripted-main", "scripted-thinker"]);
+    await screenshot(page, "chat-model-picker");
+
+    const violations = await runAxe(page);
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+  });
+});

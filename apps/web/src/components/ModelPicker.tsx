@@ -1,0 +1,51 @@
+/**
+ * The composer's model picker: the server's models (`GET /api/models`, the
+ * default first); a run is sent with the chosen one as `context.model_name`.
+ */
+import { useEffect, useState } from "react";
+import { apiJson, errorText } from "../lib/api";
+
+/** One model as `GET /api/models` lists it. */
+export interface ModelInfo {
+  readonly name: string;
+  readonly model: string;
+  readonly display_name: string | null;
+  readonly description: string | null;
+  readonly supports_thinking: boolean;
+  readonly supports_reasoning_effort: boolean;
+}
+
+/** The server's models, loaded once per mount (`null` while loading). */
+export function useModels(): { models: ModelInfo[] | null; error: string | null } {
+  const [models, setModels] = useState<ModelInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    apiJson<{ models: ModelInfo[] }>("/models").then(
+      (body) => live && setModels(body.models),
+      (err: unknown) => live && setError(errorText(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { models, error };
+}
+
+/** A labelled select of the models; `value` is a model name (the first model when unset). */
+export function ModelPicker({ models, value, onChange, disabled }: { models: readonly ModelInfo[]; value: string | null; onChange: (name: string) => void; disabled?: boolean }) {
+  if (models.length === 0) return null;
+  const chosen = models.find((m) => m.name === value) ?? models[0];
+  return (
+    <label className="model-picker" title={chosen?.description ?? undefined}>
+      Model{" "}
+      <select value={chosen?.name} onChange={(e) => onChange(e.target.value)} disabled={disabled} data-testid="model-picker">
+        {models.map((m) => (
+          <option key={m.name} value={m.name}>
+            {m.display_name ?? m.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
