@@ -79,7 +79,7 @@ loop_detection:
     await t.client.runs.join(thread.thread_id, run.run_id);
     const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as { status: string; stop_reason?: string; error?: string };
     const state = await t.client.threads.getState<{ messages: { type: string; content: unknown; tool_calls?: unknown[] }[] }>(thread.thread_id);
-    return { record, messages: state.values.messages, requests: seen.get(name) ?? [] };
+    return { threadId: thread.thread_id, record, messages: state.values.messages, requests: seen.get(name) ?? [] };
   }
 
   it("a 500 then a 200: the run succeeds after one retry, the model's own retries switched off", async () => {
@@ -98,11 +98,14 @@ loop_detection:
   });
 
   it("a provider that keeps failing: a readable assistant message, the run and the thread still usable", async () => {
-    const { record, messages, requests } = await runScenario("provider down", [{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }]);
+    const { threadId, record, messages, requests } = await runScenario("provider down", [{ status: 503 }, { status: 503 }, { text: "Back again." }]);
     expect(record.status).toBe("success");
     // retry_max_attempts 2 and nothing more: ChatOpenAI's max_retries 2 would make 6.
     expect(requests).toHaveLength(2);
     expect(String(messages.at(-1)?.content)).toMatch(/^The model provider could not answer \(.*503.*\) after 2 attempts\./);
+    // The thread goes on: the next run on it is answered.
+    const next = (await t.client.runs.wait(threadId, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "try again" }] } })) as { messages: { content: unknown }[] };
+    expect(next.messages.at(-1)?.content).toBe("Back again.");
   });
 
   it("finish_reason length: the run's stop_reason is model_length_capped and the text is kept", async () => {
