@@ -4,6 +4,8 @@
  * token-usage and token-budget middlewares so both count the same way.
  */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { readRunOptions, type RunConfigLike } from "../run/run-options.js";
+import { lastGenuineUserIndex } from "./genuine-user-message.js";
 
 /** Token counts (wire names, as DeerFlow's run record and `usage_metadata`). */
 export interface TokenCounts {
@@ -44,4 +46,16 @@ export function addTokens(a: TokenCounts | undefined, b: TokenCounts | undefined
     output_tokens: (a?.output_tokens ?? 0) + (b?.output_tokens ?? 0),
     total_tokens: (a?.total_tokens ?? 0) + (b?.total_tokens ?? 0),
   };
+}
+
+/**
+ * The run a model call belongs to, for per-run counts kept in state without a
+ * `beforeAgent` hook (each hook is a graph node every call passes through).
+ *
+ * @param messages - the conversation
+ * @param runtime - the hook's runtime (or the run's config)
+ * @returns `configurable.run_id`, else the id of the latest message the user wrote
+ */
+export function runKeyOf(messages: readonly BaseMessage[], runtime: RunConfigLike): string {
+  return readRunOptions(runtime).runId ?? `message:${messages[lastGenuineUserIndex(messages)]?.id ?? ""}`;
 }

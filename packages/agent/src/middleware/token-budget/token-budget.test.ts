@@ -2,6 +2,7 @@ import { RUN_REPORT_KEY, type RunReport } from "@deerflow/kernel";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
+import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
@@ -52,6 +53,21 @@ describe("TokenBudgetMiddleware", () => {
     expect(last.content).toBe(tokenBudgetExceededText(1050, 1000, "total"));
     expect(report.stopReason).toBe(TOKEN_CAPPED);
     expect(model.callCount).toBe(3);
+  });
+
+  it("counts each run on its own: a thread's next run starts from zero", async () => {
+    const model = fakeModel()
+      .respond(callTool("a", 850, 100)) // run 1: 950 of 1000, warned
+      .respond(withUsage(new AIMessage("run 1 done"), 10, 10))
+      .respond(callTool("b", 500, 100)) // run 2: 600, below the warning
+      .respond(withUsage(new AIMessage("run 2 done"), 10, 10));
+    const agent = createAgent({ model, tools: [work], middleware: [createTokenBudgetMiddleware({ maxTokens: 1000 })], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "t" } };
+    await agent.invoke({ messages: [new HumanMessage("first")] }, config);
+    const out = await agent.invoke({ messages: [new HumanMessage("second")] }, config);
+    const warnings = out.messages.filter((m: BaseMessage) => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] === true);
+    expect(warnings).toHaveLength(1);
+    expect((out.messages.at(-1) as AIMessage).content).toBe("run 2 done");
   });
 
   it("checks the input and output budgets and names the one crossed", async () => {

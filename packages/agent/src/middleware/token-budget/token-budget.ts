@@ -20,8 +20,9 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { AgentError } from "../../errors.js";
 import { stampStopReason } from "../../internal/run-stop.js";
-import { addTokens, usageOf, ZERO_TOKENS, type TokenCounts } from "../../internal/token-usage.js";
+import { addTokens, runKeyOf, usageOf, ZERO_TOKENS, type TokenCounts } from "../../internal/token-usage.js";
 import { silentLogger, type Logger } from "../../logger.js";
+import type { RunConfigLike } from "../../run/run-options.js";
 import { appendText, lastAiMessage, rewriteAiMessage } from "../../messages.js";
 import { tokenBudgetExceededText, tokenBudgetWarningText, type TokenBudgetReason } from "./texts.js";
 
@@ -43,9 +44,10 @@ export interface TokenBudgetOptions {
   readonly logger?: Logger;
 }
 
-const runBudgetSchema = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number(), warned: z.boolean(), capped: z.boolean() });
+const runBudgetSchema = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number(), warned: z.boolean(), capped: z.boolean(), run_id: z.string() });
+type RunBudget = z.infer<typeof runBudgetSchema>;
 
-/** The state channel: the run's counts and whether it was warned / stopped (`token_budget_run`, reset when a run starts). */
+/** The state channel: the run's counts and whether it was warned / stopped (`token_budget_run`, started again for each run). */
 export const TokenBudgetState = z.object({ token_budget_run: runBudgetSchema.optional() });
 
 type Budget = { readonly reason: TokenBudgetReason; readonly limit: number; readonly used: (c: TokenCounts) => number };
@@ -79,6 +81,12 @@ function mostUsed(budgets: readonly Budget[], counts: TokenCounts): { budget: Bu
     .reduce((a, b) => (b.share > a.share ? b : a));
 }
 
+/** The state's counts when they are this run's, else a fresh start (no `beforeAgent` node needed). */
+function thisRun(stored: RunBudget | undefined, messages: readonly BaseMessage[], runtime: RunConfigLike): RunBudget {
+  const run_id = runKeyOf(messages, runtime);
+  return stored?.run_id === run_id ? stored : { ...ZERO_TOKENS, warned: false, capped: false, run_id };
+}
+
 /**
  * Creates the token-budget middleware.
  *
@@ -92,10 +100,9 @@ export function createTokenBudgetMiddleware(options: TokenBudgetOptions = {}): A
   return createMiddleware({
     name: "TokenBudgetMiddleware",
     stateSchema: TokenBudgetState,
-    beforeAgent: () => ({ token_budget_run: { ...ZERO_TOKENS, warned: false, capped: false } }),
-    beforeModel: (state) => {
-      const run = state.token_budget_run;
-      if (run === undefined || run.warned) return undefined;
+    beforeModel: (state, runtime) => {
+      const run = thisRun(state.token_budget_run, state.messages as BaseMessage[], runtime as RunConfigLike);
+      if (run.warned) return undefined;
       const top = mostUsed(budgets, run);
       if (top.share < warn) return undefined;
       const warning = new HumanMessage({ content: tokenBudgetWarningText(top.used, top.budget.limit, top.budget.reason), additional_kwargs: { hide_from_ui: true } });
@@ -105,8 +112,9 @@ export function createTokenBudgetMiddleware(options: TokenBudgetOptions = {}): A
       const messages = state.messages as BaseMessage[];
       const usage = usageOf(messages.at(-1));
       if (usage === undefined) return undefined;
-      const counts = addTokens(state.token_budget_run, usage);
-      const run = { ...counts, warned: state.token_budget_run?.warned ?? false, capped: state.token_budget_run?.capped ?? false };
+      const previous = thisRun(state.token_budget_run, messages, runtime as RunConfigLike);
+      const counts = addTokens(previous, usage);
+      const run: RunBudget = { ...counts, warned: previous.warned, capped: previous.capped, run_id: previous.run_id };
       const top = mostUsed(budgets, counts);
       const last = lastAiMessage(messages);
       if (top.share < hard || last === undefined || (last.tool_calls?.length ?? 0) === 0 || run.capped) return { token_budget_run: run };

@@ -21,9 +21,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { z } from "zod/v4";
-import { lastGenuineUserIndex } from "../../internal/genuine-user-message.js";
-import { addTokens, usageOf, type TokenCounts } from "../../internal/token-usage.js";
-import { readRunOptions, type RunConfigLike } from "../../run/run-options.js";
+import { addTokens, runKeyOf, usageOf, type TokenCounts } from "../../internal/token-usage.js";
+import type { RunConfigLike } from "../../run/run-options.js";
 
 /** Token counts with the number of model calls they come from. */
 export interface TokenUsage extends TokenCounts {
@@ -52,10 +51,6 @@ const usageSchema = z.object({
 /** The state channels of the token-usage middleware: the thread's total and the run's (with the run it counts). */
 export const TokenUsageState = z.object({ token_usage: usageSchema.optional(), run_token_usage: usageSchema.extend({ run_id: z.string() }).optional() });
 
-/** The run a model call belongs to: its id, else the user message that started it. */
-function runKey(messages: readonly BaseMessage[], runtime: RunConfigLike): string {
-  return readRunOptions(runtime).runId ?? `message:${messages[lastGenuineUserIndex(messages)]?.id ?? ""}`;
-}
 
 /**
  * Creates the token-usage middleware.
@@ -71,7 +66,7 @@ export function createTokenUsageMiddleware(): AgentMiddleware {
       const usage = usageOf(messages.at(-1));
       if (usage === undefined) return undefined;
       const call: TokenUsage = { ...usage, llm_call_count: 1 };
-      const run_id = runKey(messages, runtime as RunConfigLike);
+      const run_id = runKeyOf(messages, runtime as RunConfigLike);
       const sameRun = state.run_token_usage?.run_id === run_id;
       return { token_usage: addTokenUsage(state.token_usage, call), run_token_usage: { ...addTokenUsage(sameRun ? state.run_token_usage : undefined, call), run_id } };
     },
