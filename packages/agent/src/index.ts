@@ -19,6 +19,7 @@ export { AgentError, isDeerflowError, type AgentErrorCode } from "./errors.js";
 // Models and per-run options
 export { staticModels, type ModelResolver } from "./models/model-resolver.js";
 export { RunModels, type RunModel } from "./models/run-models.js";
+export { resolveRunThinking, type ModelThinkingProfile, type RunThinking, type RunThinkingRequest } from "./models/thinking.js";
 export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
 
 // The chain

@@ -2,10 +2,12 @@
  * `ModelRegistry`: the configured chat models by name, created on first use
  * and cached (a model object is stateless and shared by all runs).
  */
+import type { ModelThinkingProfile } from "@deerflow/agent";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ModelConfig } from "../config/types.js";
 import { createChatModel, type CreateChatModelOptions } from "./create-chat-model.js";
 import { ModelError } from "./errors.js";
+import { thinkingProfileOf, withRunFields } from "./run-fields.js";
 
 /** Options of {@link ModelRegistry}. */
 export interface ModelRegistryOptions extends CreateChatModelOptions {
@@ -75,5 +77,24 @@ export class ModelRegistry {
       pending.catch(() => this.#cache.delete(name));
     }
     return pending;
+  }
+
+  /** The model's thinking configuration (read by the agent's per-run resolution). */
+  profile(name: string): ModelThinkingProfile | undefined {
+    const entry = this.#entries.get(name);
+    return entry === undefined ? undefined : thinkingProfileOf(entry);
+  }
+
+  /**
+   * A new instance of a model with a run's thinking fields (the agent caches it per setting).
+   *
+   * @param name - a configured model
+   * @param fields - DeerFlow-named fields (`extra_body`, `reasoning_effort`, `thinking`, ...)
+   * @returns the variant
+   */
+  async variant(name: string, fields: Readonly<Record<string, unknown>>): Promise<BaseChatModel> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) throw new ModelError("MODEL_NOT_FOUND", name, `Unknown model "${name}" (configured: ${this.names().join(", ")})`);
+    return (this.#options.create ?? createChatModel)(withRunFields(entry, fields), this.#options);
   }
 }

@@ -4,6 +4,10 @@
  *
  * 1. `GET /api/models` and `/api/models/:name` list the configured models in DeerFlow's
  *    shape, and a run's `context.model_name` picks one.
+ * 2. Thinking: `thinking_enabled` (default on) applies `when_thinking_enabled`, off derives
+ *    DeerFlow's disable; `reasoning_effort` reaches the provider with `supports_reasoning_effort`.
+ * 3. Reasoning: `reasoning_content` deltas of the endpoint reach the SDK's `messages` stream
+ *    as `additional_kwargs.reasoning_content`.
  */
 import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +16,13 @@ import { tempDirs } from "../support/temp-dir.js";
 import { twoModelsYaml } from "../support/two-models.js";
 import { startServer, type TestServer } from "../support/server-harness.js";
 
+const lastUserText = (r: RecordedRequest): string => {
+  const content = r.messages.filter((m) => m["role"] === "user").at(-1)?.["content"];
+  return typeof content === "string" ? content : JSON.stringify(content ?? "");
+};
+
 function script(request: RecordedRequest): ScriptStep {
+  if (lastUserText(request).includes("reason aloud")) return { reasoning: ["Rivers ", "flow ", "downhill."], text: "They flow to the sea." };
   return { text: `answered by ${request.model ?? "?"}` };
 }
 
@@ -23,7 +33,7 @@ describe("models through the server", () => {
 
   beforeAll(async () => {
     openai = await startScriptedOpenAI({ script });
-    const yaml = twoModelsYaml(openai.baseURL);
+    const yaml = twoModelsYaml(openai.baseURL, "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }\n    context_window: 64000");
     t = await startServer(await temp.make(), yaml);
   }, 60_000);
 
@@ -56,5 +66,43 @@ describe("models through the server", () => {
     expect(openai.requests.slice(before).map((r) => r.model)).toEqual(["scripted-thinker"]);
     await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "again" }] } });
     expect(openai.requests.at(-1)?.model).toBe("scripted-main");
+  });
+
+  it("thinking_enabled and reasoning_effort shape the provider request, per run, without recompiling", async () => {
+    const thread = await t.client.threads.create();
+    const run = async (context: Record<string, unknown>) => {
+      const before = openai.requests.length;
+      await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "hi" }] }, context: { model_name: "thinker", ...context } });
+      return openai.requests.slice(before).map((r) => ({ thinking: r.body["thinking"], effort: r.body["reasoning_effort"] }));
+    };
+    expect(await run({})).toEqual([{ thinking: { type: "enabled" }, effort: undefined }]);
+    expect(await run({ thinking_enabled: false })).toEqual([{ thinking: { type: "disabled" }, effort: "minimal" }]);
+    expect(await run({ reasoning_effort: "high" })).toEqual([{ thinking: { type: "enabled" }, effort: "high" }]);
+    // A model without supports_thinking gets no thinking fields, even when asked.
+    const before = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "hi" }] }, context: { model_name: "main", thinking_enabled: true, reasoning_effort: "high" } });
+    const plain = openai.requests.slice(before)[0]?.body ?? {};
+    expect([plain["thinking"], plain["reasoning_effort"]]).toEqual([undefined, undefined]);
+  });
+
+  it("streams the model's reasoning_content to the SDK in the messages stream", async () => {
+    const thread = await t.client.threads.create();
+    const reasoning: string[] = [];
+    let answer = "";
+    for await (const event of t.client.runs.stream(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "reason aloud about rivers" }] },
+      context: { model_name: "thinker" },
+      streamMode: ["messages-tuple"],
+    })) {
+      expect(event.event).not.toBe("error");
+      if (event.event !== "messages") continue;
+      const [chunk] = event.data as [{ content?: unknown; additional_kwargs?: { reasoning_content?: string } }, unknown];
+      if (typeof chunk.additional_kwargs?.reasoning_content === "string") reasoning.push(chunk.additional_kwargs.reasoning_content);
+      if (typeof chunk.content === "string") answer += chunk.content;
+    }
+    expect(reasoning.join("")).toBe("Rivers flow downhill.");
+    expect(answer).toContain("They flow to the sea.");
+    const state = await t.client.threads.getState<{ messages: { type: string; additional_kwargs?: Record<string, unknown> }[] }>(thread.thread_id);
+    expect(state.values.messages.at(-1)?.additional_kwargs?.["reasoning_content"]).toBe("Rivers flow downhill.");
   });
 });

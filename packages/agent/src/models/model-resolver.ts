@@ -5,6 +5,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AgentError } from "../errors.js";
+import type { ModelThinkingProfile } from "./thinking.js";
 
 /** A model resolver. */
 export interface ModelResolver {
@@ -14,6 +15,13 @@ export interface ModelResolver {
   has(name: string): boolean;
   /** The model called `name` (default: {@link ModelResolver.defaultModel}). Should return the same instance for a name. */
   get(name?: string): Promise<BaseChatModel>;
+  /** The model's thinking configuration; without it (or {@link ModelResolver.variant}) runs use the model as it is. */
+  profile?(name: string): ModelThinkingProfile | undefined;
+  /**
+   * The model called `name` built with `fields` over its configured constructor fields
+   * (DeerFlow's names, e.g. `extra_body`, `reasoning_effort`, `thinking`). Callers cache the result.
+   */
+  variant?(name: string, fields: Readonly<Record<string, unknown>>): Promise<BaseChatModel>;
 }
 
 /**

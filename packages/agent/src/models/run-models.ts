@@ -10,6 +10,7 @@ import { LruCache } from "@deerflow/kernel";
 import { silentLogger, type Logger } from "../logger.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { ModelResolver } from "./model-resolver.js";
+import { resolveRunThinking } from "./thinking.js";
 
 /** Runs remembered as already warned about an unknown model. */
 const WARNED_RUNS = 1024;
@@ -26,6 +27,9 @@ export class RunModels {
   readonly #logger: Logger;
   readonly #models = new Map<string, BaseChatModel>();
   readonly #warned = new LruCache<string, true>(WARNED_RUNS);
+  readonly #thinkingWarned = new LruCache<string, true>(WARNED_RUNS);
+  /** Thinking / effort variants by model name and fields (few per model: thinking on/off × efforts). */
+  readonly #variants = new Map<string, Promise<BaseChatModel>>();
 
   readonly #defaultModel: BaseChatModel;
 
@@ -81,7 +85,27 @@ export class RunModels {
    */
   async resolve(run: RunOptions): Promise<RunModel> {
     const name = this.nameFor(run);
-    return { name, model: await this.get(name) };
+    const profile = this.#resolver.profile?.(name);
+    if (profile === undefined || this.#resolver.variant === undefined) return { name, model: await this.get(name) };
+    const request = { ...(run.thinkingEnabled === undefined ? {} : { thinkingEnabled: run.thinkingEnabled }), ...(run.reasoningEffort === undefined ? {} : { reasoningEffort: run.reasoningEffort }) };
+    const thinking = resolveRunThinking(profile, request);
+    if (thinking.thinkingRefused) this.#warnNoThinking(run, name);
+    if (Object.keys(thinking.fields).length === 0) return { name, model: await this.get(name) };
+    const key = `${name}\u0000${JSON.stringify(thinking.fields)}`;
+    let pending = this.#variants.get(key);
+    if (pending === undefined) {
+      pending = this.#resolver.variant(name, thinking.fields);
+      this.#variants.set(key, pending);
+      pending.catch(() => this.#variants.delete(key));
+    }
+    return { name, model: await pending };
+  }
+
+  #warnNoThinking(run: RunOptions, name: string): void {
+    const key = run.runId ?? run.threadId ?? name;
+    if (this.#thinkingWarned.get(key) !== undefined) return;
+    this.#thinkingWarned.set(key, true);
+    this.#logger.warn({ threadId: run.threadId, runId: run.runId, model: name }, "thinking requested on a model without supports_thinking; thinking disabled");
   }
 
   /** Whether `name` is a configured model. */

@@ -33,6 +33,8 @@ export interface RunOptions {
   readonly isPlanMode?: boolean;
   /** `thinking_enabled`: the per-run thinking switch (read by the model-settings middleware). */
   readonly thinkingEnabled?: boolean;
+  /** `reasoning_effort`: applied when the run's model has `supports_reasoning_effort`. */
+  readonly reasoningEffort?: string;
 }
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
@@ -77,5 +79,7 @@ export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
   if (isPlanMode !== undefined) options.isPlanMode = isPlanMode;
   const thinkingEnabled = flag("thinking_enabled");
   if (thinkingEnabled !== undefined) options.thinkingEnabled = thinkingEnabled;
+  const reasoningEffort = text(pick("reasoning_effort"));
+  if (reasoningEffort !== undefined) options.reasoningEffort = reasoningEffort;
   return options;
 }
