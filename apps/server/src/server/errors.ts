@@ -26,13 +26,4 @@ export type ServerStartErrorCode =
 export class ServerStartError extends DeerflowError<ServerStartErrorCode> {
   static override readonly brand: symbol = Symbol.for("@deerflow/server/server-error");
   override name = "ServerStartError";
-
-  /**
-   * @param code - stable code
-   * @param message - what went wrong
-   * @param options - cause
-   */
-  constructor(code: ServerStartErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(code, message, { cause: options.cause });
-  }
 }
