@@ -8,8 +8,9 @@
  * 2. The full server runs the lead agent on it through the LangGraph SDK: the
  *    endpoint asks for `ls`, the sandbox tool runs, its result goes back in the
  *    second request, the final answer streams as messages-tuple chunks.
- * 3. An endpoint error (500, 401) ends the run with an `error` event naming the
- *    problem; the thread still takes the next run.
+ * 3. An endpoint error (500, 401) is answered with a readable assistant message
+ *    naming the problem (the lead chain's LLM error handling, retries off here);
+ *    the thread still takes the next run.
  *
  * No network except loopback.
  */
@@ -275,6 +276,8 @@ models:
     max_retries: 0
 storage:
   data_dir: ./data
+llm_call:
+  retry_max_attempts: 1
 `;
     t = await startServer(dir, yaml, { env: embeddedEnv({ OPENAI_API_KEY: "sk-int-server" }) });
   });
@@ -365,19 +368,20 @@ storage:
     { status: 500, type: "server_error", message: "fake upstream exploded (int test)" },
     { status: 401, type: "invalid_request_error", message: "Incorrect API key provided (int test)" },
   ]) {
-    it(`ends the run with an error event on HTTP ${failure.status}, and the thread takes the next run`, async () => {
+    it(`answers HTTP ${failure.status} with a readable assistant message, and the thread takes the next run`, async () => {
       const threadId = await newThreadWithNotes();
       fake.script.push({ kind: "error", ...failure });
       const failed = await streamRun(threadId, "What is in my workspace?");
 
-      // No retries: one request, answered with the error.
+      // No retries (llm_call.retry_max_attempts 1): one request, and LlmErrorHandlingMiddleware
+      // turns the failure into an assistant message instead of failing the run.
       expect(fake.requests).toHaveLength(1);
-      const errors = failed.events.filter((e) => e.event === "error");
-      expect(errors).toHaveLength(1);
-      const data = errors[0]!.data as { error?: string; message?: string };
+      expect(failed.events.filter((e) => e.event === "error")).toEqual([]);
+      expect((await t.client.runs.get(threadId, failed.runId)).status).toBe("success");
+      const answered = (await t.client.threads.getState<Values>(threadId)).values.messages ?? [];
       // The OpenAI client's message: "<status> <the endpoint's error message>".
-      expect(data.message?.startsWith(`${failure.status} ${failure.message}`)).toBe(true);
-      expect((await t.client.runs.get(threadId, failed.runId)).status).toBe("error");
+      expect(textOf(answered.at(-1)?.content)).toContain(`The model provider could not answer (`);
+      expect(textOf(answered.at(-1)?.content)).toContain(`${failure.status} ${failure.message}`);
 
       // The thread is still usable: the next run goes through (tool call, then answer).
       const next = await streamRun(threadId, "Try again please");
@@ -390,7 +394,7 @@ storage:
       expect(textOf(messages.at(-1)?.content)).toBe(FINAL_CHUNKS.join(""));
       expect(messages.filter((m) => m.type === "tool").map((m) => m.tool_call_id)).toEqual([LS_CALL_ID]);
       expect((await t.client.threads.get(threadId)).status).toBe("idle");
-      expect((await t.client.runs.list(threadId)).map((r) => r.status).sort()).toEqual(["error", "success"]);
+      expect((await t.client.runs.list(threadId)).map((r) => r.status).sort()).toEqual(["success", "success"]);
     });
   }
 });
