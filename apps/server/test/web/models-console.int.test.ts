@@ -2,7 +2,8 @@
  * The console's model features, in Debian's Chromium (playwright-core) against
  * the real server with two models on the scripted OpenAI-compatible endpoint:
  * the composer's model picker lists `GET /api/models` and the run it sends goes
- * to the picked model. axe-core: no serious or critical violation.
+ * to the picked model; a reasoning model's streamed `reasoning_content` shows as a folded
+ * "Reasoning" section above the answer. axe-core: no serious or critical violation.
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
@@ -23,7 +24,12 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    openai = await startScriptedOpenAI({ script: (request) => ({ text: `Answered by ${request.model ?? "?"}.` }) });
+    openai = await startScriptedOpenAI({
+      script: (request) =>
+        JSON.stringify(request.messages.at(-1) ?? {}).includes("think first")
+          ? { reasoning: ["Otters ", "hold ", "hands."], text: "Because they sleep in water." }
+          : { text: `Answered by ${request.model ?? "?"}.` },
+    });
     const yaml = twoModelsYaml(openai.baseURL);
     server = await startServer(await temp.make("deerflow-models-console-"), yaml);
     browser = await launchChromium();
@@ -58,6 +64,27 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
     await page.getByTestId("messages").getByText("Answered by scripted-thinker.").waitFor();
     expect(openai.requests.map((r) => r.model)).toEqual(["scripted-main", "scripted-thinker"]);
     await screenshot(page, "chat-model-picker");
+
+    const violations = await runAxe(page);
+    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+  });
+
+  it("shows a reasoning model's reasoning folded above the answer", async () => {
+    await page.goto(`${server.url}/chat`);
+    await page.getByTestId("model-picker").selectOption("thinker");
+    await send("think first: why do otters hold hands?");
+    const answer = page.getByTestId("message-ai").filter({ hasText: "Because they sleep in water." });
+    const reasoning = answer.getByTestId("reasoning");
+    await reasoning.waitFor();
+    // Folded: the summary shows, the text is hidden until opened.
+    expect(await reasoning.getAttribute("open")).toBeNull();
+    expect(await answer.getByText("Otters hold hands.").isVisible()).toBe(false);
+    // Above the answer text.
+    expect(await answer.evaluate((el) => el.innerText.indexOf("Reasoning") < el.innerText.indexOf("Because they sleep"))).toBe(true);
+    await reasoning.locator("summary").click();
+    await answer.getByText("Otters hold hands.").waitFor();
+    await screenshot(page, "chat-reasoning");
 
     const violations = await runAxe(page);
     const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");

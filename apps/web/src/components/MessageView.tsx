@@ -3,6 +3,7 @@
  * (name, arguments and, once it arrived, the tool's result).
  */
 import type { Message } from "@langchain/langgraph-sdk";
+import { ReasoningView } from "./ReasoningView";
 
 /** The text of a message's content (string or content blocks). */
 function textOf(content: unknown): string {
@@ -101,6 +102,7 @@ export function MessageView({ message, results, running }: { message: Message; r
     return (
       <li className="msg msg-ai" data-testid="message-ai">
         <p className="who">DeerFlow</p>
+        <ReasoningView message={message} />
         {text !== "" && <div className="text">{text}</div>}
         {calls.length > 0 && (
           <ul className="tool-calls" aria-label="Tool calls">
