@@ -20,6 +20,13 @@ export { AgentError, isDeerflowError, type AgentErrorCode } from "./errors.js";
 export { staticModels, type ModelResolver } from "./models/model-resolver.js";
 export { RunModels, type RunModel } from "./models/run-models.js";
 export { resolveRunThinking, type ModelThinkingProfile, type RunThinking, type RunThinkingRequest } from "./models/thinking.js";
+export {
+  VIEWED_IMAGES_HEADING,
+  VIEW_IMAGE_CONTEXT_ID_PREFIX,
+  createViewImageMiddleware,
+  type ViewImageMiddlewareOptions,
+} from "./middleware/view-image/view-image-middleware.js";
+export { MAX_IMAGE_BYTES, VIEW_IMAGE_TEXTS, VIEW_IMAGE_TOOL_NAME, createViewImageTool, readCheckedImage, sniffImageMime, type ImageCheck } from "./middleware/view-image/view-image-tool.js";
 export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
 
 // The chain

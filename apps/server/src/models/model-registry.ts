@@ -79,6 +79,11 @@ export class ModelRegistry {
     return pending;
   }
 
+  /** Whether the model sees images (`supports_vision`): its runs get `view_image`. */
+  supportsVision(name: string): boolean {
+    return this.#entries.get(name)?.supportsVision ?? false;
+  }
+
   /** The model's thinking configuration (read by the agent's per-run resolution). */
   profile(name: string): ModelThinkingProfile | undefined {
     const entry = this.#entries.get(name);

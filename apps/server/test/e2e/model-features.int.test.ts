@@ -8,6 +8,8 @@
  *    DeerFlow's disable; `reasoning_effort` reaches the provider with `supports_reasoning_effort`.
  * 3. Reasoning: `reasoning_content` deltas of the endpoint reach the SDK's `messages` stream
  *    as `additional_kwargs.reasoning_content`.
+ * 4. Vision: a `supports_vision` model gets `view_image`; after its call on an uploaded PNG,
+ *    the next request carries the image as an `image_url` data URL; other models get no tool.
  */
 import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +23,14 @@ const lastUserText = (r: RecordedRequest): string => {
   return typeof content === "string" ? content : JSON.stringify(content ?? "");
 };
 
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
 function script(request: RecordedRequest): ScriptStep {
+  if (JSON.stringify(request.messages).includes("look at dot.png")) {
+    const answered = request.messages.some((m) => m["role"] === "tool");
+    if (request.toolNames.includes("view_image") && !answered) return { toolCalls: [{ name: "view_image", args: { image_path: "/mnt/user-data/uploads/dot.png" }, id: "call_view" }] };
+    return { text: "A single dot." };
+  }
   if (lastUserText(request).includes("reason aloud")) return { reasoning: ["Rivers ", "flow ", "downhill."], text: "They flow to the sea." };
   return { text: `answered by ${request.model ?? "?"}` };
 }
@@ -33,7 +42,7 @@ describe("models through the server", () => {
 
   beforeAll(async () => {
     openai = await startScriptedOpenAI({ script });
-    const yaml = twoModelsYaml(openai.baseURL, "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }\n    context_window: 64000");
+    const yaml = twoModelsYaml(openai.baseURL, "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }\n    context_window: 64000\n    supports_vision: true");
     t = await startServer(await temp.make(), yaml);
   }, 60_000);
 
@@ -104,5 +113,31 @@ describe("models through the server", () => {
     expect(answer).toContain("They flow to the sea.");
     const state = await t.client.threads.getState<{ messages: { type: string; additional_kwargs?: Record<string, unknown> }[] }>(thread.thread_id);
     expect(state.values.messages.at(-1)?.additional_kwargs?.["reasoning_content"]).toBe("Rivers flow downhill.");
+  });
+
+  it("a vision model views an uploaded image: the next request carries it as a data URL", async () => {
+    const thread = await t.client.threads.create();
+    const form = new FormData();
+    form.append("files", new Blob([PNG], { type: "image/png" }), "dot.png");
+    expect((await fetch(`${t.url}/api/threads/${thread.thread_id}/uploads`, { method: "POST", body: form })).status).toBe(200);
+    const before = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "look at dot.png" }] }, context: { model_name: "thinker" } });
+    const sent = openai.requests.slice(before);
+    expect(sent[0]?.toolNames).toContain("view_image");
+    const last = sent.at(-1)?.messages.at(-1) as { role: string; content: unknown };
+    expect(last.role).toBe("user");
+    expect(last.content).toEqual([
+      { type: "text", text: "Here are the images you've viewed:" },
+      { type: "text", text: "- **/mnt/user-data/uploads/dot.png** (image/png)" },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } },
+    ]);
+    const state = await t.client.threads.getState<{ messages: { content: unknown }[] }>(thread.thread_id);
+    expect(state.values.messages.at(-1)?.content).toBe("A single dot.");
+    // Not kept in the thread: the image goes to the model request only.
+    expect(JSON.stringify(state.values.messages)).not.toContain("data:image/png");
+
+    const plainBefore = openai.requests.length;
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "hello" }] }, context: { model_name: "main" } });
+    expect(openai.requests[plainBefore]?.toolNames).not.toContain("view_image");
   });
 });

@@ -37,6 +37,7 @@ import { createPlanModeMiddleware } from "../middleware/plan-mode/plan-mode-midd
 import { createTitleMiddleware } from "../middleware/title/title-middleware.js";
 import { listThreadUploads } from "../middleware/uploads/thread-uploads.js";
 import { createUploadsMiddleware } from "../middleware/uploads/uploads-middleware.js";
+import { createViewImageMiddleware } from "../middleware/view-image/view-image-middleware.js";
 import type { RunModels } from "../models/run-models.js";
 import type { LeadAgentSubagents, LeadMiddlewareOptions } from "../options.js";
 import type { RunPromptBuilder } from "../prompt/run-prompt.js";
@@ -164,6 +165,14 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
       const model = modelName === undefined ? undefined : async () => (await models.resolve({ modelName })).model;
       return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
     },
+  },
+  // DeerFlow row 23: view_image and the viewed images for runs whose model has supports_vision (needs a sandbox).
+  {
+    name: "ViewImageMiddleware",
+    create: ({ sessions, models }) =>
+      sessions === undefined
+        ? undefined
+        : createViewImageMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}), supportsVision: (run) => models.supportsVision(readRunOptions(run)) }),
   },
   {
     name: "SubagentLimitMiddleware",

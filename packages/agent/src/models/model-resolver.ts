@@ -22,6 +22,8 @@ export interface ModelResolver {
    * (DeerFlow's names, e.g. `extra_body`, `reasoning_effort`, `thinking`). Callers cache the result.
    */
   variant?(name: string, fields: Readonly<Record<string, unknown>>): Promise<BaseChatModel>;
+  /** Whether the model sees images (`supports_vision`): runs on it get `view_image`. Absent: no model does. */
+  supportsVision?(name: string): boolean;
 }
 
 /**

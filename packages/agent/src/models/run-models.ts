@@ -108,6 +108,11 @@ export class RunModels {
     this.#logger.warn({ threadId: run.threadId, runId: run.runId, model: name }, "thinking requested on a model without supports_thinking; thinking disabled");
   }
 
+  /** Whether the run's model sees images (`supports_vision`). */
+  supportsVision(run: RunOptions): boolean {
+    return this.#resolver.supportsVision?.(this.nameFor(run)) ?? false;
+  }
+
   /** Whether `name` is a configured model. */
   has(name: string): boolean {
     return this.#resolver.has(name);
