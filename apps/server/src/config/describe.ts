@@ -18,6 +18,12 @@ function modelLine(m: ModelConfig, isDefault: boolean): string {
       const key = m.apiKey !== undefined ? `api key ${maskSecret(m.apiKey)}` : "api key from OPENAI_API_KEY";
       return `model "${m.name}"${tag}: OpenAI-compatible ${m.model ?? "?"} at ${m.baseUrl ?? "the OpenAI API"}, ${key}`;
     }
+    case "anthropic":
+    case "google": {
+      const variable = m.use.kind === "anthropic" ? "ANTHROPIC_API_KEY" : "GOOGLE_API_KEY";
+      const key = m.apiKey !== undefined ? `api key ${maskSecret(m.apiKey)}` : `api key from ${variable}`;
+      return `model "${m.name}"${tag}: ${m.use.kind === "anthropic" ? "Anthropic" : "Google Gemini"} ${m.model ?? "?"} at ${m.baseUrl === undefined ? "the provider's API" : maskUrl(m.baseUrl)}, ${key}`;
+    }
   }
 }
 

@@ -215,7 +215,7 @@ describe("loadConfig: schema errors", () => {
     expect(err.problems).toEqual([
       { path: "models[1].name", message: 'duplicate model name "a" (also models[0])' },
       { path: "models[2].model", message: "is required for OpenAI-compatible models (use: openai)" },
-      { path: "models[3].use", message: 'must be "openai", "demo" or "<module>:<export>", got "not-a-plugin"' },
+      { path: "models[3].use", message: 'must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "not-a-plugin"' },
       { path: "default_model", message: 'unknown model "zzz" (configured: a, a, b, c)' },
       { path: "subagents.custom_agents.general-purpose", message: expect.stringContaining("built-in subagent") },
       { path: "runtime.stream_bridge.redis_url", message: "is required for type redis (or set REDIS_URL)" },

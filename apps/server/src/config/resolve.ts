@@ -92,8 +92,9 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     if (previous !== undefined) problem(`${at}.name`, `duplicate model name "${name}" (also models[${previous}])`);
     seenNames.set(name, i);
     const use = parseModelUse(m["use"] as string | undefined);
-    if (use === undefined) problem(`${at}.use`, `must be "openai", "demo" or "<module>:<export>", got "${String(m["use"])}"`);
+    if (use === undefined) problem(`${at}.use`, `must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "${String(m["use"])}"`);
     if (use?.kind === "openai" && m["model"] === undefined) problem(`${at}.model`, "is required for OpenAI-compatible models (use: openai)");
+    if ((use?.kind === "anthropic" || use?.kind === "google") && m["model"] === undefined) problem(`${at}.model`, `is required for use: ${use.kind}`);
     models.push({
       name,
       use: use ?? { kind: "openai" },
@@ -247,5 +248,6 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
 function parseModelUse(use: string | undefined): ModelUse | undefined {
   if (use === undefined || use === "openai") return { kind: "openai" };
   if (use === "demo") return { kind: "demo" };
+  if (use === "anthropic" || use === "google") return { kind: use };
   return isUseSpec(use) ? { kind: "plugin", use } : undefined;
 }

@@ -26,6 +26,10 @@ export type ModelUse =
   | { readonly kind: "openai" }
   /** The offline demo model. */
   | { readonly kind: "demo" }
+  /** `ChatAnthropic` (`@langchain/anthropic`): Anthropic's Messages API (`use: anthropic`). */
+  | { readonly kind: "anthropic" }
+  /** `ChatGoogleGenerativeAI` (`@langchain/google-genai`): the Gemini API (`use: google`). */
+  | { readonly kind: "google" }
   /** A plugin export, `"<module>:<export>"`. */
   | { readonly kind: "plugin"; readonly use: string };
 

@@ -3,6 +3,7 @@
  *
  * - `use: openai` (default): `ChatOpenAI` against any OpenAI-compatible
  *   endpoint (`base_url`), with `api_key` from the entry or `OPENAI_API_KEY`.
+ * - `use: anthropic` / `use: google`: `ChatAnthropic` / `ChatGoogleGenerativeAI` (see `provider-models.ts`).
  * - `use: demo`: the offline {@link DemoChatModel}.
  * - `use: "<module>:<export>"`: a plugin. A class is constructed, a function
  *   called (and awaited), with {@link ChatModelPluginInput}; the result must be
@@ -15,6 +16,7 @@ import { silentLogger, type Logger } from "../logger.js";
 import { loadPlugin } from "../plugins/index.js";
 import { DemoChatModel } from "./demo-chat-model.js";
 import { ModelError } from "./errors.js";
+import { createAnthropicModel, createGoogleModel } from "./provider-models.js";
 
 /** Options of {@link createChatModel}. */
 export interface CreateChatModelOptions {
@@ -82,6 +84,14 @@ export async function createChatModel(model: ModelConfig, options: CreateChatMod
   switch (model.use.kind) {
     case "demo":
       return new DemoChatModel();
+    case "anthropic":
+    case "google":
+      try {
+        return model.use.kind === "anthropic" ? createAnthropicModel(model, options.env ?? process.env) : createGoogleModel(model, options.env ?? process.env);
+      } catch (err) {
+        if (ModelError.isInstance(err)) throw err;
+        throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, { cause: err });
+      }
     case "plugin":
       return loadPlugin(model.use.use, {
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),

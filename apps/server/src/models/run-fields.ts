@@ -17,7 +17,7 @@ type Fields = Record<string, unknown>;
 export function thinkingProfileOf(entry: ModelConfig): ModelThinkingProfile {
   return {
     supportsThinking: entry.supportsThinking,
-    provider: entry.use.kind === "openai" ? "openai" : "other",
+    provider: entry.use.kind === "openai" || entry.use.kind === "anthropic" || entry.use.kind === "google" ? entry.use.kind : "other",
     ...(entry.supportsReasoningEffort === undefined ? {} : { supportsReasoningEffort: entry.supportsReasoningEffort }),
     ...(entry.whenThinkingEnabled === undefined ? {} : { whenThinkingEnabled: entry.whenThinkingEnabled }),
     ...(entry.whenThinkingDisabled === undefined ? {} : { whenThinkingDisabled: entry.whenThinkingDisabled }),

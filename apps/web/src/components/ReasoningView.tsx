@@ -7,7 +7,7 @@
 import type { Message } from "@langchain/langgraph-sdk";
 
 /** The reasoning text of an AI message ("" when it has none). */
-export function reasoningOf(message: Message): string {
+function reasoningOf(message: Message): string {
   const kwargs = (message as { additional_kwargs?: Record<string, unknown> }).additional_kwargs;
   const fromKwargs = kwargs?.["reasoning_content"];
   if (typeof fromKwargs === "string" && fromKwargs !== "") return fromKwargs;
