@@ -223,7 +223,7 @@ export interface Stats {
   readonly eventsPerRun: number;
 }
 
-export function stats(wallMs: number, samples: readonly Sample[]): Stats {
+function stats(wallMs: number, samples: readonly Sample[]): Stats {
   const p = (pick: (s: Sample) => number): [number, number] => {
     const sorted = samples.map(pick).sort((a, b) => a - b);
     return [percentile(sorted, 0.5), percentile(sorted, 0.99)];

@@ -151,7 +151,7 @@ export function consoleInfo(loaded: LoadedConfig): ConsoleInfo {
 let cachedVersion: string | undefined;
 
 /** The `version` of `@deerflow/server`'s package.json (found above this module; `0.0.0` if none). */
-export function serverVersion(): string {
+function serverVersion(): string {
   if (cachedVersion !== undefined) return cachedVersion;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i += 1, dir = path.dirname(dir)) {
