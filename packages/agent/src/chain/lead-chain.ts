@@ -147,8 +147,10 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
       if (!enabled) return undefined;
       const model = async (scope: RunConfigLike) => {
         // A named summary model that cannot be resolved falls back to the run's (DeerFlow).
-        if (modelName !== undefined && models.has(modelName)) return models.get(modelName).catch(async () => (await models.resolve(readRunOptions(scope))).model);
-        return (await models.resolve(readRunOptions(scope))).model;
+        // Auxiliary calls run with thinking off (DeerFlow §5.2).
+        const run = { ...readRunOptions(scope), thinkingEnabled: false };
+        if (modelName !== undefined && models.has(modelName)) return (await models.resolve({ ...run, modelName }).catch(async () => models.resolve(run))).model;
+        return (await models.resolve(run)).model;
       };
       return createSummarizationMiddleware({ ...summarization, model, logger });
     },
@@ -162,7 +164,7 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     name: "TitleMiddleware",
     create: ({ options, models, logger }) => {
       const { modelName, ...title } = options.title ?? {};
-      const model = modelName === undefined ? undefined : async () => (await models.resolve({ modelName })).model;
+      const model = modelName === undefined ? undefined : async () => (await models.resolve({ modelName, thinkingEnabled: false })).model;
       return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
     },
   },
