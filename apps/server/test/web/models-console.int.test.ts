@@ -2,7 +2,7 @@
  * The console's model features, in Debian's Chromium (playwright-core) against
  * the real server with two models on the scripted OpenAI-compatible endpoint:
  * the composer's model picker lists `GET /api/models` and the run it sends goes
- * to the picked model; a reasoning model's streamed `reasoning_content` shows as a folded
+ * to the picked model, with the thinking switch of a thinking model; a reasoning model's streamed `reasoning_content` shows as a folded
  * "Reasoning" section above the answer. axe-core: no serious or critical violation.
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
@@ -30,7 +30,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
           ? { reasoning: ["Otters ", "hold ", "hands."], text: "Because they sleep in water." }
           : { text: `Answered by ${request.model ?? "?"}.` },
     });
-    const yaml = twoModelsYaml(openai.baseURL);
+    const yaml = twoModelsYaml(openai.baseURL, "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }");
     server = await startServer(await temp.make("deerflow-models-console-"), yaml);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -63,6 +63,17 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
     await send("and now?");
     await page.getByTestId("messages").getByText("Answered by scripted-thinker.").waitFor();
     expect(openai.requests.map((r) => r.model)).toEqual(["scripted-main", "scripted-thinker"]);
+    expect(openai.requests.map((r) => r.body["thinking"])).toEqual([undefined, { type: "enabled" }]);
+
+    // The thinking switch shows for the thinking model only; off sends DeerFlow's derived disable.
+    const toggle = page.getByTestId("thinking-toggle");
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.uncheck();
+    await send("quickly, no thinking");
+    await page.getByTestId("messages").getByText("Answered by scripted-thinker.").nth(1).waitFor();
+    expect(openai.requests.at(-1)?.body["thinking"]).toEqual({ type: "disabled" });
+    await picker.selectOption("main");
+    expect(await toggle.count()).toBe(0);
     await screenshot(page, "chat-model-picker");
 
     const violations = await runAxe(page);

@@ -16,6 +16,7 @@ import { FileLink } from "../components/FileLink";
 import { MessageView } from "../components/MessageView";
 import { ModelPicker, useModels } from "../components/ModelPicker";
 import { PlanModeToggle } from "../components/PlanModeToggle";
+import { ThinkingToggle } from "../components/ThinkingToggle";
 import { TaskList, applyTaskEvent, type TaskProgress } from "../components/TaskList";
 import { TodoList, type Todo } from "../components/TodoList";
 import { TokenUsage, type TokenUsageCounts } from "../components/TokenUsage";
@@ -68,6 +69,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   const [planMode, setPlanMode] = useState(false);
   const { models } = useModels();
   const [modelName, setModelName] = useState<string | null>(null);
+  const [thinking, setThinking] = useState(true);
+  const pickedModel = models?.find((m) => m.name === modelName) ?? models?.[0];
   const [attachments, setAttachments] = useState<WireFileInfo[]>([]);
   /** True once this page sent a message (a run streaming without it was rejoined). */
   const [submitted, setSubmitted] = useState(false);
@@ -141,11 +144,9 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     void stream.submit(null, { command: { resume: { decisions } } });
   };
 
-  // The picked model (else the server's default, listed first).
-  const runModelContext = (): Record<string, unknown> => {
-    const picked = models?.find((m) => m.name === modelName) ?? models?.[0];
-    return picked === undefined ? {} : { model_name: picked.name };
-  };
+  // The picked model (else the server's default, listed first) and, for a thinking model, the switch.
+  const runModelContext = (): Record<string, unknown> =>
+    pickedModel === undefined ? {} : { model_name: pickedModel.name, ...(pickedModel.supports_thinking ? { thinking_enabled: thinking } : {}) };
 
   const send = () => {
     const text = draft.trim();
@@ -290,6 +291,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
             </p>
             <div className="composer-actions">
               {models !== null && <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />}
+              {pickedModel?.supports_thinking === true && <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />}
               <button type="submit" disabled={draft.trim() === "" || stream.isLoading}>
                 Send
               </button>
