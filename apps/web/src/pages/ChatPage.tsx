@@ -290,8 +290,6 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
               Enter sends · Shift+Enter adds a new line
             </p>
             <div className="composer-actions">
-              {models !== null && <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />}
-              {pickedModel?.supports_thinking === true && <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />}
               <button type="submit" disabled={draft.trim() === "" || stream.isLoading}>
                 Send
               </button>
@@ -299,6 +297,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
                 Stop
               </button>
               {/* After Send and Stop, so Tab goes from the message straight to Send. */}
+              {models !== null && <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />}
+              {pickedModel?.supports_thinking === true && <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />}
               <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
             </div>
           </div>
