@@ -39,7 +39,8 @@ export function declaredTargets(manifest) {
 export const PRIVATE_KERNEL = "@deerflow/kernel";
 
 // A module specifier naming the kernel: import/export ... from, import(), require(), /// <reference types>.
-const KERNEL_REFERENCE = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+|<reference\s+types\s*=\s*)["']@deerflow\/kernel(?:\/[^"']*)?["']/;
+const KERNEL_REFERENCE =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+|<reference\s+types\s*=\s*)["']@deerflow\/kernel(?:\/[^"']*)?["']/;
 
 function distFiles(dir, suffixes) {
   if (!existsSync(dir)) return [];
@@ -54,7 +55,9 @@ function sourceMaps(dir) {
 
 /** The bundles and declaration files under `distDir` that import or reference the private kernel. */
 function kernelReferences(distDir) {
-  return distFiles(distDir, [".js", ".mjs", ".cjs", ".d.ts", ".d.mts", ".d.cts"]).filter((file) => KERNEL_REFERENCE.test(readFileSync(file, "utf8")));
+  return distFiles(distDir, [".js", ".mjs", ".cjs", ".d.ts", ".d.mts", ".d.cts"]).filter((file) =>
+    KERNEL_REFERENCE.test(readFileSync(file, "utf8")),
+  );
 }
 
 /** The first source of `mapFile` (outside node_modules: the package's own and bundled workspace sources) whose text differs from the build's, or undefined. */
@@ -88,13 +91,19 @@ export function checkPackageBuild(pkgDir) {
     if (!existsSync(path.join(pkgDir, target))) problems.push(`${target} is missing`);
   }
   const maps = sourceMaps(path.join(pkgDir, "dist"));
-  if (maps.length === 0 && problems.length === 0) problems.push("dist/ has no source maps, so its freshness cannot be checked (build with sourcemap: true)");
+  if (maps.length === 0 && problems.length === 0)
+    problems.push("dist/ has no source maps, so its freshness cannot be checked (build with sourcemap: true)");
   for (const mapFile of maps) {
     const stale = staleSource(pkgDir, mapFile);
-    if (stale) problems.push(`${path.relative(pkgDir, mapFile).replace(/\.map$/, "")} is stale: ${stale.file} ${stale.reason} since the build`);
+    if (stale)
+      problems.push(
+        `${path.relative(pkgDir, mapFile).replace(/\.map$/, "")} is stale: ${stale.file} ${stale.reason} since the build`,
+      );
   }
   for (const file of kernelReferences(path.join(pkgDir, "dist"))) {
-    problems.push(`${path.relative(pkgDir, file)} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`);
+    problems.push(
+      `${path.relative(pkgDir, file)} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`,
+    );
   }
   return problems;
 }
@@ -104,7 +113,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const problems = checkPackageBuild(pkgDir);
   if (problems.length > 0) {
     const name = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8")).name;
-    process.stderr.write(`${name} cannot be packed:\n${problems.map((p) => `  - ${p}`).join("\n")}\nRun \`pnpm --filter ${name} build\` first.\n`);
+    process.stderr.write(
+      `${name} cannot be packed:\n${problems.map((p) => `  - ${p}`).join("\n")}\nRun \`pnpm --filter ${name} build\` first.\n`,
+    );
     process.exit(1);
   }
 }

@@ -10,7 +10,14 @@ import path from "node:path";
 import { ensureDependencies, repoRoot, run, toolEnv } from "./lib/toolchain.mjs";
 
 ensureDependencies();
-const built = run("pnpm", ["exec", "turbo", "run", "build", "--filter=@deerflow/server...", "--output-logs=errors-only"]);
+const built = run("pnpm", [
+  "exec",
+  "turbo",
+  "run",
+  "build",
+  "--filter=@deerflow/server...",
+  "--output-logs=errors-only",
+]);
 if (built !== 0) process.exit(built);
 
 process.stdout.write("[start] starting the DeerFlow server (JSON logs follow; Ctrl-C stops it)\n");

@@ -20,18 +20,30 @@ for (const pkg of testedPackages(repoRoot)) {
 // One package at a time: the sandbox suites measure timeouts and process
 // limits of real processes and must not compete with another suite for CPU.
 const turbo = (...tasks) =>
-  run("pnpm", ["exec", "turbo", "run", ...tasks, "--continue", "--concurrency=1", "--output-logs=new-only", ...process.argv.slice(2)]);
+  run("pnpm", [
+    "exec",
+    "turbo",
+    "run",
+    ...tasks,
+    "--continue",
+    "--concurrency=1",
+    "--output-logs=new-only",
+    ...process.argv.slice(2),
+  ]);
 // The checks run after the build: the type-aware lint reads the other workspace
 // packages' types from their dist/.
 const buildCode = turbo("build");
 const failedChecks = runStaticChecks((script) => run("pnpm", ["run", "--silent", script]));
 const code = turbo("typecheck", "test") || buildCode;
 const t = withFailedChecks(summarize(repoRoot), failedChecks);
-for (const f of t.failures) process.stdout.write(`failed: ${f.package} ${f.test}${f.message ? ` (${f.message})` : ""}\n`);
+for (const f of t.failures)
+  process.stdout.write(`failed: ${f.package} ${f.test}${f.message ? ` (${f.message})` : ""}\n`);
 if (t.missing.length) process.stdout.write(`no test report from: ${t.missing.join(", ")}\n`);
 for (const u of t.unhandled) {
   const first = u.errors[0];
-  process.stdout.write(`${u.count} unhandled error(s) in ${u.name}, counted as failures${first ? ` (first: ${first.name}: ${first.message.split("\n")[0]})` : ""}\n`);
+  process.stdout.write(
+    `${u.count} unhandled error(s) in ${u.name}, counted as failures${first ? ` (first: ${first.name}: ${first.message.split("\n")[0]})` : ""}\n`,
+  );
 }
 for (const c of failedChecks) process.stdout.write(`failed check: ${c.name}, counted as a failure: ${c.fix}\n`);
 process.stdout.write(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped\n`);

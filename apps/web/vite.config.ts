@@ -27,7 +27,10 @@ export default defineConfig(({ command }) => {
         treeshake: {
           // @langchain/core and langsmith declare no `sideEffects`, so their unused modules
           // (runnables, tracing clients) would be kept; the SDK only needs message classes.
-          moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?(?:langsmith|@langchain[\\/]core)[\\/]/.test(id),
+          moduleSideEffects: (id: string) =>
+            !/[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?(?:langsmith|@langchain[\\/]core)[\\/]/.test(
+              id,
+            ),
         },
       },
     },

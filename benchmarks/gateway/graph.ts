@@ -13,11 +13,10 @@ import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 
 /** The streamed reply, one token per chunk. */
-export const REPLY_TOKENS: readonly string[] = (
+export const REPLY_TOKENS: readonly string[] =
   "Hello! This is a deterministic reply from the benchmark's fake chat model, streamed to you one token at a time."
-)
-  .split(/(?<= )/)
-  .slice(0, 20);
+    .split(/(?<= )/)
+    .slice(0, 20);
 
 /** A chat model that streams {@link REPLY_TOKENS}, the same for every call (the lead-agent benchmark's model too). */
 export class FakeStreamingChatModel extends BaseChatModel {

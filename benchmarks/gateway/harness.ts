@@ -73,9 +73,18 @@ function childEnv(): NodeJS.ProcessEnv {
 }
 
 /** Starts `script` (a path) under tsx with an IPC channel, resolves once it reports its port and `/ok` answers. */
-export async function startServer(name: string, script: string, extraArgs: readonly string[], options: { cwd: string; imports: readonly string[]; apiPrefix: string }): Promise<Server> {
+export async function startServer(
+  name: string,
+  script: string,
+  extraArgs: readonly string[],
+  options: { cwd: string; imports: readonly string[]; apiPrefix: string },
+): Promise<Server> {
   const args = [...options.imports.flatMap((url) => ["--import", url]), script, ...extraArgs];
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
   children.add(child);
   child.once("exit", () => children.delete(child));
   let output = "";
@@ -171,14 +180,18 @@ async function oneRun(client: Client, assistantId: string): Promise<Sample> {
   let events = 0;
   let tokens = "";
   let last: unknown;
-  for await (const part of client.runs.stream(thread.thread_id, assistantId, { input: INPUT, streamMode: STREAM_MODE })) {
+  for await (const part of client.runs.stream(thread.thread_id, assistantId, {
+    input: INPUT,
+    streamMode: STREAM_MODE,
+  })) {
     const now = performance.now() - start;
     ttfe ??= now;
     events++;
     if (part.event === "messages") {
       ttft ??= now;
       const [chunk] = part.data as [{ type?: string; content?: unknown }, unknown];
-      if ((chunk.type === "ai" || chunk.type === "AIMessageChunk") && typeof chunk.content === "string") tokens += chunk.content;
+      if ((chunk.type === "ai" || chunk.type === "AIMessageChunk") && typeof chunk.content === "string")
+        tokens += chunk.content;
     } else if (part.event === "values") {
       last = part.data;
     } else if (part.event === "error") {
@@ -187,14 +200,20 @@ async function oneRun(client: Client, assistantId: string): Promise<Sample> {
   }
   const total = performance.now() - start;
   const messages = (last as { messages?: Array<{ content?: unknown }> } | undefined)?.messages;
-  if (ttfe === undefined || ttft === undefined) throw new Error(`stream without ${ttfe === undefined ? "events" : "messages events"}`);
+  if (ttfe === undefined || ttft === undefined)
+    throw new Error(`stream without ${ttfe === undefined ? "events" : "messages events"}`);
   if (tokens !== REPLY) throw new Error(`streamed tokens ${JSON.stringify(tokens)} ≠ the model's reply`);
-  if (messages?.length !== 2 || messages[1]?.content !== REPLY) throw new Error(`unexpected final values ${JSON.stringify(last)}`);
+  if (messages?.length !== 2 || messages[1]?.content !== REPLY)
+    throw new Error(`unexpected final values ${JSON.stringify(last)}`);
   return { ttfe, ttft, total, events };
 }
 
 /** `concurrency` clients share `runs` runs of `assistantId`; returns wall time and the samples. */
-export async function segment(clients: readonly Client[], runs: number, assistantId: string): Promise<{ wallMs: number; samples: Sample[] }> {
+export async function segment(
+  clients: readonly Client[],
+  runs: number,
+  assistantId: string,
+): Promise<{ wallMs: number; samples: Sample[] }> {
   let issued = 0;
   const samples: Sample[] = [];
   const start = performance.now();
@@ -238,7 +257,8 @@ function stats(wallMs: number, samples: readonly Sample[]): Stats {
   };
 }
 
-export const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value >= 100 ? 0 : 1)} ms`);
+export const ms = (value: number): string =>
+  value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(value >= 100 ? 0 : 1)} ms`;
 export const rps = (value: number): string => `${value.toFixed(value >= 100 ? 0 : 1)} runs/s`;
 
 /**
@@ -257,7 +277,9 @@ export async function alternateSegments(
   measure: (server: Server) => Promise<{ wallMs: number; samples: Sample[] }>,
   previous?: Server,
 ): Promise<{ stats: Map<string, Stats>; last: Server | undefined }> {
-  const acc = new Map<string, { wallMs: number; samples: Sample[] }>(pair.map((s) => [s.name, { wallMs: 0, samples: [] }]));
+  const acc = new Map<string, { wallMs: number; samples: Sample[] }>(
+    pair.map((s) => [s.name, { wallMs: 0, samples: [] }]),
+  );
   let last = previous;
   for (let i = 0; i < segments; i++) {
     for (const server of i % 2 === 0 ? pair : [pair[1], pair[0]]) {

@@ -32,15 +32,31 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { appendRows, printFigure, type Figure } from "../../scripts/lib/bench-report.mjs";
-import { alternateSegments, killChildrenNow, ms, positiveInt, rps, segment, settle, startServer, stopChild, tempDirs, type Server, type Stats } from "./harness.js";
+import {
+  alternateSegments,
+  killChildrenNow,
+  ms,
+  positiveInt,
+  rps,
+  segment,
+  settle,
+  startServer,
+  stopChild,
+  tempDirs,
+  type Server,
+  type Stats,
+} from "./harness.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = positiveInt("BENCH_RUNS", 200);
 const RUNS_SERIAL = positiveInt("BENCH_RUNS_SERIAL", 60);
 const WARMUP = positiveInt("BENCH_WARMUP", 30);
 const LANGGRAPH_WORKERS = positiveInt("BENCH_LANGGRAPH_WORKERS", 10);
-const CONCURRENCY = (process.env["BENCH_CONCURRENCY"] ?? "1,10,100").split(",").map((c) => Number.parseInt(c.trim(), 10));
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`BENCH_CONCURRENCY must list positive integers`);
+const CONCURRENCY = (process.env["BENCH_CONCURRENCY"] ?? "1,10,100")
+  .split(",")
+  .map((c) => Number.parseInt(c.trim(), 10));
+if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1))
+  throw new Error(`BENCH_CONCURRENCY must list positive integers`);
 const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
 
 // ---------------------------------------------------------------------------
@@ -48,7 +64,8 @@ const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
 
 const benchStart = performance.now();
 const version = (pkg: string): string =>
-  (JSON.parse(readFileSync(path.join(HERE, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
+  (JSON.parse(readFileSync(path.join(HERE, "node_modules", pkg, "package.json"), "utf8")) as { version: string })
+    .version;
 const apiVersion = version("@langchain/langgraph-api");
 const sdkVersion = version("@langchain/langgraph-sdk");
 
@@ -56,21 +73,41 @@ const tsx = import.meta.resolve("tsx");
 const langgraphCwd = mkdtempSync(path.join(os.tmpdir(), "bench-langgraph-api-"));
 tempDirs.push(langgraphCwd);
 const graphSpec = `${path.relative(langgraphCwd, path.join(HERE, "graph.ts"))}:graph`;
-const langgraphOptions = { port: 0, nWorkers: LANGGRAPH_WORKERS, host: "127.0.0.1", cwd: langgraphCwd, graphs: { agent: graphSpec } };
-const preload = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.resolve("@langchain/langgraph-api/package.json"))), "dist/preload.mjs")).href;
+const langgraphOptions = {
+  port: 0,
+  nWorkers: LANGGRAPH_WORKERS,
+  host: "127.0.0.1",
+  cwd: langgraphCwd,
+  graphs: { agent: graphSpec },
+};
+const preload = pathToFileURL(
+  path.join(
+    path.dirname(fileURLToPath(import.meta.resolve("@langchain/langgraph-api/package.json"))),
+    "dist/preload.mjs",
+  ),
+).href;
 
 const servers: Server[] = [];
 const results = new Map<string, Stats>();
 try {
   const [ours, theirs] = await Promise.all([
     startServer("gateway", path.join(HERE, "server-gateway.ts"), [], { cwd: HERE, imports: [tsx], apiPrefix: "/api" }),
-    startServer("langgraph-api", path.join(HERE, "server-langgraph-api.ts"), [JSON.stringify(langgraphOptions)], { cwd: langgraphCwd, imports: [tsx, preload], apiPrefix: "" }),
+    startServer("langgraph-api", path.join(HERE, "server-langgraph-api.ts"), [JSON.stringify(langgraphOptions)], {
+      cwd: langgraphCwd,
+      imports: [tsx, preload],
+      apiPrefix: "",
+    }),
   ]);
   servers.push(ours, theirs);
-  process.stdout.write(`servers up after ${((performance.now() - benchStart) / 1000).toFixed(1)} s: gateway ${ours.apiUrl}, langgraph-api ${theirs.apiUrl} (nWorkers ${LANGGRAPH_WORKERS})\n`);
+  process.stdout.write(
+    `servers up after ${((performance.now() - benchStart) / 1000).toFixed(1)} s: gateway ${ours.apiUrl}, langgraph-api ${theirs.apiUrl} (nWorkers ${LANGGRAPH_WORKERS})\n`,
+  );
 
   const clientsOf = (server: Server, count: number): Client[] =>
-    Array.from({ length: count }, () => new Client({ apiUrl: server.apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }));
+    Array.from(
+      { length: count },
+      () => new Client({ apiUrl: server.apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }),
+    );
 
   // Warm-up: JIT, connections, lazy imports on both sides.
   for (const server of [ours, theirs]) {
@@ -85,7 +122,12 @@ try {
     const runs = concurrency === 1 ? Math.min(RUNS, RUNS_SERIAL) : Math.max(RUNS, SEGMENTS * concurrency * 2);
     const perSegment = Math.max(1, Math.round(runs / SEGMENTS));
     const clients = new Map(servers.map((s) => [s.name, clientsOf(s, concurrency)] as const));
-    const measured = await alternateSegments([ours, theirs], SEGMENTS, (server) => segment(clients.get(server.name) ?? [], perSegment, "agent"), previous);
+    const measured = await alternateSegments(
+      [ours, theirs],
+      SEGMENTS,
+      (server) => segment(clients.get(server.name) ?? [], perSegment, "agent"),
+      previous,
+    );
     previous = measured.last;
     for (const server of servers) {
       const s = measured.stats.get(server.name);
@@ -140,7 +182,9 @@ for (const concurrency of CONCURRENCY) {
   });
 }
 
-process.stdout.write(`@deerflow/gateway vs @langchain/langgraph-api benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`);
+process.stdout.write(
+  `@deerflow/gateway vs @langchain/langgraph-api benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`,
+);
 for (const f of figures) printFigure(f);
 if (process.env["BENCH_NO_APPEND"] === "1") {
   process.stdout.write(`BENCH_NO_APPEND=1: BENCHMARKS.md left alone\n`);

@@ -44,7 +44,10 @@ async function timed(agent: Invokable, calls: number): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
-    await agent.invoke({ messages: [{ role: "user", content: "hello" }] }, { configurable: { thread_id: `t${thread++}` } });
+    await agent.invoke(
+      { messages: [{ role: "user", content: "hello" }] },
+      { configurable: { thread_id: `t${thread++}` } },
+    );
     samples.push(performance.now() - started);
   }
   return samples;

@@ -20,13 +20,26 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { appendRows, printFigure, type Figure } from "../../scripts/lib/bench-report.mjs";
-import { alternateSegments, killChildrenNow, ms, positiveInt, rps, segment, startServer, stopChild, tempDirs, type Server, type Stats } from "../gateway/harness.js";
+import {
+  alternateSegments,
+  killChildrenNow,
+  ms,
+  positiveInt,
+  rps,
+  segment,
+  startServer,
+  stopChild,
+  tempDirs,
+  type Server,
+  type Stats,
+} from "../gateway/harness.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = positiveInt("BENCH_RUNS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 30);
 const CONCURRENCY = (process.env["BENCH_CONCURRENCY"] ?? "10,100").split(",").map((c) => Number.parseInt(c.trim(), 10));
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`BENCH_CONCURRENCY must list positive integers`);
+if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1))
+  throw new Error(`BENCH_CONCURRENCY must list positive integers`);
 const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
 
 /** The assistant each server runs. */
@@ -41,14 +54,27 @@ const servers: Server[] = [];
 const results = new Map<string, Stats>();
 try {
   const [ours, theirs] = await Promise.all([
-    startServer("deerflow", path.join(HERE, "server-deerflow.ts"), [serverCwd], { cwd: serverCwd, imports: [tsx], apiPrefix: "/api" }),
-    startServer("gateway", path.join(HERE, "../gateway/server-gateway.ts"), [], { cwd: path.join(HERE, "../gateway"), imports: [tsx], apiPrefix: "/api" }),
+    startServer("deerflow", path.join(HERE, "server-deerflow.ts"), [serverCwd], {
+      cwd: serverCwd,
+      imports: [tsx],
+      apiPrefix: "/api",
+    }),
+    startServer("gateway", path.join(HERE, "../gateway/server-gateway.ts"), [], {
+      cwd: path.join(HERE, "../gateway"),
+      imports: [tsx],
+      apiPrefix: "/api",
+    }),
   ]);
   servers.push(ours, theirs);
-  process.stdout.write(`servers up after ${((performance.now() - benchStart) / 1000).toFixed(1)} s: deerflow ${ours.apiUrl}, gateway ${theirs.apiUrl}\n`);
+  process.stdout.write(
+    `servers up after ${((performance.now() - benchStart) / 1000).toFixed(1)} s: deerflow ${ours.apiUrl}, gateway ${theirs.apiUrl}\n`,
+  );
 
   const clientsOf = (server: Server, count: number): Client[] =>
-    Array.from({ length: count }, () => new Client({ apiUrl: server.apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }));
+    Array.from(
+      { length: count },
+      () => new Client({ apiUrl: server.apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }),
+    );
   const assistantOf = (server: Server): string => ASSISTANT[server.name] ?? server.name;
 
   // Warm-up: JIT, connections, lazy imports, SQLite files on both sides.
@@ -62,7 +88,12 @@ try {
     const runs = Math.max(RUNS, SEGMENTS * concurrency * 2);
     const perSegment = Math.max(1, Math.round(runs / SEGMENTS));
     const clients = new Map(servers.map((s) => [s.name, clientsOf(s, concurrency)] as const));
-    const measured = await alternateSegments([ours, theirs], SEGMENTS, (server) => segment(clients.get(server.name) ?? [], perSegment, assistantOf(server)), previous);
+    const measured = await alternateSegments(
+      [ours, theirs],
+      SEGMENTS,
+      (server) => segment(clients.get(server.name) ?? [], perSegment, assistantOf(server)),
+      previous,
+    );
     previous = measured.last;
     for (const server of servers) {
       const s = measured.stats.get(server.name);
@@ -79,7 +110,8 @@ try {
 }
 
 const figures: Figure[] = [];
-const baselineWho = "the gateway benchmark's precompiled one-node graph on a RunManager in memory, same model, same run";
+const baselineWho =
+  "the gateway benchmark's precompiled one-node graph on a RunManager in memory, same model, same run";
 for (const concurrency of CONCURRENCY) {
   const ours = results.get(`deerflow/${concurrency}`);
   const theirs = results.get(`gateway/${concurrency}`);
@@ -106,7 +138,9 @@ for (const concurrency of CONCURRENCY) {
   });
 }
 
-process.stdout.write(`DeerFlow server (lead agent) vs precompiled graph benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`);
+process.stdout.write(
+  `DeerFlow server (lead agent) vs precompiled graph benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`,
+);
 for (const f of figures) printFigure(f);
 if (process.env["BENCH_NO_APPEND"] === "1") {
   process.stdout.write(`BENCH_NO_APPEND=1: BENCHMARKS.md left alone\n`);

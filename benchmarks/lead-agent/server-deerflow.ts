@@ -18,7 +18,12 @@ const cwd = process.argv.at(-1) ?? process.cwd();
 const modelModule = path.join(path.dirname(fileURLToPath(import.meta.url)), "fast-model.ts");
 writeFileSync(path.join(cwd, "config.yaml"), `models:\n  - name: fast\n    use: "${modelModule}:FastModel"\n`);
 
-const server = await createServer(await loadConfig({ cwd, env: {} }), { cwd, env: {}, consoleDir: false, logger: createServerLogger({ level: "error" }) });
+const server = await createServer(await loadConfig({ cwd, env: {} }), {
+  cwd,
+  env: {},
+  consoleDir: false,
+  logger: createServerLogger({ level: "error" }),
+});
 const url = await server.listen({ host: "127.0.0.1", port: 0 });
 
 let closing = false;

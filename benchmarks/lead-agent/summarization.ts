@@ -25,12 +25,19 @@ import { positiveInt } from "../gateway/harness.js";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TURNS = positiveInt("BENCH_TURNS", 200);
 const TRIGGER_TOKENS = 8000;
-const SENTENCE = "The survey team logged another stretch of the river, its depth, its flow and the birds on its banks. ";
+const SENTENCE =
+  "The survey team logged another stretch of the river, its depth, its flow and the birds on its banks. ";
 
 const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string" ? m["content"] : Array.isArray(m["content"]) ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("") : "";
-const isSummaryCall = (r: RecordedRequest): boolean => textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
-const promptTokens = (r: RecordedRequest): number => Math.ceil(r.messages.reduce((n, m) => n + textOf(m).length, 0) / 4);
+  typeof m["content"] === "string"
+    ? m["content"]
+    : Array.isArray(m["content"])
+      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
+      : "";
+const isSummaryCall = (r: RecordedRequest): boolean =>
+  textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
+const promptTokens = (r: RecordedRequest): number =>
+  Math.ceil(r.messages.reduce((n, m) => n + textOf(m).length, 0) / 4);
 
 interface Outcome {
   readonly perTurn: number[];
@@ -39,17 +46,27 @@ interface Outcome {
 
 async function conversation(summarization: boolean): Promise<Outcome> {
   const openai = await startScriptedOpenAI({
-    script: (request) => (isSummaryCall(request) ? { text: `Summary: the team surveyed the river. ${SENTENCE.repeat(3)}` } : { text: SENTENCE.repeat(4) }),
+    script: (request) =>
+      isSummaryCall(request)
+        ? { text: `Summary: the team surveyed the river. ${SENTENCE.repeat(3)}` }
+        : { text: SENTENCE.repeat(4) },
   });
   const cwd = mkdtempSync(path.join(os.tmpdir(), "bench-summarization-"));
   const yaml = [
     "models:",
     "  - { name: main, model: scripted, base_url: " + openai.baseURL + ", api_key: bench, max_retries: 0 }",
     "storage: { data_dir: ./data }",
-    summarization ? `summarization: { enabled: true, trigger: [{ type: tokens, value: ${TRIGGER_TOKENS} }], keep: { type: messages, value: 20 } }` : "",
+    summarization
+      ? `summarization: { enabled: true, trigger: [{ type: tokens, value: ${TRIGGER_TOKENS} }], keep: { type: messages, value: 20 } }`
+      : "",
   ].join("\n");
   writeFileSync(path.join(cwd, "config.yaml"), `${yaml}\n`);
-  const server = await createServer(await loadConfig({ cwd, env: {} }), { cwd, env: {}, consoleDir: false, logger: createServerLogger({ level: "error" }) });
+  const server = await createServer(await loadConfig({ cwd, env: {} }), {
+    cwd,
+    env: {},
+    consoleDir: false,
+    logger: createServerLogger({ level: "error" }),
+  });
   try {
     const url = await server.listen({ host: "127.0.0.1", port: 0 });
     const client = new Client({ apiUrl: `${url}/api`, apiKey: null, callerOptions: { maxRetries: 0 } });
@@ -57,7 +74,9 @@ async function conversation(summarization: boolean): Promise<Outcome> {
     const perTurn: number[] = [];
     for (let turn = 1; turn <= TURNS; turn++) {
       const before = openai.requests.length;
-      await client.runs.wait(thread.thread_id, "lead_agent", { input: { messages: [{ type: "human", content: `Turn ${turn}. ${SENTENCE.repeat(4)}` }] } });
+      await client.runs.wait(thread.thread_id, "lead_agent", {
+        input: { messages: [{ type: "human", content: `Turn ${turn}. ${SENTENCE.repeat(4)}` }] },
+      });
       const agentCalls = openai.requests.slice(before).filter((r) => !isSummaryCall(r));
       perTurn.push(Math.max(...agentCalls.map(promptTokens)));
     }

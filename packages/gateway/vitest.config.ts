@@ -5,7 +5,14 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["src/**/*.test.ts", "test/**/*.test.ts"], exclude: ["**/*.int.test.ts"], testTimeout: 30_000 } },
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts"],
+          testTimeout: 30_000,
+        },
+      },
       { test: { name: "int", include: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"], testTimeout: 120_000 } },
     ],
   },

@@ -20,6 +20,12 @@ export default defineConfig({
   target: "node20",
   platform: "node",
   // Optional peers stay external so `@deerflow/runtime` alone never loads them.
-  external: ["ioredis", "pg", "better-sqlite3", "@langchain/langgraph-checkpoint-postgres", "@langchain/langgraph-checkpoint-sqlite"],
+  external: [
+    "ioredis",
+    "pg",
+    "better-sqlite3",
+    "@langchain/langgraph-checkpoint-postgres",
+    "@langchain/langgraph-checkpoint-sqlite",
+  ],
   noExternal: [kernel],
 });

@@ -12,7 +12,10 @@ export default defineConfig({
     "server-cli": "src/remote/server/main.ts",
   },
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", testing: "src/testing/index.ts", server: "src/remote/server/index.ts" }, resolve: [kernel] },
+  dts: {
+    entry: { index: "src/index.ts", testing: "src/testing/index.ts", server: "src/remote/server/index.ts" },
+    resolve: [kernel],
+  },
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -38,7 +38,9 @@ export function formatRatio(ratio) {
 
 /** Prints one figure to stdout. */
 export function printFigure(f) {
-  process.stdout.write(`${f.benchmark}\n    figure ${f.figure}   baseline ${f.baseline}   ratio ${formatRatio(f.ratio)}\n`);
+  process.stdout.write(
+    `${f.benchmark}\n    figure ${f.figure}   baseline ${f.baseline}   ratio ${formatRatio(f.ratio)}\n`,
+  );
 }
 
 /**
@@ -51,7 +53,12 @@ export async function appendRows(file, figures) {
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const machine = machineDescription();
   const cell = (s) => s.replace(/\|/g, "\\|");
-  const rows = figures.map((f) => `| ${date} | ${cell(machine)} | ${cell(f.benchmark)} | ${cell(f.figure)} | ${cell(f.baseline)} | ${formatRatio(f.ratio)} |\n`).join("");
+  const rows = figures
+    .map(
+      (f) =>
+        `| ${date} | ${cell(machine)} | ${cell(f.benchmark)} | ${cell(f.figure)} | ${cell(f.baseline)} | ${formatRatio(f.ratio)} |\n`,
+    )
+    .join("");
   if (!existsSync(file)) await fs.writeFile(file, HEADER);
   await fs.appendFile(file, rows);
 }

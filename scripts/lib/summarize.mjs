@@ -63,12 +63,24 @@ export function failuresOf(packageName, packageDir, report) {
   for (const file of report.testResults ?? []) {
     const where = path.relative(packageDir, file.name ?? "");
     const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
-    for (const a of failed) out.push({ package: packageName, test: `${where} > ${a.fullName ?? a.title}`, message: firstLine(a.failureMessages?.[0]) });
-    if (failed.length === 0 && file.status === "failed") out.push({ package: packageName, test: where, message: firstLine(file.message) });
+    for (const a of failed)
+      out.push({
+        package: packageName,
+        test: `${where} > ${a.fullName ?? a.title}`,
+        message: firstLine(a.failureMessages?.[0]),
+      });
+    if (failed.length === 0 && file.status === "failed")
+      out.push({ package: packageName, test: where, message: firstLine(file.message) });
   }
   return out;
 }
 
 function firstLine(text) {
-  return String(text ?? "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "";
+  return (
+    String(text ?? "")
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? ""
+  );
 }

@@ -42,8 +42,15 @@ export function ensurePnpm() {
   const env = toolEnv();
   if (versionOf("pnpm", env) === pinnedPnpm) return env;
   process.stdout.write(`[setup] installing pnpm@${pinnedPnpm} into .tools/\n`);
-  const code = run("npm", ["install", "--prefix", path.join(repoRoot, ".tools"), "--no-audit", "--no-fund",
-    "--loglevel=error", `pnpm@${pinnedPnpm}`]);
+  const code = run("npm", [
+    "install",
+    "--prefix",
+    path.join(repoRoot, ".tools"),
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `pnpm@${pinnedPnpm}`,
+  ]);
   if (code !== 0 || versionOf("pnpm", env) !== pinnedPnpm) {
     throw new Error(`could not install pnpm@${pinnedPnpm} (npm exited ${code})`);
   }

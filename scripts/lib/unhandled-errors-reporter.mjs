@@ -14,6 +14,9 @@ export default class UnhandledErrorsReporter {
       name: String(e?.name ?? "Error"),
       message: String(e?.message ?? e).slice(0, 500),
     }));
-    writeFileSync(path.resolve(process.cwd(), UNHANDLED_REPORT), `${JSON.stringify({ count: errors.length, errors }, null, 2)}\n`);
+    writeFileSync(
+      path.resolve(process.cwd(), UNHANDLED_REPORT),
+      `${JSON.stringify({ count: errors.length, errors }, null, 2)}\n`,
+    );
   }
 }

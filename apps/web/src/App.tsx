@@ -119,8 +119,9 @@ export function App() {
         </div>
         {info?.demoModel === true && (
           <div className="banner banner-demo" role="note" data-testid="demo-banner">
-            <strong>Offline demo model.</strong> This server answers with DeerFlow’s built-in demo model (<code>{info.defaultModel}</code>): deterministic, canned replies
-            and real tool calls, no real LLM. Configure a model in config.yaml for genuine answers.
+            <strong>Offline demo model.</strong> This server answers with DeerFlow’s built-in demo model (
+            <code>{info.defaultModel}</code>): deterministic, canned replies and real tool calls, no real LLM. Configure
+            a model in config.yaml for genuine answers.
           </div>
         )}
         {error !== null && (
@@ -130,7 +131,13 @@ export function App() {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {needKey ? <ApiKeyPrompt refused={refused && apiKey !== null} /> : info === null && error === null ? <p className="muted">Loading…</p> : <Page route={route} />}
+        {needKey ? (
+          <ApiKeyPrompt refused={refused && apiKey !== null} />
+        ) : info === null && error === null ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          <Page route={route} />
+        )}
       </main>
     </>
   );

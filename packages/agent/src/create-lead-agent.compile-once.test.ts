@@ -215,7 +215,10 @@ describe("the thread sandbox of a compiled agent", () => {
 
     // A provider error no longer fails a run (LlmErrorHandlingMiddleware answers with a message): fail it on the recursion limit.
     await expect(
-      agent.invoke({ messages: [new HumanMessage("list")] }, { ...config("t-fail", { run_id: "f1" }), recursionLimit: 2 }),
+      agent.invoke(
+        { messages: [new HumanMessage("list")] },
+        { ...config("t-fail", { run_id: "f1" }), recursionLimit: 2 },
+      ),
     ).rejects.toThrow(/Recursion limit/);
     expect(provider.log.events.filter((e) => e.endsWith("t-fail"))).toEqual([
       "acquire fake:default:t-fail",

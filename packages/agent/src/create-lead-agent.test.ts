@@ -111,16 +111,24 @@ describe("lead agent with fakeModel", () => {
       .respondWithTools([{ ...same, id: "p3" }])
       .respond(new AIMessage("never reached"));
     const { messages } = await run(
-      { models: staticModels({ fake: model }), tools: [ping], middleware: { loopDetection: { warnThreshold: 2, hardLimit: 3 } } },
+      {
+        models: staticModels({ fake: model }),
+        tools: [ping],
+        middleware: { loopDetection: { warnThreshold: 2, hardLimit: 3 } },
+      },
       "t-loop",
       "ping forever",
     );
     expect(pings).toBe(2);
     expect(model.callCount).toBe(3);
-    expect(String(model.calls[2]?.messages.at(-1)?.content)).toMatch(/^\[LOOP DETECTED\] You are repeating the same tool calls\./);
+    expect(String(model.calls[2]?.messages.at(-1)?.content)).toMatch(
+      /^\[LOOP DETECTED\] You are repeating the same tool calls\./,
+    );
     const last = messages.at(-1) as AIMessage;
     expect(last.tool_calls ?? []).toEqual([]);
-    expect(String(last.content)).toContain("[FORCED STOP] Repeated tool calls exceeded the safety limit. Producing final answer with results collected so far.");
+    expect(String(last.content)).toContain(
+      "[FORCED STOP] Repeated tool calls exceeded the safety limit. Producing final answer with results collected so far.",
+    );
   });
 
   it("presents only existing files under outputs", async () => {

@@ -19,14 +19,27 @@ export { AgentError, isDeerflowError, type AgentErrorCode } from "./errors.js";
 // Models and per-run options
 export { staticModels, type ModelResolver } from "./models/model-resolver.js";
 export { RunModels, type RunModel } from "./models/run-models.js";
-export { resolveRunThinking, type ModelThinkingProfile, type RunThinking, type RunThinkingRequest } from "./models/thinking.js";
+export {
+  resolveRunThinking,
+  type ModelThinkingProfile,
+  type RunThinking,
+  type RunThinkingRequest,
+} from "./models/thinking.js";
 export {
   VIEWED_IMAGES_HEADING,
   VIEW_IMAGE_CONTEXT_ID_PREFIX,
   createViewImageMiddleware,
   type ViewImageMiddlewareOptions,
 } from "./middleware/view-image/view-image-middleware.js";
-export { MAX_IMAGE_BYTES, VIEW_IMAGE_TEXTS, VIEW_IMAGE_TOOL_NAME, createViewImageTool, readCheckedImage, sniffImageMime, type ImageCheck } from "./middleware/view-image/view-image-tool.js";
+export {
+  MAX_IMAGE_BYTES,
+  VIEW_IMAGE_TEXTS,
+  VIEW_IMAGE_TOOL_NAME,
+  createViewImageTool,
+  readCheckedImage,
+  sniffImageMime,
+  type ImageCheck,
+} from "./middleware/view-image/view-image-tool.js";
 export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
 
 // The chain
@@ -53,39 +66,156 @@ export {
   INTERRUPTED_TOOL_CALL_TEXT,
 } from "./middleware/dangling-tool-calls.js";
 export { createRunSubagentLimitMiddleware, type RunSubagentLimitOptions } from "./middleware/subagent-limit.js";
-export { createLoopDetectionMiddleware, DEFAULT_LOOP_DETECTION, type LoopDetectionOptions, type ToolFrequencyLimit } from "./middleware/loop-detection/loop-detection.js";
-export { LOOP_WARNING_TEXT, LOOP_FORCED_STOP_TEXT, toolFrequencyWarningText, toolFrequencyForcedStopText } from "./middleware/loop-detection/texts.js";
+export {
+  createLoopDetectionMiddleware,
+  DEFAULT_LOOP_DETECTION,
+  type LoopDetectionOptions,
+  type ToolFrequencyLimit,
+} from "./middleware/loop-detection/loop-detection.js";
+export {
+  LOOP_WARNING_TEXT,
+  LOOP_FORCED_STOP_TEXT,
+  toolFrequencyWarningText,
+  toolFrequencyForcedStopText,
+} from "./middleware/loop-detection/texts.js";
 export { toolCallSetHash, stableJson } from "./middleware/loop-detection/tool-call-hash.js";
-export { createLlmErrorHandlingMiddleware, type LlmErrorHandlingOptions } from "./middleware/llm-error-handling/llm-error-handling.js";
-export { classifyError, retryAfterOf, decorrelatedJitter, DEFAULT_RETRY_SETTINGS, type ErrorKind, type RetrySettings } from "./middleware/llm-error-handling/retry-policy.js";
+export {
+  createLlmErrorHandlingMiddleware,
+  type LlmErrorHandlingOptions,
+} from "./middleware/llm-error-handling/llm-error-handling.js";
+export {
+  classifyError,
+  retryAfterOf,
+  decorrelatedJitter,
+  DEFAULT_RETRY_SETTINGS,
+  type ErrorKind,
+  type RetrySettings,
+} from "./middleware/llm-error-handling/retry-policy.js";
 export { CircuitBreaker, type CircuitBreakerSettings } from "./middleware/llm-error-handling/circuit-breaker.js";
 export { modelFailedText, circuitOpenText } from "./middleware/llm-error-handling/texts.js";
-export { createTerminalResponseMiddleware, TERMINAL_RESPONSE_FALLBACK_TEXT, type TerminalResponseOptions } from "./middleware/terminal-response/terminal-response.js";
-export { createModelLengthFinishReasonMiddleware, LENGTH_FINISH_REASONS, type ModelLengthFinishReasonOptions } from "./middleware/finish-reason/model-length-finish-reason.js";
-export { createSafetyFinishReasonMiddleware, providerSafetyDetector, SAFETY_FINISH_REASONS, type SafetyDetector, type SafetyFinishReasonOptions } from "./middleware/finish-reason/safety-finish-reason.js";
+export {
+  createTerminalResponseMiddleware,
+  TERMINAL_RESPONSE_FALLBACK_TEXT,
+  type TerminalResponseOptions,
+} from "./middleware/terminal-response/terminal-response.js";
+export {
+  createModelLengthFinishReasonMiddleware,
+  LENGTH_FINISH_REASONS,
+  type ModelLengthFinishReasonOptions,
+} from "./middleware/finish-reason/model-length-finish-reason.js";
+export {
+  createSafetyFinishReasonMiddleware,
+  providerSafetyDetector,
+  SAFETY_FINISH_REASONS,
+  type SafetyDetector,
+  type SafetyFinishReasonOptions,
+} from "./middleware/finish-reason/safety-finish-reason.js";
 export { finishReasonOf } from "./middleware/finish-reason/finish-reason.js";
 export { stampStopReason, failRun, type StopReason } from "./internal/run-stop.js";
-export { createReadBeforeWriteMiddleware, type ReadBeforeWriteOptions } from "./middleware/read-before-write/read-before-write.js";
+export {
+  createReadBeforeWriteMiddleware,
+  type ReadBeforeWriteOptions,
+} from "./middleware/read-before-write/read-before-write.js";
 export { readBeforeWriteBlockedText, READ_MARK_KEY, WRITE_MARK_KEY } from "./middleware/read-before-write/texts.js";
-export { createInputSanitizationMiddleware, type InputSanitizationOptions } from "./middleware/sanitization/input-sanitization.js";
-export { createToolResultSanitizationMiddleware, REMOTE_CONTENT_TOOL_NAMES, type ToolResultSanitizationOptions } from "./middleware/sanitization/tool-result-sanitization.js";
-export { neutralizeUntrustedTags, frameUntrustedText, BLOCKED_TAG_NAMES, USER_INPUT_BEGIN, USER_INPUT_END } from "./middleware/sanitization/neutralize.js";
-export { createGuardrailMiddleware, guardrailDeniedText, type GuardrailOptions } from "./middleware/guardrails/guardrail.js";
+export {
+  createInputSanitizationMiddleware,
+  type InputSanitizationOptions,
+} from "./middleware/sanitization/input-sanitization.js";
+export {
+  createToolResultSanitizationMiddleware,
+  REMOTE_CONTENT_TOOL_NAMES,
+  type ToolResultSanitizationOptions,
+} from "./middleware/sanitization/tool-result-sanitization.js";
+export {
+  neutralizeUntrustedTags,
+  frameUntrustedText,
+  BLOCKED_TAG_NAMES,
+  USER_INPUT_BEGIN,
+  USER_INPUT_END,
+} from "./middleware/sanitization/neutralize.js";
+export {
+  createGuardrailMiddleware,
+  guardrailDeniedText,
+  type GuardrailOptions,
+} from "./middleware/guardrails/guardrail.js";
 export { AllowlistProvider, type AllowlistProviderOptions } from "./middleware/guardrails/allowlist-provider.js";
-export { isGuardrailProvider, GUARDRAIL_PROVIDER_SHAPE, type GuardrailDecision, type GuardrailProvider, type GuardrailReason, type GuardrailRequest } from "./middleware/guardrails/provider.js";
-export { createHumanApprovalMiddleware, type ApprovalDecisionType, type ApprovalRequest, type HumanApprovalOptions } from "./middleware/human-approval/human-approval.js";
-export { createUploadsMiddleware, announcedUploads, type UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
-export { currentUploadsBlock, formatUploadSize, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./middleware/uploads/uploads-text.js";
-export { createPlanModeMiddleware, WRITE_TODOS_TOOL_NAME, type PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
-export { createTitleMiddleware, shouldTitle, TitleState, titleStateField, type TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
-export { DEFAULT_TITLE_PROMPT_TEMPLATE, NEW_CONVERSATION_TITLE, fallbackTitle, parseTitle, titlePrompt } from "./middleware/title/title-text.js";
-export { createToolOutputBudgetMiddleware, TOOL_RESULTS_DIR, TOOL_OUTPUT_SAMPLES, type ToolOutputBudgetOptions } from "./middleware/tool-output-budget/tool-output-budget.js";
+export {
+  isGuardrailProvider,
+  GUARDRAIL_PROVIDER_SHAPE,
+  type GuardrailDecision,
+  type GuardrailProvider,
+  type GuardrailReason,
+  type GuardrailRequest,
+} from "./middleware/guardrails/provider.js";
+export {
+  createHumanApprovalMiddleware,
+  type ApprovalDecisionType,
+  type ApprovalRequest,
+  type HumanApprovalOptions,
+} from "./middleware/human-approval/human-approval.js";
+export {
+  createUploadsMiddleware,
+  announcedUploads,
+  type UploadsMiddlewareOptions,
+} from "./middleware/uploads/uploads-middleware.js";
+export {
+  currentUploadsBlock,
+  formatUploadSize,
+  DEFAULT_MAX_ANNOUNCED_FILES,
+  UPLOADS_VIRTUAL_DIR,
+  type AnnouncedUpload,
+} from "./middleware/uploads/uploads-text.js";
+export {
+  createPlanModeMiddleware,
+  WRITE_TODOS_TOOL_NAME,
+  type PlanModeMiddlewareOptions,
+} from "./middleware/plan-mode/plan-mode-middleware.js";
+export {
+  createTitleMiddleware,
+  shouldTitle,
+  TitleState,
+  titleStateField,
+  type TitleMiddlewareOptions,
+} from "./middleware/title/title-middleware.js";
+export {
+  DEFAULT_TITLE_PROMPT_TEMPLATE,
+  NEW_CONVERSATION_TITLE,
+  fallbackTitle,
+  parseTitle,
+  titlePrompt,
+} from "./middleware/title/title-text.js";
+export {
+  createToolOutputBudgetMiddleware,
+  TOOL_RESULTS_DIR,
+  TOOL_OUTPUT_SAMPLES,
+  type ToolOutputBudgetOptions,
+} from "./middleware/tool-output-budget/tool-output-budget.js";
 export { externalizedOutputText, truncatedOutputText } from "./middleware/tool-output-budget/texts.js";
-export { createSummarizationMiddleware, durableContextMessage, SummarizationState, type ContextSize, type SummarizationOptions } from "./middleware/summarization/summarization.js";
+export {
+  createSummarizationMiddleware,
+  durableContextMessage,
+  SummarizationState,
+  type ContextSize,
+  type SummarizationOptions,
+} from "./middleware/summarization/summarization.js";
 export { DURABLE_CONTEXT_CONTRACT, MAX_SUMMARY_CHARS, durableContextText } from "./middleware/summarization/texts.js";
-export { createTokenUsageMiddleware, addTokenUsage, TokenUsageState, type TokenUsage } from "./middleware/token-usage/token-usage.js";
-export { createTokenBudgetMiddleware, TOKEN_CAPPED, TokenBudgetState, type TokenBudgetOptions } from "./middleware/token-budget/token-budget.js";
-export { tokenBudgetExceededText, tokenBudgetWarningText, type TokenBudgetReason } from "./middleware/token-budget/texts.js";
+export {
+  createTokenUsageMiddleware,
+  addTokenUsage,
+  TokenUsageState,
+  type TokenUsage,
+} from "./middleware/token-usage/token-usage.js";
+export {
+  createTokenBudgetMiddleware,
+  TOKEN_CAPPED,
+  TokenBudgetState,
+  type TokenBudgetOptions,
+} from "./middleware/token-budget/token-budget.js";
+export {
+  tokenBudgetExceededText,
+  tokenBudgetWarningText,
+  type TokenBudgetReason,
+} from "./middleware/token-budget/texts.js";
 export { usageOf, type TokenCounts } from "./internal/token-usage.js";
 export {
   createClarificationMiddleware,

@@ -89,7 +89,10 @@ export interface LeadMiddlewareOptions {
    * `SummarizationMiddleware` (`summarization:`): `enabled` (false), `trigger` (none), `keep` (20 messages),
    * `trimTokensToSummarize` (4000), `summaryPrompt`, and `modelName` (`model_name`; unset = the run's model).
    */
-  readonly summarization?: Omit<SummarizationOptions, "model" | "logger"> & { readonly enabled?: boolean; readonly modelName?: string };
+  readonly summarization?: Omit<SummarizationOptions, "model" | "logger"> & {
+    readonly enabled?: boolean;
+    readonly modelName?: string;
+  };
   /** `TokenUsageMiddleware` (`token_usage:`): `enabled` (true). */
   readonly tokenUsage?: { readonly enabled?: boolean };
   /**

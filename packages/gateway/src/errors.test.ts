@@ -6,7 +6,12 @@ describe("GatewayError", () => {
   it("carries its code, cause and name, and sends the message as detail unless given one", () => {
     const cause = new Error("EACCES");
     const err = new GatewayError("FILE_NOT_FOUND", "File not found: /mnt/user-data/outputs/x.md", { cause });
-    expect([err.name, err.code, err.detail, err.cause]).toEqual(["GatewayError", "FILE_NOT_FOUND", "File not found: /mnt/user-data/outputs/x.md", cause]);
+    expect([err.name, err.code, err.detail, err.cause]).toEqual([
+      "GatewayError",
+      "FILE_NOT_FOUND",
+      "File not found: /mnt/user-data/outputs/x.md",
+      cause,
+    ]);
     const issues = [{ path: "/name", message: "must be string" }];
     expect(new GatewayError("VALIDATION_FAILED", "invalid body", { detail: issues }).detail).toBe(issues);
   });

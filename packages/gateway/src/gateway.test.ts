@@ -21,7 +21,9 @@ const runsRoutes: FastifyPluginAsync = async (app) => {
     if (runId === "bug") throw new Error("/srv/app/secret.ts exploded");
     throw runtimeError("RUN_NOT_FOUND", `Run ${runId} not found`);
   });
-  app.post("/threads/:thread_id/runs/stream", async (_request, reply) => reply.header("content-location", "/api/threads/t1/runs/r1").send({ ok: true }));
+  app.post("/threads/:thread_id/runs/stream", async (_request, reply) =>
+    reply.header("content-location", "/api/threads/t1/runs/r1").send({ ok: true }),
+  );
 };
 
 describe("createGateway", () => {
@@ -46,7 +48,10 @@ describe("createGateway", () => {
     it("reports component checks and answers 503 naming the failed one without its reason", async () => {
       const { app } = await setup({
         gateway: {
-          healthChecks: { store: async () => undefined, redis: async () => Promise.reject(new Error("ECONNREFUSED 10.0.0.7:6379")) },
+          healthChecks: {
+            store: async () => undefined,
+            redis: async () => Promise.reject(new Error("ECONNREFUSED 10.0.0.7:6379")),
+          },
         },
       });
       const res = await app.inject({ url: "/health" });
@@ -56,7 +61,9 @@ describe("createGateway", () => {
     });
 
     it("fails a check that never settles", async () => {
-      const { app } = await setup({ gateway: { healthChecks: { slow: () => new Promise(() => undefined) }, healthCheckTimeoutMs: 20 } });
+      const { app } = await setup({
+        gateway: { healthChecks: { slow: () => new Promise(() => undefined) }, healthCheckTimeoutMs: 20 },
+      });
       const res = await app.inject({ url: "/health" });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ status: "unavailable", checks: { slow: "failed" } });
@@ -69,10 +76,21 @@ describe("createGateway", () => {
 
     it("adds healthDetails to every answer, and leaves out a provider that throws", async () => {
       let gaps = 0;
-      const { app } = await setup({ gateway: { healthChecks: { store: async () => undefined }, healthDetails: () => ({ stream_bridge: { slow_subscriber_gaps: gaps } }) } });
-      expect((await app.inject({ url: "/health" })).json()).toEqual({ status: "ok", checks: { store: "ok" }, details: { stream_bridge: { slow_subscriber_gaps: 0 } } });
+      const { app } = await setup({
+        gateway: {
+          healthChecks: { store: async () => undefined },
+          healthDetails: () => ({ stream_bridge: { slow_subscriber_gaps: gaps } }),
+        },
+      });
+      expect((await app.inject({ url: "/health" })).json()).toEqual({
+        status: "ok",
+        checks: { store: "ok" },
+        details: { stream_bridge: { slow_subscriber_gaps: 0 } },
+      });
       gaps = 2;
-      expect((await app.inject({ url: "/health" })).json().details).toEqual({ stream_bridge: { slow_subscriber_gaps: 2 } });
+      expect((await app.inject({ url: "/health" })).json().details).toEqual({
+        stream_bridge: { slow_subscriber_gaps: 2 },
+      });
       await fx?.close();
       const broken = await setup({
         gateway: {
@@ -116,28 +134,47 @@ describe("createGateway", () => {
 
     it("answers malformed JSON with 400", async () => {
       const { app } = await setup();
-      const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", payload: '{"enabled": tru', headers: { "content-type": "application/json" } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/deep-research",
+        payload: '{"enabled": tru',
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: "Malformed JSON in request body." });
     });
 
     it("refuses a prototype-poisoning body", async () => {
       const { app } = await setup();
-      const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", payload: '{"enabled": true, "__proto__": {"admin": true}}', headers: { "content-type": "application/json" } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/deep-research",
+        payload: '{"enabled": true, "__proto__": {"admin": true}}',
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: "Malformed JSON in request body." });
     });
 
     it("answers a wrong content type with 415", async () => {
       const { app } = await setup();
-      const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", payload: "enabled=true", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/deep-research",
+        payload: "enabled=true",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       expect(res.statusCode).toBe(415);
       expect(res.json()).toEqual({ detail: "Unsupported Media Type: application/x-www-form-urlencoded" });
     });
 
     it("answers a body over bodyLimit with 413", async () => {
       const { app } = await setup({ gateway: { bodyLimit: 1024 } });
-      const res = await app.inject({ method: "PUT", url: "/api/skills/custom/x", payload: { content: "x".repeat(2048) } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/custom/x",
+        payload: { content: "x".repeat(2048) },
+      });
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({ detail: "Request body is too large." });
     });
@@ -146,19 +183,31 @@ describe("createGateway", () => {
       const { app } = await setup();
       const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", payload: { enabled: "maybe" } });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ detail: [{ loc: ["body", "enabled"], msg: "Input should be a valid boolean", type: "bool_type" }] });
+      expect(res.json()).toEqual({
+        detail: [{ loc: ["body", "enabled"], msg: "Input should be a valid boolean", type: "bool_type" }],
+      });
     });
 
     it("rejects unknown members instead of dropping them", async () => {
       const { app } = await setup();
-      const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", payload: { enabled: true, admin: true } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/deep-research",
+        payload: { enabled: true, admin: true },
+      });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ detail: [{ loc: ["body", "admin"], msg: "Extra inputs are not permitted", type: "extra_forbidden" }] });
+      expect(res.json()).toEqual({
+        detail: [{ loc: ["body", "admin"], msg: "Extra inputs are not permitted", type: "extra_forbidden" }],
+      });
     });
 
     it("answers a missing body with 422 on routes that need one", async () => {
       const { app } = await setup();
-      const res = await app.inject({ method: "PUT", url: "/api/skills/deep-research", headers: { "content-type": "application/json" } });
+      const res = await app.inject({
+        method: "PUT",
+        url: "/api/skills/deep-research",
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().detail[0].loc).toEqual(["body"]);
     });
@@ -187,7 +236,9 @@ describe("createGateway", () => {
       const logger = pino(new Writable({ write: (chunk: Buffer, _e, cb) => (lines.push(chunk.toString()), cb()) }));
       const { app } = await setup({ gateway: { routes: [runsRoutes], logger } });
       await app.inject({ url: "/api/threads/t1/runs/bug" });
-      const failure = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["msg"] === "request failed");
+      const failure = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l["msg"] === "request failed");
       expect(failure?.["level"]).toBe(50);
       expect(JSON.stringify(failure?.["err"])).toContain("exploded");
     });
@@ -212,13 +263,24 @@ describe("createGateway", () => {
 
     it("accepts Bearer and X-API-Key", async () => {
       const { app } = await setup({ auth: true });
-      expect((await app.inject({ url: "/api/skills", headers: { authorization: `Bearer ${USER_KEY}` } })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ url: "/api/skills", headers: { authorization: `Bearer ${USER_KEY}` } })).statusCode,
+      ).toBe(200);
       expect((await app.inject({ url: "/api/skills", headers: { "x-api-key": USER_KEY } })).statusCode).toBe(200);
     });
 
     it("answers 401 before parsing a body or matching a route", async () => {
       const { app } = await setup({ auth: true });
-      expect((await app.inject({ method: "POST", url: "/api/skills/install", payload: "{not json", headers: { "content-type": "application/json" } })).statusCode).toBe(401);
+      expect(
+        (
+          await app.inject({
+            method: "POST",
+            url: "/api/skills/install",
+            payload: "{not json",
+            headers: { "content-type": "application/json" },
+          })
+        ).statusCode,
+      ).toBe(401);
       expect((await app.inject({ url: "/api/unknown" })).statusCode).toBe(401);
     });
 
@@ -226,18 +288,30 @@ describe("createGateway", () => {
       const { app } = await setup({ auth: true, gateway: { cors: { origins: "*" } } });
       expect((await app.inject({ url: "/health" })).statusCode).toBe(200);
       expect((await app.inject({ url: "/ok?x=1" })).statusCode).toBe(200);
-      const pre = await app.inject({ method: "OPTIONS", url: "/api/skills", headers: { origin: "http://x.test", "access-control-request-method": "GET" } });
+      const pre = await app.inject({
+        method: "OPTIONS",
+        url: "/api/skills",
+        headers: { origin: "http://x.test", "access-control-request-method": "GET" },
+      });
       expect(pre.statusCode).toBe(204);
     });
 
     it("refuses bad key configuration at startup", async () => {
-      await expect(createGateway({ auth: { apiKeys: [] } })).rejects.toSatisfy((e) => GatewayError.isInstance(e) && e.code === "CONFIG_INVALID");
-      await expect(createGateway({ bodyLimit: -1 })).rejects.toSatisfy((e) => GatewayError.isInstance(e) && e.code === "CONFIG_INVALID");
+      await expect(createGateway({ auth: { apiKeys: [] } })).rejects.toSatisfy(
+        (e) => GatewayError.isInstance(e) && e.code === "CONFIG_INVALID",
+      );
+      await expect(createGateway({ bodyLimit: -1 })).rejects.toSatisfy(
+        (e) => GatewayError.isInstance(e) && e.code === "CONFIG_INVALID",
+      );
     });
   });
 
   describe("CORS", () => {
-    const preflight = { origin: "http://console.test", "access-control-request-method": "POST", "access-control-request-headers": "content-type,last-event-id,authorization" };
+    const preflight = {
+      origin: "http://console.test",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type,last-event-id,authorization",
+    };
 
     it("answers a preflight allowing Last-Event-ID and exposing Content-Location", async () => {
       const { app } = await setup({ auth: true, gateway: { cors: { origins: ["http://console.test"] } } });
@@ -250,8 +324,15 @@ describe("createGateway", () => {
     });
 
     it("exposes Content-Location on actual responses, errors included", async () => {
-      const { app } = await setup({ auth: true, gateway: { cors: { origins: ["http://console.test"] }, routes: [runsRoutes] } });
-      const ok = await app.inject({ method: "POST", url: "/api/threads/t1/runs/stream", headers: { origin: "http://console.test", "x-api-key": USER_KEY } });
+      const { app } = await setup({
+        auth: true,
+        gateway: { cors: { origins: ["http://console.test"] }, routes: [runsRoutes] },
+      });
+      const ok = await app.inject({
+        method: "POST",
+        url: "/api/threads/t1/runs/stream",
+        headers: { origin: "http://console.test", "x-api-key": USER_KEY },
+      });
       expect(ok.headers["content-location"]).toBe("/api/threads/t1/runs/r1");
       expect(String(ok.headers["access-control-expose-headers"])).toContain("Content-Location");
       const denied = await app.inject({ url: "/api/skills", headers: { origin: "http://console.test" } });
@@ -261,7 +342,11 @@ describe("createGateway", () => {
 
     it("does not allow an unlisted origin", async () => {
       const { app } = await setup({ gateway: { cors: { origins: ["http://console.test"] } } });
-      const res = await app.inject({ method: "OPTIONS", url: "/api/skills", headers: { ...preflight, origin: "http://evil.test" } });
+      const res = await app.inject({
+        method: "OPTIONS",
+        url: "/api/skills",
+        headers: { ...preflight, origin: "http://evil.test" },
+      });
       expect(res.headers["access-control-allow-origin"]).toBeUndefined();
     });
 

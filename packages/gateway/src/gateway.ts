@@ -23,13 +23,21 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const API_PREFIX = "/api";
 
 /** Response headers browsers may read (the LangGraph SDK needs `Content-Location` to learn run ids). */
-export const EXPOSED_HEADERS: readonly string[] = ["Content-Location", "Location", "Content-Disposition", "Retry-After", "X-Pagination-Total"];
+export const EXPOSED_HEADERS: readonly string[] = [
+  "Content-Location",
+  "Location",
+  "Content-Disposition",
+  "Retry-After",
+  "X-Pagination-Total",
+];
 
 function isLoggerInstance(value: unknown): value is FastifyBaseLogger {
   return (
     typeof value === "object" &&
     value !== null &&
-    ["info", "warn", "error", "debug", "child"].every((m) => typeof (value as Record<string, unknown>)[m] === "function")
+    ["info", "warn", "error", "debug", "child"].every(
+      (m) => typeof (value as Record<string, unknown>)[m] === "function",
+    )
   );
 }
 
@@ -146,7 +154,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
     });
   }
   const { models } = options;
-  if (models !== undefined) await app.register(async (api) => registerModelsRoutes(api, models), { prefix: API_PREFIX });
+  if (models !== undefined)
+    await app.register(async (api) => registerModelsRoutes(api, models), { prefix: API_PREFIX });
   for (const plugin of options.routes ?? []) await app.register(plugin, { prefix: API_PREFIX });
   if (options.publicRoutes !== undefined) await registerPublicRoutes(app, options.publicRoutes, API_PREFIX, routes);
   return app;

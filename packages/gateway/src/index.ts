@@ -31,7 +31,12 @@ export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";
 
 // Health and OpenAPI
-export { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthDetails, type HealthOptions } from "./health/health-routes.js";
+export {
+  DEFAULT_HEALTH_TIMEOUT_MS,
+  type HealthCheck,
+  type HealthDetails,
+  type HealthOptions,
+} from "./health/health-routes.js";
 export { ERROR_BODY_DOC, type OpenApiOptions } from "./openapi/openapi.js";
 export { THREAD_ID_PATTERN, successMessageSchema, threadIdSchema, threadParamsSchema } from "./schemas.js";
 
@@ -48,7 +53,14 @@ export { skillErrorDetail, type SecurityBlockDetail } from "./skills/skill-error
 
 // Thread files
 export { filesRoutes, type FilesRoutesOptions } from "./files/files-routes.js";
-export type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./files/thread-files.js";
+export type {
+  ByteRange,
+  OpenedThreadFile,
+  ThreadFileInfo,
+  ThreadFiles,
+  ThreadScope,
+  UploadBatch,
+} from "./files/thread-files.js";
 export type { ArchivePreviewOptions } from "./files/skill-archive-member.js";
 export { toWireFileInfo } from "./files/file-info-wire.js";
 export { LocalThreadFiles, type LocalThreadFilesOptions } from "./files/local-thread-files.js";

@@ -6,7 +6,11 @@
 export const THREAD_ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
 
 /** The `thread_id` string schema. */
-export const threadIdSchema = { type: "string", pattern: THREAD_ID_PATTERN, description: "Thread id: 1-64 letters, digits, '_' or '-'." } as const;
+export const threadIdSchema = {
+  type: "string",
+  pattern: THREAD_ID_PATTERN,
+  description: "Thread id: 1-64 letters, digits, '_' or '-'.",
+} as const;
 
 /** Params of routes under `/threads/:thread_id`. */
 export const threadParamsSchema = {

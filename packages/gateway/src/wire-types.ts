@@ -11,10 +11,19 @@
 import type { WireFinding } from "@deerflow/skills";
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { fileInfoSchema, threadFilesSchema, uploadLimitsSchema, uploadResponseSchema } from "./files/schemas.js";
-import type { customSkillContentSchema, historyResponseSchema, skillFileListSchema, skillResponseSchema } from "./skills/schemas.js";
+import type {
+  customSkillContentSchema,
+  historyResponseSchema,
+  skillFileListSchema,
+  skillResponseSchema,
+} from "./skills/schemas.js";
 
 /** `T` without the `[key: string]: unknown` of objects whose schema leaves `additionalProperties` open, at every depth. */
-type Closed<T> = T extends readonly (infer E)[] ? Closed<E>[] : T extends object ? { [K in keyof T as string extends K ? never : K]: Closed<T[K]> } : T;
+type Closed<T> = T extends readonly (infer E)[]
+  ? Closed<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Closed<T[K]> }
+    : T;
 
 /** The type of an answer. Its objects are closed: Fastify serializes only the members a response schema lists. */
 type Answer<S extends JSONSchema> = Closed<FromSchema<S>>;

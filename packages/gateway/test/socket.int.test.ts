@@ -23,7 +23,10 @@ describe("gateway over a socket", () => {
   const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 
   beforeAll(async () => {
-    ({ fx, base } = await listenFixture({ auth: true, gateway: { cors: { origins: ["http://console.test"] }, routes: [runs], uploads: { maxFileBytes: 64 * 1024 } } }));
+    ({ fx, base } = await listenFixture({
+      auth: true,
+      gateway: { cors: { origins: ["http://console.test"] }, routes: [runs], uploads: { maxFileBytes: 64 * 1024 } },
+    }));
   });
 
   afterAll(async () => {
@@ -37,12 +40,18 @@ describe("gateway over a socket", () => {
     form.append("files", new Blob(["hello"]), "nested/dir/hello.txt");
     const up = await fetch(new URL("/api/threads/sock-1/uploads", base), { method: "POST", body: form, headers: user });
     expect(up.status).toBe(200);
-    expect(((await up.json()) as { files: Array<{ filename: string }> }).files.map((f) => f.filename)).toEqual(["blob.bin", "hello.txt"]);
+    expect(((await up.json()) as { files: Array<{ filename: string }> }).files.map((f) => f.filename)).toEqual([
+      "blob.bin",
+      "hello.txt",
+    ]);
 
     const list = await fetch(new URL("/api/threads/sock-1/uploads/list", base), { headers: user });
     expect(((await list.json()) as { count: number }).count).toBe(2);
 
-    const down = await fetch(new URL("/api/threads/sock-1/artifacts/mnt/user-data/uploads/blob.bin?download=true", base), { headers: user });
+    const down = await fetch(
+      new URL("/api/threads/sock-1/artifacts/mnt/user-data/uploads/blob.bin?download=true", base),
+      { headers: user },
+    );
     expect(down.status).toBe(200);
     expect(down.headers.get("content-disposition")).toMatch(/^attachment;/);
     expect(Buffer.from(await down.arrayBuffer())).toEqual(bytes);
@@ -51,7 +60,11 @@ describe("gateway over a socket", () => {
   it("answers an oversize upload with 413 and stores nothing", async () => {
     const form = new FormData();
     form.append("files", new Blob([randomBytes(256 * 1024)]), "big.bin");
-    const res = await fetch(new URL("/api/threads/sock-2/uploads", base), { method: "POST", body: form, headers: user });
+    const res = await fetch(new URL("/api/threads/sock-2/uploads", base), {
+      method: "POST",
+      body: form,
+      headers: user,
+    });
     expect(res.status).toBe(413);
     const list = await fetch(new URL("/api/threads/sock-2/uploads/list", base), { headers: user });
     expect(await list.json()).toEqual({ files: [], count: 0 });
@@ -79,20 +92,34 @@ describe("gateway over a socket", () => {
       f.append("file", new Blob([skillArchive("socket-skill")]), "socket-skill.skill");
       return f;
     };
-    expect((await fetch(new URL("/api/skills/upload", base), { method: "POST", body: form(), headers: user })).status).toBe(403);
+    expect(
+      (await fetch(new URL("/api/skills/upload", base), { method: "POST", body: form(), headers: user })).status,
+    ).toBe(403);
     const res = await fetch(new URL("/api/skills/upload", base), { method: "POST", body: form(), headers: admin });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, skill_name: "socket-skill", message: "Skill 'socket-skill' installed successfully for user 'default'" });
+    expect(await res.json()).toEqual({
+      success: true,
+      skill_name: "socket-skill",
+      message: "Skill 'socket-skill' installed successfully for user 'default'",
+    });
   });
 
   it("answers a browser preflight and lets the page read Content-Location", async () => {
     const pre = await fetch(new URL("/api/threads/t9/runs/stream", base), {
       method: "OPTIONS",
-      headers: { origin: "http://console.test", "access-control-request-method": "POST", "access-control-request-headers": "content-type,last-event-id,x-api-key" },
+      headers: {
+        origin: "http://console.test",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,last-event-id,x-api-key",
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("last-event-id");
-    const res = await fetch(new URL("/api/threads/t9/runs/stream", base), { method: "POST", headers: { ...user, origin: "http://console.test", "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(new URL("/api/threads/t9/runs/stream", base), {
+      method: "POST",
+      headers: { ...user, origin: "http://console.test", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(res.headers.get("content-location")).toBe("/api/threads/t9/runs/r1");
     expect(res.headers.get("access-control-expose-headers")).toContain("Content-Location");
   });

@@ -20,7 +20,14 @@ export { isUseSpec, parseUseSpec, type UseSpec } from "./plugins/parse-use.js";
 export { isPathSpecifier, resolvePluginModule, type ResolvedModule } from "./plugins/resolve-module.js";
 export { isClass, kindOf, loadExport, type ImportModule, type LoadExportOptions } from "./plugins/load-export.js";
 export { loadPlugin, type LoadPluginOptions } from "./plugins/load-plugin.js";
-export { RUN_REPORT_KEY, reportRunError, reportRunStop, runReportOf, type RunReport, type RunReportCarrier } from "./runs/run-report.js";
+export {
+  RUN_REPORT_KEY,
+  reportRunError,
+  reportRunStop,
+  runReportOf,
+  type RunReport,
+  type RunReportCarrier,
+} from "./runs/run-report.js";
 export { assertExpect } from "./conformance/assert-expect.js";
 export { nodeTestRunner, type NodeTestModule } from "./conformance/node-test-runner.js";
 export type {

@@ -42,7 +42,11 @@ const WINDOW = 256;
 
 /** A token-chunk-like payload (~250 bytes of JSON) stamped with its publish time. */
 function payload(i: number): { i: number; t: number; chunk: unknown } {
-  return { i, t: performance.now(), chunk: { type: "AIMessageChunk", id: "run-bench", content: "token ".repeat(24), response_metadata: {} } };
+  return {
+    i,
+    t: performance.now(),
+    chunk: { type: "AIMessageChunk", id: "run-bench", content: "token ".repeat(24), response_metadata: {} },
+  };
 }
 
 /** One way of moving events from a publisher to subscribers. */
@@ -74,7 +78,17 @@ function rawRedisTransport(url: string): Transport {
   const client = new Redis(url);
   const readers = new Set<Redis>();
   return {
-    publish: async (runId, i) => void (await client.xadd(`${PREFIX}raw:${runId}`, "*", "kind", "event", "event", "messages", "data", JSON.stringify(payload(i)))),
+    publish: async (runId, i) =>
+      void (await client.xadd(
+        `${PREFIX}raw:${runId}`,
+        "*",
+        "kind",
+        "event",
+        "event",
+        "messages",
+        "data",
+        JSON.stringify(payload(i)),
+      )),
     end: async (runId) => void (await client.xadd(`${PREFIX}raw:${runId}`, "*", "kind", "end")),
     subscribe: async (runId, onEvent) => {
       const reader = client.duplicate();
@@ -82,7 +96,15 @@ function rawRedisTransport(url: string): Transport {
       let last = "0-0";
       try {
         for (;;) {
-          const reply = (await reader.xread("COUNT", 64, "BLOCK", 0, "STREAMS", `${PREFIX}raw:${runId}`, last)) as Array<[string, Array<[string, string[]]>]> | null;
+          const reply = (await reader.xread(
+            "COUNT",
+            64,
+            "BLOCK",
+            0,
+            "STREAMS",
+            `${PREFIX}raw:${runId}`,
+            last,
+          )) as Array<[string, Array<[string, string[]]>]> | null;
           for (const [id, fields] of reply?.[0]?.[1] ?? []) {
             if (fields[1] === "end") return;
             onEvent(JSON.parse(fields[5] as string) as { i: number; t: number });
@@ -106,7 +128,9 @@ async function throughput(transport: Transport, subscribers: number, count: numb
   const runId = `tp-${randomUUID()}`;
   const received = new Array<number>(subscribers).fill(0);
   const start = performance.now();
-  const done = Array.from({ length: subscribers }, (_, s) => transport.subscribe(runId, () => void (received[s] = (received[s] ?? 0) + 1)));
+  const done = Array.from({ length: subscribers }, (_, s) =>
+    transport.subscribe(runId, () => void (received[s] = (received[s] ?? 0) + 1)),
+  );
   for (let i = 0; i < count; i++) await transport.publish(runId, i);
   await transport.end(runId);
   await Promise.all(done);
@@ -120,7 +144,9 @@ async function pipelinedThroughput(transport: Transport, subscribers: number, co
   const runId = `tpp-${randomUUID()}`;
   const received = new Array<number>(subscribers).fill(0);
   const start = performance.now();
-  const done = Array.from({ length: subscribers }, (_, s) => transport.subscribe(runId, () => void (received[s] = (received[s] ?? 0) + 1)));
+  const done = Array.from({ length: subscribers }, (_, s) =>
+    transport.subscribe(runId, () => void (received[s] = (received[s] ?? 0) + 1)),
+  );
   const inFlight: Array<Promise<void>> = [];
   for (let i = 0; i < count; i++) {
     inFlight.push(transport.publish(runId, i));
@@ -135,7 +161,12 @@ async function pipelinedThroughput(transport: Transport, subscribers: number, co
 }
 
 /** Paced: publish, wait until every subscriber has it, repeat. Returns [p50, p99] in µs. */
-async function latency(transport: Transport, subscribers: number, count: number, warmup = 20): Promise<[number, number]> {
+async function latency(
+  transport: Transport,
+  subscribers: number,
+  count: number,
+  warmup = 20,
+): Promise<[number, number]> {
   const runId = `lat-${randomUUID()}`;
   const samples: number[] = [];
   let arrived = 0;
@@ -254,7 +285,9 @@ if (!hasRedis) process.stderr.write(`!!! Redis unreachable at ${REDIS_URL}: the 
 const retention = Math.max(EVENTS, LATENCY_EVENTS + 100, GRAPH_EVENTS) + 16;
 const memory = bridgeTransport(new MemoryStreamBridge({ maxEventsPerRun: retention }));
 const raw = hasRedis ? rawRedisTransport(REDIS_URL) : undefined;
-const redisBridge = hasRedis ? new RedisStreamBridge({ url: REDIS_URL, keyPrefix: PREFIX, maxEventsPerRun: retention, ttlSeconds: 600 }) : undefined;
+const redisBridge = hasRedis
+  ? new RedisStreamBridge({ url: REDIS_URL, keyPrefix: PREFIX, maxEventsPerRun: retention, ttlSeconds: 600 })
+  : undefined;
 const redis = redisBridge ? bridgeTransport(redisBridge) : undefined;
 
 // Warm-up (JIT, connections, scripts).
@@ -265,7 +298,11 @@ for (const transport of [memory, raw, redis]) {
 }
 
 const results = new Map<string, { tp: number; tpp: number; lat: [number, number] }>();
-for (const [name, transport] of [["memory", memory], ["raw", raw], ["redis", redis]] as const) {
+for (const [name, transport] of [
+  ["memory", memory],
+  ["raw", raw],
+  ["redis", redis],
+] as const) {
   if (transport === undefined) continue;
   for (const subscribers of [1, 50]) {
     const tp = await throughput(transport, subscribers, EVENTS);
@@ -275,14 +312,23 @@ for (const [name, transport] of [["memory", memory], ["raw", raw], ["redis", red
   }
 }
 
-const rawLabel = (subscribers: number, r: { tp: number; tpp: number; lat: [number, number] }, kind: "tp" | "tpp" | "lat"): string => {
+const rawLabel = (
+  subscribers: number,
+  r: { tp: number; tpp: number; lat: [number, number] },
+  kind: "tp" | "tpp" | "lat",
+): string => {
   const readers = `${subscribers} reader${subscribers > 1 ? "s" : ""}`;
-  if (kind === "tp") return `${us(r.tp)}/event [${perSecond(r.tp)}] (raw ioredis XADD + XREAD BLOCK loop, ${readers}, same run)`;
-  if (kind === "tpp") return `${us(r.tpp)}/event [${perSecond(r.tpp)}] (raw ioredis XADDs pipelined, ${WINDOW} in flight, + XREAD BLOCK loop, ${readers}, same run)`;
+  if (kind === "tp")
+    return `${us(r.tp)}/event [${perSecond(r.tp)}] (raw ioredis XADD + XREAD BLOCK loop, ${readers}, same run)`;
+  if (kind === "tpp")
+    return `${us(r.tpp)}/event [${perSecond(r.tpp)}] (raw ioredis XADDs pipelined, ${WINDOW} in flight, + XREAD BLOCK loop, ${readers}, same run)`;
   return `p50 ${us(r.lat[0])} / p99 ${us(r.lat[1])} (raw ioredis XADD + XREAD BLOCK loop, ${readers})`;
 };
 
-for (const [name, label] of [["memory", "MemoryStreamBridge"], ["redis", "RedisStreamBridge"]] as const) {
+for (const [name, label] of [
+  ["memory", "MemoryStreamBridge"],
+  ["redis", "RedisStreamBridge"],
+] as const) {
   for (const subscribers of [1, 50]) {
     const r = results.get(`${name}/${subscribers}`);
     const base = results.get(`raw/${subscribers}`);
@@ -348,7 +394,9 @@ if (hasRedis) {
 await raw?.close();
 await redis?.close();
 
-process.stdout.write(`@deerflow/runtime stream-bridge benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`);
+process.stdout.write(
+  `@deerflow/runtime stream-bridge benchmarks (${((performance.now() - benchStart) / 1000).toFixed(1)} s)\n`,
+);
 for (const f of figures) printFigure(f);
 await appendRows(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../BENCHMARKS.md"), figures);
 process.stdout.write(`Appended ${figures.length} row(s) to BENCHMARKS.md\n`);

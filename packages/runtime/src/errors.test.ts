@@ -6,7 +6,13 @@ describe("RuntimeError", () => {
   it("carries its code, details, cause and name", () => {
     const cause = new Error("ECONNRESET");
     const err = new RuntimeError("STORE_UNAVAILABLE", "run store unreachable", { cause, details: { attempts: 3 } });
-    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual(["RuntimeError", "STORE_UNAVAILABLE", "run store unreachable", { attempts: 3 }, cause]);
+    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual([
+      "RuntimeError",
+      "STORE_UNAVAILABLE",
+      "run store unreachable",
+      { attempts: 3 },
+      cause,
+    ]);
   });
 
   it("is recognised by its own brand and the shared one, and recognises nothing else", () => {

@@ -17,7 +17,12 @@ export { MemoryRunStore, type MemoryRunStoreOptions } from "./runs/memory-run-st
 
 // Run manager
 export { RunManager } from "./manager/run-manager.js";
-export type { CancelOutcome, CancelRunOptions, CreateRunInput, RunManagerOptions } from "./manager/run-manager-options.js";
+export type {
+  CancelOutcome,
+  CancelRunOptions,
+  CreateRunInput,
+  RunManagerOptions,
+} from "./manager/run-manager-options.js";
 
 // Stream bridge
 export type * from "./stream/stream-bridge.js";
@@ -29,13 +34,33 @@ export { LocalRunCoordinator, type LocalRunCoordinatorOptions } from "./coordina
 export { LocalCoordinationHub } from "./coordination/local-coordination-hub.js";
 
 // Worker
-export { RunAbort, type ExecuteRunInput, type GraphFactory, type GraphFactoryContext, type RunAbortAction, type StreamableGraph } from "./worker/types.js";
+export {
+  RunAbort,
+  type ExecuteRunInput,
+  type GraphFactory,
+  type GraphFactoryContext,
+  type RunAbortAction,
+  type StreamableGraph,
+} from "./worker/types.js";
 export { executeRun } from "./worker/execute-run.js";
 export type { RunOutcome } from "./worker/run-outcome.js";
 export { errorEventData } from "./worker/error-event.js";
 export { graphInputOf, graphStreamOptionsOf, toGraphCommand } from "./worker/graph-input.js";
-export { LEGACY_MESSAGE_EVENTS, STREAM_MODES, graphStreamModesFor, normalizeStreamModes, sseEventName, type GraphStreamMode } from "./worker/stream-modes.js";
-export { MAX_SERIALIZE_DEPTH, serializeMessage, serializeMessageTuple, serializeState, serializeValue } from "./worker/serialization.js";
+export {
+  LEGACY_MESSAGE_EVENTS,
+  STREAM_MODES,
+  graphStreamModesFor,
+  normalizeStreamModes,
+  sseEventName,
+  type GraphStreamMode,
+} from "./worker/stream-modes.js";
+export {
+  MAX_SERIALIZE_DEPTH,
+  serializeMessage,
+  serializeMessageTuple,
+  serializeState,
+  serializeValue,
+} from "./worker/serialization.js";
 export { checkpointRefOf, cleanConfig, serializeModePayload, type CheckpointRef } from "./worker/mode-payloads.js";
 export { restoreThreadCheckpoint, type RestoreResult } from "./worker/rollback.js";
 

@@ -4,4 +4,8 @@
  *
  * @packageDocumentation
  */
-export { PostgresRunStore, type PostgresRunStoreConnection, type PostgresRunStoreOptions } from "./runs/postgres/postgres-run-store.js";
+export {
+  PostgresRunStore,
+  type PostgresRunStoreConnection,
+  type PostgresRunStoreOptions,
+} from "./runs/postgres/postgres-run-store.js";

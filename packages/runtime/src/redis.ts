@@ -7,4 +7,8 @@
  */
 export { RedisStreamBridge } from "./stream/redis-stream-bridge.js";
 export type { RedisStreamBridgeCommonOptions, RedisStreamBridgeOptions } from "./stream/redis-bridge-options.js";
-export { RedisRunCoordinator, type RedisRunCoordinatorBaseOptions, type RedisRunCoordinatorOptions } from "./coordination/redis-run-coordinator.js";
+export {
+  RedisRunCoordinator,
+  type RedisRunCoordinatorBaseOptions,
+  type RedisRunCoordinatorOptions,
+} from "./coordination/redis-run-coordinator.js";

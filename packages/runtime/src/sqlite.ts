@@ -4,4 +4,8 @@
  *
  * @packageDocumentation
  */
-export { SqliteRunStore, type SqliteRunStoreConnection, type SqliteRunStoreOptions } from "./runs/sqlite/sqlite-run-store.js";
+export {
+  SqliteRunStore,
+  type SqliteRunStoreConnection,
+  type SqliteRunStoreOptions,
+} from "./runs/sqlite/sqlite-run-store.js";

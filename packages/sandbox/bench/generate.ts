@@ -10,7 +10,22 @@ export interface TextTree {
   readonly needleLines: number;
 }
 
-const WORDS = ["sandbox", "agent", "thread", "skill", "workspace", "upload", "output", "grep", "glob", "mount", "virtual", "path", "limit", "timeout"];
+const WORDS = [
+  "sandbox",
+  "agent",
+  "thread",
+  "skill",
+  "workspace",
+  "upload",
+  "output",
+  "grep",
+  "glob",
+  "mount",
+  "virtual",
+  "path",
+  "limit",
+  "timeout",
+];
 
 /**
  * Writes `count` files of 40 lines (about 2 KB each) in 100 directories under

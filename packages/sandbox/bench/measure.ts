@@ -36,7 +36,10 @@ export async function sampleNs(fn: () => Promise<unknown>, options: SampleOption
  * @param options - Warm-up and run counts, per function.
  * @returns One list of samples per function, in the order given.
  */
-export async function sampleInterleavedNs(fns: readonly (() => Promise<unknown>)[], options: SampleOptions): Promise<number[][]> {
+export async function sampleInterleavedNs(
+  fns: readonly (() => Promise<unknown>)[],
+  options: SampleOptions,
+): Promise<number[][]> {
   for (let i = 0; i < options.warmup; i++) for (const fn of fns) await fn();
   const samples = fns.map(() => [] as number[]);
   for (let i = 0; i < options.runs; i++) {

@@ -16,7 +16,15 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BubblewrapRunner, HostRunner, LocalSandbox, LocalSandboxProvider, RemoteSandboxProvider, WORKSPACE_PATH, type Sandbox } from "../src/index.js";
+import {
+  BubblewrapRunner,
+  HostRunner,
+  LocalSandbox,
+  LocalSandboxProvider,
+  RemoteSandboxProvider,
+  WORKSPACE_PATH,
+  type Sandbox,
+} from "../src/index.js";
 import { findExecutable } from "../src/exec/executables.js";
 import { startRemoteService } from "../test/support/remote-service.js";
 import { generateTextTree } from "./generate.js";
@@ -38,7 +46,11 @@ function run(file: string, args: readonly string[]): Promise<string> {
     const chunks: Buffer[] = [];
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`${file} exited ${String(code)}`))));
+    child.once("close", (code) =>
+      code === 0
+        ? resolve(Buffer.concat(chunks).toString("utf8"))
+        : reject(new Error(`${file} exited ${String(code)}`)),
+    );
   });
 }
 
@@ -85,7 +97,9 @@ function executorFigures(samples: readonly number[], baselineSamples: readonly n
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`@deerflow/sandbox benchmarks: ${EXEC_RUNS} execs per runner, grep over ${GREP_FILES.toLocaleString("en-US")} files\n${machineDescription()}\n\n`);
+  process.stdout.write(
+    `@deerflow/sandbox benchmarks: ${EXEC_RUNS} execs per runner, grep over ${GREP_FILES.toLocaleString("en-US")} files\n${machineDescription()}\n\n`,
+  );
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "sandbox-bench-")));
   await fs.chmod(tmp, 0o755);
   const figures: Figure[] = [];
@@ -98,16 +112,27 @@ async function main(): Promise<void> {
 
     if (await BubblewrapRunner.isAvailable()) {
       const limits = { processes: 256, fileSizeBytes: 1 << 30 };
-      const bwrapProvider = new LocalSandboxProvider({ baseDir: path.join(tmp, "bwrap"), runner: new BubblewrapRunner({ executor: false }), limits });
+      const bwrapProvider = new LocalSandboxProvider({
+        baseDir: path.join(tmp, "bwrap"),
+        runner: new BubblewrapRunner({ executor: false }),
+        limits,
+      });
       const bwrap = await bwrapProvider.acquire("bench-exec");
       figures.push(...latencyFigures("bubblewrap, one per command", await latency(() => executeTrue(bwrap)), baseline));
       await bwrapProvider.shutdown();
 
       // The default: one long-lived executor per sandbox. Measured in alternation
       // with its own spawn baseline, since its target is an absolute margin.
-      const executorProvider = new LocalSandboxProvider({ baseDir: path.join(tmp, "executor"), runner: new BubblewrapRunner(), limits });
+      const executorProvider = new LocalSandboxProvider({
+        baseDir: path.join(tmp, "executor"),
+        runner: new BubblewrapRunner(),
+        limits,
+      });
       const isolated = await executorProvider.acquire("bench-exec");
-      const [bare, viaExecutor] = await sampleInterleavedNs([() => run("true", []), () => executeTrue(isolated)], { warmup: EXEC_WARMUP, runs: EXEC_RUNS });
+      const [bare, viaExecutor] = await sampleInterleavedNs([() => run("true", []), () => executeTrue(isolated)], {
+        warmup: EXEC_WARMUP,
+        runs: EXEC_RUNS,
+      });
       figures.push(...executorFigures(viaExecutor as number[], bare as number[]));
       await executorProvider.shutdown();
     } else {
@@ -119,7 +144,13 @@ async function main(): Promise<void> {
       const remoteProvider = new RemoteSandboxProvider({ url: service.url, idleTimeoutMs: 0 });
       const remote = await remoteProvider.acquire("bench-exec");
       const kind = (await BubblewrapRunner.isAvailable()) ? "bubblewrap" : "host bash";
-      figures.push(...latencyFigures(`the remote service (loopback HTTP, ${kind})`, await latency(() => executeTrue(remote)), baseline));
+      figures.push(
+        ...latencyFigures(
+          `the remote service (loopback HTTP, ${kind})`,
+          await latency(() => executeTrue(remote)),
+          baseline,
+        ),
+      );
       await remoteProvider.shutdown();
     } finally {
       await service.stop();
@@ -155,28 +186,48 @@ async function grepFigures(provider: LocalSandboxProvider): Promise<Figure[]> {
     sandboxes.push(["LocalSandbox API, host runner, ripgrep prefilter", hostSandbox]);
     if (await BubblewrapRunner.isAvailable()) {
       // The same folders, searched by ripgrep inside the sandbox's bubblewrap view.
-      sandboxes.push(["LocalSandbox API, ripgrep inside bubblewrap", new LocalSandbox({ id: "local:default:bench-grep-bwrap", mounts: hostSandbox.mounts, runner: new BubblewrapRunner() })]);
+      sandboxes.push([
+        "LocalSandbox API, ripgrep inside bubblewrap",
+        new LocalSandbox({
+          id: "local:default:bench-grep-bwrap",
+          mounts: hostSandbox.mounts,
+          runner: new BubblewrapRunner(),
+        }),
+      ]);
     }
   }
-  sandboxes.push(["LocalSandbox API, JavaScript search alone", new LocalSandbox({ id: "local:default:bench-grep-js", mounts: hostSandbox.mounts, runner: new HostRunner(), ripgrep: false })]);
+  sandboxes.push([
+    "LocalSandbox API, JavaScript search alone",
+    new LocalSandbox({
+      id: "local:default:bench-grep-js",
+      mounts: hostSandbox.mounts,
+      runner: new HostRunner(),
+      ripgrep: false,
+    }),
+  ]);
   // Both sides search case-sensitively for a plain word and must agree.
   const series: { label: string; count: () => Promise<number> }[] = [
     { label: "GNU grep", count: viaGnu },
     ...sandboxes.map(([label, sandbox]) => ({
       label,
-      count: async () => (await sandbox.grep(WORKSPACE_PATH, NEEDLE, { caseSensitive: true, maxResults: 500 })).matches.length,
+      count: async () =>
+        (await sandbox.grep(WORKSPACE_PATH, NEEDLE, { caseSensitive: true, maxResults: 500 })).matches.length,
     })),
   ];
   for (const entry of series) {
     const found = await entry.count();
-    if (found !== tree.needleLines) throw new Error(`grep disagreement (${entry.label}): ${found} lines, expected ${tree.needleLines}`);
+    if (found !== tree.needleLines)
+      throw new Error(`grep disagreement (${entry.label}): ${found} lines, expected ${tree.needleLines}`);
     await entry.count();
   }
   const samples = await sampleInterleavedNs(
     series.map((entry) => entry.count),
     { warmup: 0, runs: GREP_RUNS },
   );
-  const [gnu, ...ours] = series.map((entry, i) => ({ label: entry.label, median: percentile(samples[i] as number[], 50) }));
+  const [gnu, ...ours] = series.map((entry, i) => ({
+    label: entry.label,
+    median: percentile(samples[i] as number[], 50),
+  }));
   const gnuNs = gnu?.median ?? Number.NaN;
   const size = `${GREP_FILES.toLocaleString("en-US")} files, ${(tree.bytes / 1e6).toFixed(1)} MB, ${tree.needleLines} matches`;
   return ours.map(({ label, median }) => ({

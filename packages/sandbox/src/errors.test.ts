@@ -5,8 +5,16 @@ import { SandboxError, isDeerflowError } from "./errors.js";
 describe("SandboxError", () => {
   it("carries its code, virtual path, cause and name", () => {
     const cause = new Error("ENOENT");
-    const err = new SandboxError("NOT_FOUND", "File not found: /mnt/user-data/workspace/a.txt", { cause, path: "/mnt/user-data/workspace/a.txt" });
-    expect([err.name, err.code, err.path, err.cause]).toEqual(["SandboxError", "NOT_FOUND", "/mnt/user-data/workspace/a.txt", cause]);
+    const err = new SandboxError("NOT_FOUND", "File not found: /mnt/user-data/workspace/a.txt", {
+      cause,
+      path: "/mnt/user-data/workspace/a.txt",
+    });
+    expect([err.name, err.code, err.path, err.cause]).toEqual([
+      "SandboxError",
+      "NOT_FOUND",
+      "/mnt/user-data/workspace/a.txt",
+      cause,
+    ]);
     expect(new SandboxError("TIMEOUT", "too slow").path).toBeUndefined();
   });
 

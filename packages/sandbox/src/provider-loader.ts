@@ -24,7 +24,9 @@ export function parseProviderUse(use: string): { specifier: string; exportName: 
   try {
     return parseUseSpec(use);
   } catch (cause) {
-    throw new SandboxError("CONFIG_INVALID", `Invalid provider "use": '${use}'. Expected "<module>:<export name>".`, { cause });
+    throw new SandboxError("CONFIG_INVALID", `Invalid provider "use": '${use}'. Expected "<module>:<export name>".`, {
+      cause,
+    });
   }
 }
 
@@ -41,12 +43,22 @@ function providerError(err: PluginLoadError, spec: ProviderSpec, specifier: stri
     case "instance":
       // A constructor or factory that throws keeps its own error; a wrong result is a configuration error.
       if (err.code === "PLUGIN_LOAD_FAILED") return err.cause;
-      return new SandboxError("CONFIG_INVALID", `'${spec.use}' did not produce a SandboxProvider (acquire, get, release, shutdown).`, { cause: err });
+      return new SandboxError(
+        "CONFIG_INVALID",
+        `'${spec.use}' did not produce a SandboxProvider (acquire, get, release, shutdown).`,
+        { cause: err },
+      );
     case "export":
-      return new SandboxError("CONFIG_INVALID", `Module '${specifier}' has no exported class or function '${exportName}'.`, { cause: err });
+      return new SandboxError(
+        "CONFIG_INVALID",
+        `Module '${specifier}' has no exported class or function '${exportName}'.`,
+        { cause: err },
+      );
     default: {
       const reason = err.cause instanceof Error ? err.cause.message : err.message;
-      return new SandboxError("CONFIG_INVALID", `Cannot load sandbox provider module '${specifier}': ${reason}`, { cause: err });
+      return new SandboxError("CONFIG_INVALID", `Cannot load sandbox provider module '${specifier}': ${reason}`, {
+        cause: err,
+      });
     }
   }
 }

@@ -11,7 +11,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BubblewrapRunner, HostRunner, LocalSandbox, type CommandRunner, type GrepOptions, type Mount } from "../src/index.js";
+import {
+  BubblewrapRunner,
+  HostRunner,
+  LocalSandbox,
+  type CommandRunner,
+  type GrepOptions,
+  type Mount,
+} from "../src/index.js";
 import { findExecutable } from "../src/exec/executables.js";
 import { createTempRoot } from "./support/local-fixture.js";
 import { ObservedRunner } from "./support/observed-runner.js";
@@ -21,7 +28,9 @@ const bwrapUsable = await BubblewrapRunner.isAvailable();
 const inCI = process.env["CI"] === "true";
 if (!rgFound && !inCI) {
   // oxlint-disable-next-line no-console -- a loud skip on the developer's terminal is this line's job
-  console.warn("\n\n!!! ripgrep equivalence tests SKIPPED: rg is not installed (apt-get install ripgrep). Under CI=true this is a failure.\n\n");
+  console.warn(
+    "\n\n!!! ripgrep equivalence tests SKIPPED: rg is not installed (apt-get install ripgrep). Under CI=true this is a failure.\n\n",
+  );
 }
 
 describe("ripgrep on this host", () => {
@@ -40,18 +49,39 @@ async function put(root: string, rel: string, content: string | Buffer): Promise
 }
 
 /** The tree: every case where ripgrep's and the JavaScript search's rules could part. */
-async function generateTree(dirs: Record<"workspace" | "uploads" | "outputs" | "skills" | "data" | "models", string>): Promise<void> {
+async function generateTree(
+  dirs: Record<"workspace" | "uploads" | "outputs" | "skills" | "data" | "models", string>,
+): Promise<void> {
   const ws = dirs.workspace;
-  await put(ws, "unicode/ünïcödé.txt", "Größe and STRASSE and straße\nΣΊΣΥΦΟΣ σίσυφος needle\n日本語のテキスト needle\n😀 needle 😀\nKelvin \u212A sign\nlong \u017F s\n");
+  await put(
+    ws,
+    "unicode/ünïcödé.txt",
+    "Größe and STRASSE and straße\nΣΊΣΥΦΟΣ σίσυφος needle\n日本語のテキスト needle\n😀 needle 😀\nKelvin \u212A sign\nlong \u017F s\n",
+  );
   await put(ws, "names/with space & 'quote'.txt", "needle in an awkward name\n");
   await put(ws, "names/new\nline.txt", "needle behind a newline in the name\n");
   await put(ws, "names/$(touch pwned).txt", "needle behind a shell-looking name\n");
   await put(ws, "bin/early-nul.bin", Buffer.concat([Buffer.from("needle\0binary\n"), Buffer.alloc(100, 1)]));
-  await put(ws, "bin/late-nul.txt", Buffer.concat([Buffer.from(`${"text line\n".repeat(900)}`), Buffer.from("needle\0after the probe\nneedle again\n")]));
+  await put(
+    ws,
+    "bin/late-nul.txt",
+    Buffer.concat([
+      Buffer.from(`${"text line\n".repeat(900)}`),
+      Buffer.from("needle\0after the probe\nneedle again\n"),
+    ]),
+  );
   await put(ws, "bin/utf16.txt", Buffer.from("\uFEFFneedle in utf-16\n", "utf16le"));
   // A UTF-16 byte-order mark before ASCII: decoded as UTF-16 (ripgrep's default) it holds no "needle".
-  await put(ws, "bin/fake-utf16.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("needle after a UTF-16 BOM\n")]));
-  await put(ws, "long/lines.txt", `${"x".repeat(2500)} needle\n${"y".repeat(1990)} needle\nshort needle\n${"é".repeat(1500)} needle\n`);
+  await put(
+    ws,
+    "bin/fake-utf16.txt",
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("needle after a UTF-16 BOM\n")]),
+  );
+  await put(
+    ws,
+    "long/lines.txt",
+    `${"x".repeat(2500)} needle\n${"y".repeat(1990)} needle\nshort needle\n${"é".repeat(1500)} needle\n`,
+  );
   await put(ws, "size/exact.txt", `needle\n${"z".repeat(1_000_000 - 8)}\n`);
   await put(ws, "size/over.txt", `needle\n${"z".repeat(1_000_001 - 8)}\n`);
   await put(ws, "crlf.txt", "needle\r\nfoo needle\r\nlast needle");
@@ -76,7 +106,8 @@ async function generateTree(dirs: Record<"workspace" | "uploads" | "outputs" | "
   await put(ws, "order/B.txt", "needle B\n");
   await put(ws, "order/_u.txt", "needle _u\n");
   await put(ws, "a/b/c/d/e/deep.txt", "deep needle\n");
-  for (let i = 0; i < 150; i++) await put(ws, `many/f${String(i).padStart(3, "0")}.txt`, `needle ${i}.1\nfiller\nneedle ${i}.2\nNeedle ${i}.3\n`);
+  for (let i = 0; i < 150; i++)
+    await put(ws, `many/f${String(i).padStart(3, "0")}.txt`, `needle ${i}.1\nfiller\nneedle ${i}.2\nNeedle ${i}.3\n`);
   await fs.symlink("../crlf.txt", path.join(ws, "links-file.txt"));
   await fs.symlink("unicode", path.join(ws, "links-dir"));
   await fs.symlink("/etc", path.join(ws, "links-out"));
@@ -97,7 +128,12 @@ interface Query {
   readonly listed: boolean;
 }
 
-const q = (pattern: string, options: GrepOptions = {}, root = WS, listed = true): Query => ({ path: root, pattern, options, listed });
+const q = (pattern: string, options: GrepOptions = {}, root = WS, listed = true): Query => ({
+  path: root,
+  pattern,
+  options,
+  listed,
+});
 
 const QUERIES: readonly Query[] = [
   q("needle"),
@@ -186,23 +222,28 @@ describe.each(runners)("grep with ripgrep through %s", (_label, enabled, makeRun
     if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
   });
 
-  it.skipIf(!enabled).each(QUERIES.map((query) => [`${query.pattern} ${JSON.stringify(query.options)} under ${query.path}`, query] as const))(
-    "gives the plain search's result for %s",
-    async (_name, query) => {
-      const before = runner.listings.length;
-      const fast = await withRipgrep.grep(query.path, query.pattern, query.options);
-      const listings = runner.listings.slice(before);
-      const slow = await plain.grep(query.path, query.pattern, query.options);
-      expect(fast).toEqual(slow);
-      if (query.listed) {
-        expect(listings.map((r) => ({ exitCode: r.exitCode === 0 || r.exitCode === 1, stderr: r.stderr, truncated: r.truncated }))).toEqual([
-          { exitCode: true, stderr: "", truncated: false },
-        ]);
-      } else {
-        expect(listings).toEqual([]);
-      }
-    },
-  );
+  it
+    .skipIf(!enabled)
+    .each(
+      QUERIES.map((query) => [`${query.pattern} ${JSON.stringify(query.options)} under ${query.path}`, query] as const),
+    )("gives the plain search's result for %s", async (_name, query) => {
+    const before = runner.listings.length;
+    const fast = await withRipgrep.grep(query.path, query.pattern, query.options);
+    const listings = runner.listings.slice(before);
+    const slow = await plain.grep(query.path, query.pattern, query.options);
+    expect(fast).toEqual(slow);
+    if (query.listed) {
+      expect(
+        listings.map((r) => ({
+          exitCode: r.exitCode === 0 || r.exitCode === 1,
+          stderr: r.stderr,
+          truncated: r.truncated,
+        })),
+      ).toEqual([{ exitCode: true, stderr: "", truncated: false }]);
+    } else {
+      expect(listings).toEqual([]);
+    }
+  });
 
   it.skipIf(!enabled)("finds matches in every kind of place the plain search looks", async () => {
     const { matches, truncated } = await withRipgrep.grep("/", "needle", { maxResults: 500 });
@@ -222,7 +263,13 @@ describe.each(runners)("grep with ripgrep through %s", (_label, enabled, makeRun
     ]) {
       expect(files).toContain(expected);
     }
-    for (const absent of [`${WS}/bin/early-nul.bin`, `${WS}/size/over.txt`, `${WS}/node_modules/pkg/index.js`, `${WS}/links-file.txt`, "/mnt/data/models/shadowed.txt"]) {
+    for (const absent of [
+      `${WS}/bin/early-nul.bin`,
+      `${WS}/size/over.txt`,
+      `${WS}/node_modules/pkg/index.js`,
+      `${WS}/links-file.txt`,
+      "/mnt/data/models/shadowed.txt",
+    ]) {
       expect(files).not.toContain(absent);
     }
     expect(await withRipgrep.grep(WS, "needle", { glob: "names/*" })).toMatchObject({ truncated: false });

@@ -51,20 +51,25 @@ describe.skipIf(!rgFound)("the ripgrep listing and symlinks out of the sandbox",
     if (root !== undefined) await fs.rm(root, { recursive: true, force: true });
   });
 
-  it.skipIf(!bwrapUsable)("never lists a host file through a link below the root or as the root, under bubblewrap", async () => {
-    const { runner, ripgrep } = search(new BubblewrapRunner());
-    const below = await ripgrep.candidates(/needle/, WS, [WS]);
-    expect(below?.has("inside/own.txt")).toBe(true);
-    expect(below?.size).toBe(1);
-    // The root itself swapped for a link to the host folder: inside the namespace it leads nowhere.
-    const asRoot = await ripgrep.candidates(/needle/, WS, [WS, `${WS}/escape`, `${WS}/inside/rel-escape`]);
-    expect(asRoot === undefined || (asRoot.size === 1 && asRoot.has("inside/own.txt"))).toBe(true);
-    expect(runner.listings.map((r) => r.stdout).join("")).not.toContain("host-secret");
-  });
+  it.skipIf(!bwrapUsable)(
+    "never lists a host file through a link below the root or as the root, under bubblewrap",
+    async () => {
+      const { runner, ripgrep } = search(new BubblewrapRunner());
+      const below = await ripgrep.candidates(/needle/, WS, [WS]);
+      expect(below?.has("inside/own.txt")).toBe(true);
+      expect(below?.size).toBe(1);
+      // The root itself swapped for a link to the host folder: inside the namespace it leads nowhere.
+      const asRoot = await ripgrep.candidates(/needle/, WS, [WS, `${WS}/escape`, `${WS}/inside/rel-escape`]);
+      expect(asRoot === undefined || (asRoot.size === 1 && asRoot.has("inside/own.txt"))).toBe(true);
+      expect(runner.listings.map((r) => r.stdout).join("")).not.toContain("host-secret");
+    },
+  );
 
   it.skipIf(!bwrapUsable)("returns only the sandbox's own matches from grep under bubblewrap", async () => {
     const sandbox = new LocalSandbox({ id: "local:default:view", mounts, runner: new BubblewrapRunner() });
-    expect((await sandbox.grep(WS, "needle")).matches).toEqual([{ path: `${WS}/inside/own.txt`, line: 1, text: "needle inside" }]);
+    expect((await sandbox.grep(WS, "needle")).matches).toEqual([
+      { path: `${WS}/inside/own.txt`, line: 1, text: "needle inside" },
+    ]);
   });
 
   it("would reach the host folder through a root link on the host runner (why isolated sandboxes never run it there)", async () => {

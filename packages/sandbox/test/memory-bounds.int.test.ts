@@ -13,7 +13,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { MEMORY_LIMIT_NOTICE_PREFIX } from "../src/bounds/bound-messages.js";
 import { detectCgroups } from "../src/cgroups/detect-cgroups.js";
 import { NoCgroupController } from "../src/cgroups/no-cgroup.js";
-import { BubblewrapRunner, LocalSandboxProvider, SandboxError, WORKSPACE_PATH, type LocalSandbox, type ResourceLimits } from "../src/index.js";
+import {
+  BubblewrapRunner,
+  LocalSandboxProvider,
+  SandboxError,
+  WORKSPACE_PATH,
+  type LocalSandbox,
+  type ResourceLimits,
+} from "../src/index.js";
 import { createProviderFolders, createTempRoot, uniqueThreadId } from "./support/local-fixture.js";
 
 const MiB = 1024 * 1024;
@@ -23,7 +30,9 @@ const memoryBound = cgroups.controllers.includes("memory");
 const pidsBound = cgroups.controllers.includes("pids");
 const why = cgroups instanceof NoCgroupController ? cgroups.reason : `${cgroups.version} without the memory controller`;
 if (process.env["CI"] === "true" && !(available && memoryBound && pidsBound)) {
-  throw new Error(`CI needs bubblewrap and cgroup memory + pids bounds (bwrap usable: ${String(available)}; cgroups: ${why})`);
+  throw new Error(
+    `CI needs bubblewrap and cgroup memory + pids bounds (bwrap usable: ${String(available)}; cgroups: ${why})`,
+  );
 }
 
 const root = available ? await createTempRoot("sbx-memory") : undefined;
@@ -47,7 +56,9 @@ const memfdFill = (n: number): string =>
 const LIMIT = 128 * MiB;
 
 describe.skipIf(!available || !memoryBound)(
-  memoryBound ? `memory bound (cgroup ${cgroups.version}): memfd, /dev/shm and /tmp count` : `memory bound: SKIPPED, ${available ? why : "no usable bubblewrap"}`,
+  memoryBound
+    ? `memory bound (cgroup ${cgroups.version}): memfd, /dev/shm and /tmp count`
+    : `memory bound: SKIPPED, ${available ? why : "no usable bubblewrap"}`,
   () => {
     it("kills a command whose memfd pages cross memoryBytes, says so, and keeps the peak at the bound", async () => {
       const { sandbox } = await sandboxWith({ memoryBytes: LIMIT, processes: 128, tmpBytes: 64 * MiB });
@@ -68,14 +79,18 @@ describe.skipIf(!available || !memoryBound)(
 
     it("kills a command filling /dev/shm past memoryBytes", async () => {
       const { sandbox } = await sandboxWith({ memoryBytes: LIMIT, processes: 128 });
-      const result = await sandbox.execute("head -c 536870912 /dev/zero > /dev/shm/fill; echo rc=$?", { timeoutMs: 120_000 });
+      const result = await sandbox.execute("head -c 536870912 /dev/zero > /dev/shm/fill; echo rc=$?", {
+        timeoutMs: 120_000,
+      });
       expect(result.stdout).not.toBe("rc=0\n");
       expect(result.stderr).toContain(MEMORY_LIMIT_NOTICE_PREFIX);
     }, 180_000);
 
     it("counts /tmp (a tmpfs in RAM) against memoryBytes even when tmpBytes allows more", async () => {
       const { sandbox } = await sandboxWith({ memoryBytes: LIMIT, processes: 128, tmpBytes: 1024 * MiB });
-      const result = await sandbox.execute("head -c 536870912 /dev/zero > /tmp/fill; echo rc=$?", { timeoutMs: 120_000 });
+      const result = await sandbox.execute("head -c 536870912 /dev/zero > /tmp/fill; echo rc=$?", {
+        timeoutMs: 120_000,
+      });
       expect(result.stdout).not.toBe("rc=0\n");
       expect(result.stderr).toContain(MEMORY_LIMIT_NOTICE_PREFIX);
       expect((await sandbox.execute("echo alive")).stdout).toBe("alive\n");
@@ -99,22 +114,28 @@ describe.skipIf(!available || memoryBound)(`fallback without a memory cgroup (${
   }, 180_000);
 });
 
-describe.skipIf(!available || !pidsBound)(pidsBound ? `pids bound (cgroup ${cgroups.version})` : `pids bound: SKIPPED, ${why}`, () => {
-  it("stops a fork loop at processes + the wrappers' headroom and keeps working", async () => {
-    const { sandbox } = await sandboxWith({ processes: 32 });
-    // The shell retries a refused fork with back-off: the timeout ends it, the output counts the sleepers that started.
-    const probe = await sandbox.execute("n=0; while [ $n -lt 200 ]; do (echo s; exec sleep 30) & n=$((n+1)); done 2>/dev/null; exit 0", { timeoutMs: 5_000 });
-    const started = probe.stdout.split("\n").filter((l) => l === "s").length;
-    expect(started).toBeGreaterThan(0);
-    expect(started).toBeLessThanOrEqual(32);
-    const status = await sandbox.bounds.status();
-    expect(status.cgroup?.enforced.pids).toBe(true);
-    expect(status.cgroup?.bounds.pids).toBe(48);
-    const bomb = await sandbox.execute("bomb() { bomb | bomb & }; bomb; sleep 2", { timeoutMs: 5_000 });
-    expect(typeof bomb.timedOut).toBe("boolean");
-    expect((await sandbox.execute("echo alive", { timeoutMs: 30_000 })).stdout).toBe("alive\n");
-  }, 90_000);
-});
+describe.skipIf(!available || !pidsBound)(
+  pidsBound ? `pids bound (cgroup ${cgroups.version})` : `pids bound: SKIPPED, ${why}`,
+  () => {
+    it("stops a fork loop at processes + the wrappers' headroom and keeps working", async () => {
+      const { sandbox } = await sandboxWith({ processes: 32 });
+      // The shell retries a refused fork with back-off: the timeout ends it, the output counts the sleepers that started.
+      const probe = await sandbox.execute(
+        "n=0; while [ $n -lt 200 ]; do (echo s; exec sleep 30) & n=$((n+1)); done 2>/dev/null; exit 0",
+        { timeoutMs: 5_000 },
+      );
+      const started = probe.stdout.split("\n").filter((l) => l === "s").length;
+      expect(started).toBeGreaterThan(0);
+      expect(started).toBeLessThanOrEqual(32);
+      const status = await sandbox.bounds.status();
+      expect(status.cgroup?.enforced.pids).toBe(true);
+      expect(status.cgroup?.bounds.pids).toBe(48);
+      const bomb = await sandbox.execute("bomb() { bomb | bomb & }; bomb; sleep 2", { timeoutMs: 5_000 });
+      expect(typeof bomb.timedOut).toBe("boolean");
+      expect((await sandbox.execute("echo alive", { timeoutMs: 30_000 })).stdout).toBe("alive\n");
+    }, 90_000);
+  },
+);
 
 describe.skipIf(!available || (!memoryBound && !pidsBound))("release", () => {
   it("kills what the sandbox still runs and removes its cgroup; the next command gets a new one", async () => {
@@ -144,7 +165,12 @@ describe.skipIf(!available || (!memoryBound && !pidsBound))("release", () => {
 /** Waits until a command has created `path` (so it runs, inside its cgroup). */
 async function waitForFile(sandbox: LocalSandbox, path: string): Promise<void> {
   const end = Date.now() + 30_000;
-  while (!(await sandbox.readFile(path).then(() => true, () => false))) {
+  while (
+    !(await sandbox.readFile(path).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     if (Date.now() > end) throw new Error(`${path} never appeared`);
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -11,7 +11,11 @@ describe("README examples", () => {
   });
 
   it("compiles every TypeScript example against the package source", () => {
-    const r = compileReadmeExamples(pkgDir, { "@deerflow/sandbox": ["../src/index.ts"], "@deerflow/sandbox/server": ["../src/remote/server/index.ts"], "@deerflow/sandbox/testing": ["../src/testing/index.ts"] });
+    const r = compileReadmeExamples(pkgDir, {
+      "@deerflow/sandbox": ["../src/index.ts"],
+      "@deerflow/sandbox/server": ["../src/remote/server/index.ts"],
+      "@deerflow/sandbox/testing": ["../src/testing/index.ts"],
+    });
     expect(r.output).toBe("");
     expect(r.status).toBe(0);
   }, 120_000);

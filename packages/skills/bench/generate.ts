@@ -63,7 +63,7 @@ export async function generateSkillTree(root: string, count: number): Promise<Ge
     else if (category === "public" && i % 50 === 1) rel = `${name}-claimable`;
     const extra = [
       i % 25 === 0 ? "allowed-tools:\n  - read_file\n  - bash\n" : "",
-      i % 9 === 0 ? "metadata:\n  author: bench\n  version: \"1.0\"\n" : "",
+      i % 9 === 0 ? 'metadata:\n  author: bench\n  version: "1.0"\n' : "",
       i % 4 === 0 ? "license: MIT\n" : "",
     ].join("");
     const description = sentence(rand, 148, 600);

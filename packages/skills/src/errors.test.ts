@@ -5,8 +5,17 @@ import { SkillsError, isDeerflowError } from "./errors.js";
 describe("SkillsError", () => {
   it("carries its code, details, cause and name", () => {
     const cause = new Error("EACCES");
-    const err = new SkillsError("SKILL_READ_ONLY", "public skills are read-only", { cause, details: { skill: "deep-research" } });
-    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual(["SkillsError", "SKILL_READ_ONLY", "public skills are read-only", { skill: "deep-research" }, cause]);
+    const err = new SkillsError("SKILL_READ_ONLY", "public skills are read-only", {
+      cause,
+      details: { skill: "deep-research" },
+    });
+    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual([
+      "SkillsError",
+      "SKILL_READ_ONLY",
+      "public skills are read-only",
+      { skill: "deep-research" },
+      cause,
+    ]);
   });
 
   it("is recognised by its own brand and the shared one, and recognises nothing else", () => {

@@ -42,7 +42,12 @@ export * from "./catalog/index.js";
 export * from "./prompt/index.js";
 
 // Install and pack
-export { installSkillArchive, installSkillFromDirectory, type InstallOptions, type InstallResult } from "./install/install.js";
+export {
+  installSkillArchive,
+  installSkillFromDirectory,
+  type InstallOptions,
+  type InstallResult,
+} from "./install/install.js";
 export { packSkillDirectory, type PackResult } from "./install/pack.js";
 export { safeExtractSkillArchive, type ExtractOptions, type ExtractResult } from "./install/safe-extract.js";
 export { isUnsafeMemberName } from "./install/member-name.js";
@@ -63,7 +68,11 @@ export { StaticSkillScanner } from "./scanning/static/scanner.js";
 export { RULE_CATALOGUE, type RuleSpec } from "./scanning/static/catalogue.js";
 export { formatFindings, toWireFinding, type WireFinding } from "./scanning/static/findings.js";
 export { scanArchiveEntries, type ArchiveEntryInfo } from "./scanning/static/archive-entries.js";
-export { ChatModelModerationScanner, MODERATION_FAILURE_REASONS, type ChatModelModerationScannerOptions } from "./scanning/moderation/chat-model-scanner.js";
+export {
+  ChatModelModerationScanner,
+  MODERATION_FAILURE_REASONS,
+  type ChatModelModerationScannerOptions,
+} from "./scanning/moderation/chat-model-scanner.js";
 export { AllowAllModerationScanner } from "./scanning/moderation/allow-all.js";
 export { scanSkillPackage, type ScanSkillPackageOptions, type SkillScanVerdict } from "./scanning/pipeline.js";
 export { moderateContent, type ModerateContentOptions } from "./scanning/moderate-content.js";
@@ -73,8 +82,19 @@ export { CustomSkillStore } from "./custom/custom-skill-store.js";
 export type { CustomSkillStoreOptions, MutationContext } from "./custom/mutation-context.js";
 export type { PatchOutcome } from "./custom/patch-content.js";
 export { SkillHistory, type NewHistoryRecord, type SkillHistoryOptions } from "./custom/history.js";
-export { historyRecordToJson, type HistoryAction, type HistoryAuthor, type HistoryRecord, type ScannerVerdict } from "./custom/history-record.js";
+export {
+  historyRecordToJson,
+  type HistoryAction,
+  type HistoryAuthor,
+  type HistoryRecord,
+  type ScannerVerdict,
+} from "./custom/history-record.js";
 export { isValidSkillName, normalizeSkillName } from "./custom/skill-name.js";
 export { resolveSupportPath, type SupportDirectory, type SupportPath } from "./custom/support-path.js";
-export { createSkillManageTool, runSkillManage, type SkillManageTool, type SkillManageToolOptions } from "./tools/skill-manage.js";
+export {
+  createSkillManageTool,
+  runSkillManage,
+  type SkillManageTool,
+  type SkillManageToolOptions,
+} from "./tools/skill-manage.js";
 export { SKILL_MANAGE_SCHEMA, SKILL_MANAGE_TOOL_NAME, type SkillManageInput } from "./tools/skill-manage-schema.js";

@@ -102,7 +102,10 @@ describe("deerflow-skills extensions config lookup (process)", () => {
     await mkdir(work);
     for (const name of SKILLS) {
       await mkdir(path.join(project, "skills", "public", name), { recursive: true });
-      await writeFile(path.join(project, "skills", "public", name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`);
+      await writeFile(
+        path.join(project, "skills", "public", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`,
+      );
     }
   });
   afterEach(async () => {
@@ -117,12 +120,20 @@ describe("deerflow-skills extensions config lookup (process)", () => {
   }
 
   /** `list --json` from the working folder with a relative --root; the disabled names and the stderr lines. */
-  function list(options: { env?: Record<string, string> } = {}, ...args: string[]): { status: number | null; disabled: string[]; stderr: string; config: unknown } {
+  function list(
+    options: { env?: Record<string, string> } = {},
+    ...args: string[]
+  ): { status: number | null; disabled: string[]; stderr: string; config: unknown } {
     const r = cliIn({ cwd: work, ...options }, "list", "--json", "--root", "../project/skills", ...args);
     if (r.status !== 0) return { status: r.status, disabled: [], stderr: r.stderr, config: undefined };
     const out = JSON.parse(r.stdout) as { skills: { name: string; enabled: boolean }[]; extensionsConfig: unknown };
     expect(out.skills.map((s) => s.name)).toEqual(SKILLS);
-    return { status: r.status, disabled: out.skills.filter((s) => !s.enabled).map((s) => s.name), stderr: r.stderr, config: out.extensionsConfig };
+    return {
+      status: r.status,
+      disabled: out.skills.filter((s) => !s.enabled).map((s) => s.name),
+      stderr: r.stderr,
+      config: out.extensionsConfig,
+    };
   }
 
   async function everyCandidate(): Promise<Record<string, string>> {
@@ -178,7 +189,9 @@ describe("deerflow-skills extensions config lookup (process)", () => {
   it("6. with no file anywhere every skill is enabled and stderr says where it looked", () => {
     const r = list();
     expect(r.disabled).toEqual([]);
-    expect(r.stderr).toBe(`extensions config: none found (looked for extensions_config.json, then mcp_config.json in ${work} and ${project}); every skill is enabled\n`);
+    expect(r.stderr).toBe(
+      `extensions config: none found (looked for extensions_config.json, then mcp_config.json in ${work} and ${project}); every skill is enabled\n`,
+    );
     expect(r.config).toEqual({ path: null, source: "none" });
   });
 
@@ -188,7 +201,9 @@ describe("deerflow-skills extensions config lookup (process)", () => {
     const r = cliIn({ cwd: work }, "list", "--root", "../project/skills", "--extensions-config", missing);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`error: CONFIG_NOT_FOUND: Extensions config file specified by \`--extensions-config\` not found at ${missing}\n`);
+    expect(r.stderr).toBe(
+      `error: CONFIG_NOT_FOUND: Extensions config file specified by \`--extensions-config\` not found at ${missing}\n`,
+    );
   });
 
   it("fails naming the path when DEER_FLOW_EXTENSIONS_CONFIG_PATH names a missing file", async () => {
@@ -197,7 +212,9 @@ describe("deerflow-skills extensions config lookup (process)", () => {
     const r = cliIn({ cwd: work, env: { [ENV_VAR]: missing } }, "prompt", "--root", "../project/skills");
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`error: CONFIG_NOT_FOUND: Extensions config file specified by environment variable \`DEER_FLOW_EXTENSIONS_CONFIG_PATH\` not found at ${missing}\n`);
+    expect(r.stderr).toBe(
+      `error: CONFIG_NOT_FOUND: Extensions config file specified by environment variable \`DEER_FLOW_EXTENSIONS_CONFIG_PATH\` not found at ${missing}\n`,
+    );
   });
 
   it("shows a disabled skill as disabled in the table and in the prompt, naming the file read", async () => {
@@ -234,11 +251,20 @@ describe("deerflow-skills --version when built and installed (process)", () => {
     // its dependencies beside it, and the bin linked from node_modules/.bin.
     const modules = path.join(dir, "node_modules");
     const installed = path.join(modules, "@deerflow", "skills");
-    const pkg = JSON.parse(await readFile(path.join(pkgDir, "package.json"), "utf8")) as Record<string, unknown> & { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    const pkg = JSON.parse(await readFile(path.join(pkgDir, "package.json"), "utf8")) as Record<string, unknown> & {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
     const tsupPkg = requireHere.resolve("tsup/package.json");
-    const tsupBin = path.join(path.dirname(tsupPkg), (JSON.parse(await readFile(tsupPkg, "utf8")) as { bin: { tsup: string } }).bin.tsup);
+    const tsupBin = path.join(
+      path.dirname(tsupPkg),
+      (JSON.parse(await readFile(tsupPkg, "utf8")) as { bin: { tsup: string } }).bin.tsup,
+    );
     // The package's own tsup config, written to the install folder (type declarations are not needed to run).
-    const build = spawnSync(process.execPath, [tsupBin, "--out-dir", path.join(installed, "dist"), "--no-dts"], { cwd: pkgDir, encoding: "utf8" });
+    const build = spawnSync(process.execPath, [tsupBin, "--out-dir", path.join(installed, "dist"), "--no-dts"], {
+      cwd: pkgDir,
+      encoding: "utf8",
+    });
     expect(build.status, build.stderr).toBe(0);
     // A version that exists nowhere else proves the file is read when the command runs, not baked in at build time.
     await writeFile(path.join(installed, "package.json"), JSON.stringify({ ...pkg, version: "9.8.7-installed" }));
@@ -251,7 +277,15 @@ describe("deerflow-skills --version when built and installed (process)", () => {
     const bin = (pkg["bin"] as Record<string, string>)["deerflow-skills"]!;
     await symlink(path.join("..", "@deerflow", "skills", bin), path.join(modules, ".bin", "deerflow-skills"));
 
-    const r = spawnSync(process.execPath, [path.join(modules, ".bin", "deerflow-skills"), "--version"], { cwd: dir, encoding: "utf8", env: envWith() });
-    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "9.8.7-installed\n", stderr: "" });
+    const r = spawnSync(process.execPath, [path.join(modules, ".bin", "deerflow-skills"), "--version"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: envWith(),
+    });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      status: 0,
+      stdout: "9.8.7-installed\n",
+      stderr: "",
+    });
   });
 });

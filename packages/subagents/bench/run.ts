@@ -38,7 +38,13 @@ const direct = await median(async () => {
 const delegated = await median(async () => {
   n += 1;
   const result = await executor.execute(
-    { id: `call_${n}`, subagentType: "general-purpose", description: "trivial", prompt: "Say done.", traceId: `bench-${n}` },
+    {
+      id: `call_${n}`,
+      subagentType: "general-purpose",
+      description: "trivial",
+      prompt: "Say done.",
+      traceId: `bench-${n}`,
+    },
     { model: reply(), tools: [] },
   );
   if (result.status !== "completed") throw new Error(`unexpected status ${result.status}`);

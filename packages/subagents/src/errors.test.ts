@@ -6,7 +6,13 @@ describe("SubagentError", () => {
   it("carries its code, details, cause and name", () => {
     const cause = new Error("down");
     const err = new SubagentError("MODEL_UNAVAILABLE", "no model", { cause, details: { model: "gpt" } });
-    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual(["SubagentError", "MODEL_UNAVAILABLE", "no model", { model: "gpt" }, cause]);
+    expect([err.name, err.code, err.message, err.details, err.cause]).toEqual([
+      "SubagentError",
+      "MODEL_UNAVAILABLE",
+      "no model",
+      { model: "gpt" },
+      cause,
+    ]);
   });
 
   it("is recognised by its own brand and the shared one, and recognises nothing else", () => {

@@ -55,7 +55,13 @@ export interface SubagentTask {
 export type SubagentProgress =
   | { readonly kind: "started"; readonly taskId: string; readonly modelName: string | null }
   /** One per new AI or tool message of the subagent, 1-based index. */
-  | { readonly kind: "message"; readonly taskId: string; readonly message: BaseMessage; readonly index: number; readonly usage: TokenUsage | null };
+  | {
+      readonly kind: "message";
+      readonly taskId: string;
+      readonly message: BaseMessage;
+      readonly index: number;
+      readonly usage: TokenUsage | null;
+    };
 
 /** Outcome of a task (exactly one per task). */
 export interface SubagentResult {

@@ -46,7 +46,9 @@ export class ConsumerProject {
    */
   static create(options: ConsumerProjectOptions): ConsumerProject {
     mkdirSync(options.dir, { recursive: true });
-    const pinned = [...options.tarballs].filter(([name]) => options.manager === "pnpm" || !options.direct.includes(name));
+    const pinned = [...options.tarballs].filter(
+      ([name]) => options.manager === "pnpm" || !options.direct.includes(name),
+    );
     const overrides = Object.fromEntries(pinned.map(([name, file]) => [name, `file:${file}`]));
     const manifest: Record<string, unknown> = { name: "consumer", version: "1.0.0", private: true, type: "module" };
     if (options.manager === "npm") manifest["overrides"] = overrides;

@@ -36,7 +36,10 @@ export async function serveExample(dir: string, path: string): Promise<ServedAns
   );
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "Server listening at" within 60 s\n${stdout}\n${stderr}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no "Server listening at" within 60 s\n${stdout}\n${stderr}`)),
+        60_000,
+      );
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
         stdout += chunk;
         const found = /Server listening at (http:\/\/[^\s"]+)/.exec(stdout)?.[1];

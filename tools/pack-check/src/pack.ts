@@ -34,7 +34,10 @@ export async function packPackage(pkg: PublishedPackage, destDir: string): Promi
   const extracted = await runCommand("tar", ["-xzf", file, "-C", extractDir], { cwd: destDir });
   if (extracted.code !== 0) throw new Error(describeResult(`tar -x ${file}`, extracted));
   const listed = await runCommand("tar", ["-tzf", file], { cwd: destDir });
-  const files = listed.stdout.split("\n").filter((l) => l !== "" && !l.endsWith("/")).map((l) => l.replace(/^package\//, ""));
+  const files = listed.stdout
+    .split("\n")
+    .filter((l) => l !== "" && !l.endsWith("/"))
+    .map((l) => l.replace(/^package\//, ""));
   const contentDir = path.join(extractDir, "package");
   const manifest = JSON.parse(readFileSync(path.join(contentDir, "package.json"), "utf8")) as Manifest;
   return { name: pkg.name, file, contentDir, manifest, files };

@@ -57,5 +57,7 @@ export function specifierOf(name: string, subpath: string): string {
 
 /** The optional peer dependencies a manifest declares. */
 export function optionalPeers(manifest: Manifest): string[] {
-  return Object.keys(manifest.peerDependencies ?? {}).filter((peer) => manifest.peerDependenciesMeta?.[peer]?.optional === true);
+  return Object.keys(manifest.peerDependencies ?? {}).filter(
+    (peer) => manifest.peerDependenciesMeta?.[peer]?.optional === true,
+  );
 }

@@ -17,7 +17,8 @@ export function linkTargets(markdown: string): string[] {
   const targets: string[] = [];
   for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1] as string);
   for (const m of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) targets.push(m[1] as string);
-  for (const m of text.matchAll(/<(?:a|img)\s[^>]*?(?:href|src)\s*=\s*["']([^"']+)["']/gi)) targets.push(m[1] as string);
+  for (const m of text.matchAll(/<(?:a|img)\s[^>]*?(?:href|src)\s*=\s*["']([^"']+)["']/gi))
+    targets.push(m[1] as string);
   return targets;
 }
 

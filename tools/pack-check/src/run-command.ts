@@ -42,7 +42,11 @@ export function consumerEnv(extra: Record<string, string> = {}): NodeJS.ProcessE
  */
 export function runCommand(cmd: string, args: readonly string[], options: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: options.cwd, env: consumerEnv(options.env), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, {
+      cwd: options.cwd,
+      env: consumerEnv(options.env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -19,12 +19,20 @@ function builtPackage(builtFrom: string | undefined = SOURCE): string {
   mkdirSync(path.join(dir, "dist"));
   writeFileSync(
     path.join(dir, "package.json"),
-    JSON.stringify({ name: "@probe/p", exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" } }),
+    JSON.stringify({
+      name: "@probe/p",
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./package.json": "./package.json" },
+    }),
   );
   writeFileSync(path.join(dir, "src", "index.ts"), SOURCE);
   writeFileSync(path.join(dir, "dist", "index.js"), "export const answer = 42;\n//# sourceMappingURL=index.js.map\n");
   writeFileSync(path.join(dir, "dist", "index.d.ts"), "export declare const answer = 42;\n");
-  const map = { version: 3, sources: ["../src/index.ts", "../node_modules/dep/index.js"], sourcesContent: [builtFrom, "bundled dependency"], mappings: "" };
+  const map = {
+    version: 3,
+    sources: ["../src/index.ts", "../node_modules/dep/index.js"],
+    sourcesContent: [builtFrom, "bundled dependency"],
+    mappings: "",
+  };
   writeFileSync(path.join(dir, "dist", "index.js.map"), JSON.stringify(map));
   return dir;
 }
@@ -35,9 +43,19 @@ describe("declaredTargets", () => {
       main: "./dist/index.js",
       types: "./dist/index.d.ts",
       bin: { tool: "./dist/cli.js" },
-      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./testing": { types: "./dist/testing.d.ts", default: "./dist/testing.js" }, "./package.json": "./package.json" },
+      exports: {
+        ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+        "./testing": { types: "./dist/testing.d.ts", default: "./dist/testing.js" },
+        "./package.json": "./package.json",
+      },
     };
-    expect(declaredTargets(manifest)).toEqual(["dist/cli.js", "dist/index.d.ts", "dist/index.js", "dist/testing.d.ts", "dist/testing.js"]);
+    expect(declaredTargets(manifest)).toEqual([
+      "dist/cli.js",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/testing.d.ts",
+      "dist/testing.js",
+    ]);
   });
 });
 
@@ -81,34 +99,51 @@ describe("checkPackageBuild", () => {
     writeFileSync(mapFile, JSON.stringify(map));
     expect(checkPackageBuild(dir)).toEqual([]);
     writeFileSync(shared, "export const shared = 2;\n");
-    expect(checkPackageBuild(dir)).toEqual([`dist/index.js is stale: ../${path.basename(shared)} changed since the build`]);
+    expect(checkPackageBuild(dir)).toEqual([
+      `dist/index.js is stale: ../${path.basename(shared)} changed since the build`,
+    ]);
   });
 
   it.each([
     ["dist/index.js", 'import { silentLogger } from "@deerflow/kernel";\n'],
     ["dist/index.js", 'const k = await import("@deerflow/kernel");\n'],
     ["dist/index.js", 'export { LruCache } from "@deerflow/kernel/cache";\n'],
-    ["dist/index.d.ts", 'import { DeerflowError } from "@deerflow/kernel";\nexport declare class E extends DeerflowError {}\n'],
+    [
+      "dist/index.d.ts",
+      'import { DeerflowError } from "@deerflow/kernel";\nexport declare class E extends DeerflowError {}\n',
+    ],
     ["dist/index.d.ts", '/// <reference types="@deerflow/kernel" />\n'],
   ])("refuses a build whose %s still names the private kernel (%j)", (file, text) => {
     const dir = builtPackage();
     writeFileSync(path.join(dir, file), text, { flag: "a" });
-    expect(checkPackageBuild(dir)).toEqual([`${file} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`]);
+    expect(checkPackageBuild(dir)).toEqual([
+      `${file} imports ${PRIVATE_KERNEL}, which is never published: bundle it (tsup noExternal and dts.resolve)`,
+    ]);
   });
 
   it("accepts a build that only mentions the kernel in prose", () => {
     const dir = builtPackage();
-    writeFileSync(path.join(dir, "dist", "index.d.ts"), "/** One definition, in the private @deerflow/kernel bundled into this build. */\n", { flag: "a" });
+    writeFileSync(
+      path.join(dir, "dist", "index.d.ts"),
+      "/** One definition, in the private @deerflow/kernel bundled into this build. */\n",
+      { flag: "a" },
+    );
     expect(checkPackageBuild(dir)).toEqual([]);
   });
 
   it("fails the command line with the problems and the build command", () => {
     const dir = builtPackage("stale\n");
-    const r = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "check-package-build.mjs")], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "check-package-build.mjs")], {
+      cwd: dir,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("@probe/p cannot be packed");
     expect(r.stderr).toContain("pnpm --filter @probe/p build");
-    const fresh = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "check-package-build.mjs")], { cwd: builtPackage(), encoding: "utf8" });
+    const fresh = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "check-package-build.mjs")], {
+      cwd: builtPackage(),
+      encoding: "utf8",
+    });
     expect(fresh.status).toBe(0);
   });
 });

@@ -114,7 +114,8 @@ describe("the published packages", () => {
       for (const [dep, range] of Object.entries(tarballOf(pkg).manifest.dependencies ?? {})) {
         expect(range, `${pkg.name} → ${dep}`).not.toMatch(/^workspace:/);
         const sibling = packages.find((p) => p.name === dep);
-        if (sibling) expect([`^${sibling.manifest.version}`, sibling.manifest.version], `${pkg.name} → ${dep}`).toContain(range);
+        if (sibling)
+          expect([`^${sibling.manifest.version}`, sibling.manifest.version], `${pkg.name} → ${dep}`).toContain(range);
       }
     }
   });
@@ -128,9 +129,13 @@ describe("the published packages", () => {
       for (const dep of Object.keys(manifest.dependencies ?? {})) {
         const sibling = packages.find((p) => p.name === dep);
         if (sibling === undefined) continue;
-        const required = Object.keys(sibling.manifest.peerDependencies ?? {}).filter((peer) => !optionalPeers(sibling.manifest).includes(peer));
+        const required = Object.keys(sibling.manifest.peerDependencies ?? {}).filter(
+          (peer) => !optionalPeers(sibling.manifest).includes(peer),
+        );
         for (const peer of required) {
-          expect(manifest.peerDependencies?.[peer], `${pkg.name} → ${dep} needs ${peer}`).toBe(sibling.manifest.peerDependencies?.[peer]);
+          expect(manifest.peerDependencies?.[peer], `${pkg.name} → ${dep} needs ${peer}`).toBe(
+            sibling.manifest.peerDependencies?.[peer],
+          );
         }
       }
     }
@@ -158,7 +163,9 @@ describe.each(packages)("$name tarball", (pkg) => {
     expect(manifest.license).toBe("MIT");
     expect(manifest.files).toContain("LICENSE");
     expect(readFileSync(path.join(contentDir, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
-    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", ...declaredTargets(manifest)]));
+    expect(files).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "package.json", ...declaredTargets(manifest)]),
+    );
   });
 
   it("is packed only through the prepack build guard", () => {
@@ -178,7 +185,15 @@ describe.each(packages)("$name tarball", (pkg) => {
   // require that resolves to ESM is reported as "dynamic import only", the one
   // rule ignored. Every other problem, in CommonJS and ESM resolution alike, fails.
   it("passes are-the-types-wrong for node16 CommonJS and ESM resolution and bundlers", async () => {
-    const args = [tarballOf(pkg).file, "--profile", "node16", "--ignore-rules", "cjs-resolves-to-esm", "--no-definitely-typed", "--no-color"];
+    const args = [
+      tarballOf(pkg).file,
+      "--profile",
+      "node16",
+      "--ignore-rules",
+      "cjs-resolves-to-esm",
+      "--no-definitely-typed",
+      "--no-color",
+    ];
     const r = await runCommand(bin("attw"), args, { cwd: work });
     expect(r.code, describeResult("attw", r)).toBe(0);
   });
@@ -188,13 +203,19 @@ describe.each(packages)("$name tarball", (pkg) => {
  * Checks a probe report: the main entry loads; every other subpath loads or
  * stops only at a missing optional peer that the project has not installed.
  */
-function expectLoads(pkg: PublishedPackage, report: ProbeReport, installedPeers: readonly string[], label: string): void {
+function expectLoads(
+  pkg: PublishedPackage,
+  report: ProbeReport,
+  installedPeers: readonly string[],
+  label: string,
+): void {
   const notInstalled = optionalPeers(pkg.manifest).filter((peer) => !installedPeers.includes(peer));
   expect(Object.keys(report).sort(), label).toEqual(codeSubpaths(pkg.manifest).sort());
   for (const [subpath, outcome] of Object.entries(report)) {
     const where = `${label} ${subpath}: ${JSON.stringify(outcome)}`;
     if ("exports" in outcome) expect(outcome.exports.length, where).toBeGreaterThan(0);
-    else if ("missing" in outcome && subpath !== ".") expect(notInstalled, where).toContain(outcome.missing.replace(/^((?:@[^/]+\/)?[^/]+).*$/, "$1"));
+    else if ("missing" in outcome && subpath !== ".")
+      expect(notInstalled, where).toContain(outcome.missing.replace(/^((?:@[^/]+\/)?[^/]+).*$/, "$1"));
     else expect.fail(where);
   }
 }
@@ -206,7 +227,12 @@ async function probe(dir: string, file: string): Promise<ProbeReport> {
 }
 
 /** Runs both probes; CommonJS must get exactly what ESM gets. */
-async function probeBoth(pkg: PublishedPackage, dir: string, installedPeers: readonly string[], label: string): Promise<void> {
+async function probeBoth(
+  pkg: PublishedPackage,
+  dir: string,
+  installedPeers: readonly string[],
+  label: string,
+): Promise<void> {
   const esm = await probe(dir, CONSUMER_FILES.probeEsm);
   const cjs = await probe(dir, CONSUMER_FILES.probeCjs);
   expectLoads(pkg, esm, installedPeers, `${label} import`);
@@ -254,7 +280,9 @@ describe.each(packages)("$name installed from its tarball", (pkg) => {
       }
       if (plan.kitTest !== undefined) {
         writeFileSync(path.join(project.dir, CONSUMER_FILES.kitTest), plan.kitTest);
-        const kit = await runCommand(process.execPath, ["--test", "--test-reporter=tap", CONSUMER_FILES.kitTest], { cwd: project.dir });
+        const kit = await runCommand(process.execPath, ["--test", "--test-reporter=tap", CONSUMER_FILES.kitTest], {
+          cwd: project.dir,
+        });
         expect(kit.code, describeResult("node --test", kit)).toBe(0);
         expect(kit.stdout, describeResult("node --test", kit)).toMatch(/^# pass [1-9]\d*$/m);
         expect(kit.stdout, describeResult("node --test", kit)).toMatch(/^# fail 0$/m);

@@ -122,6 +122,9 @@ export class CommandWordGuardrail {
     const command = request.toolName === "bash" ? String(request.toolInput.command ?? "") : "";
     const word = this.words.find((w) => command.includes(w));
     if (word === undefined) return { allow: true };
-    return { allow: false, reasons: [{ code: "example.command_word", message: `commands containing '${word}' are not allowed` }] };
+    return {
+      allow: false,
+      reasons: [{ code: "example.command_word", message: `commands containing '${word}' are not allowed` }],
+    };
   }
 }

@@ -20,7 +20,11 @@ afterEach(async () => {
 async function resourcesFor(files: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const dir = await tmp.make();
   await writeFiles(dir, files);
-  const resources = await createLeadAgentDeps(await loadConfig({ cwd: dir, env }), { cwd: dir, env, runner: new HostRunner() });
+  const resources = await createLeadAgentDeps(await loadConfig({ cwd: dir, env }), {
+    cwd: dir,
+    env,
+    runner: new HostRunner(),
+  });
   cleanups.push(() => resources.close());
   return { dir, resources };
 }
@@ -33,22 +37,35 @@ describe("createLeadAgentDeps", () => {
     expect(await resources.models.get()).toBeInstanceOf(DemoChatModel);
     expect(resources.deps.subagents?.registry.list().map((s) => s.name)).toEqual(["general-purpose"]);
     const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
-    const out = await agent.invoke({ messages: [new HumanMessage("list my workspace")] }, { configurable: { thread_id: "t1" } });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("list my workspace")] },
+      { configurable: { thread_id: "t1" } },
+    );
     const messages = out.messages as BaseMessage[];
     expect(messages.find((m) => ToolMessage.isInstance(m))?.content).toBe("(empty)");
     expect((messages.at(-1) as AIMessage).content).toContain("Listed /mnt/user-data/workspace");
     // Thread folders live under the data dir.
-    expect(path.relative(dir, (resources.sandboxProvider as unknown as { threadPaths(t: string): { outputs: string } }).threadPaths("t1").outputs)).toBe(
-      path.join(".deerflow-data", "users", "default", "threads", "t1", "user-data", "outputs"),
-    );
+    expect(
+      path.relative(
+        dir,
+        (resources.sandboxProvider as unknown as { threadPaths(t: string): { outputs: string } }).threadPaths("t1")
+          .outputs,
+      ),
+    ).toBe(path.join(".deerflow-data", "users", "default", "threads", "t1", "user-data", "outputs"));
   });
 
   it("mounts the skills folder and shows its skills in the prompt", async () => {
-    const { resources } = await resourcesFor({ "skills/public/deep-research/SKILL.md": SKILL_MD, "config.yaml": "sandbox:\n  allow_host_bash: true\n" });
+    const { resources } = await resourcesFor({
+      "skills/public/deep-research/SKILL.md": SKILL_MD,
+      "config.yaml": "sandbox:\n  allow_host_bash: true\n",
+    });
     expect((await resources.catalog?.list())?.map((s) => s.name)).toEqual(["deep-research"]);
     expect(resources.deps.subagents?.registry.list().map((s) => s.name)).toEqual(["general-purpose", "bash"]);
     const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
-    const out = await agent.invoke({ messages: [new HumanMessage("research the printing press")] }, { configurable: { thread_id: "t2" } });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("research the printing press")] },
+      { configurable: { thread_id: "t2" } },
+    );
     const read = (out.messages as BaseMessage[]).find((m) => ToolMessage.isInstance(m));
     expect(String(read?.content)).toContain("# Deep research");
   });
@@ -56,15 +73,22 @@ describe("createLeadAgentDeps", () => {
   it("fails when a configured skills folder is missing", async () => {
     const dir = await tmp.make();
     await writeFiles(dir, { "config.yaml": "skills:\n  path: ./nope\n" });
-    const err = await createLeadAgentDeps(await loadConfig({ cwd: dir, env: {} }), { runner: new HostRunner() }).catch((e: unknown) => e);
+    const err = await createLeadAgentDeps(await loadConfig({ cwd: dir, env: {} }), { runner: new HostRunner() }).catch(
+      (e: unknown) => e,
+    );
     expect(ServerConfigError.isInstance(err) && err.code).toBe("CONFIG_INVALID");
     expect((err as Error).message).toBe(`config.yaml: skills.path: folder not found: ${path.join(dir, "nope")}`);
   });
 
   it("creates every model up front, so a bad entry fails at startup", async () => {
     const dir = await tmp.make();
-    await writeFiles(dir, { "config.yaml": "models:\n  - name: demo\n    use: demo\n  - name: gpt\n    model: gpt-4o\n" });
-    const err = await createLeadAgentDeps(await loadConfig({ cwd: dir, env: {} }), { env: {}, runner: new HostRunner() }).catch((e: unknown) => e);
+    await writeFiles(dir, {
+      "config.yaml": "models:\n  - name: demo\n    use: demo\n  - name: gpt\n    model: gpt-4o\n",
+    });
+    const err = await createLeadAgentDeps(await loadConfig({ cwd: dir, env: {} }), {
+      env: {},
+      runner: new HostRunner(),
+    }).catch((e: unknown) => e);
     expect(ModelError.isInstance(err) && err.code).toBe("MODEL_CONFIG_INVALID");
   });
 
@@ -75,7 +99,8 @@ describe("createLeadAgentDeps", () => {
 }`;
     const { resources } = await resourcesFor({
       "sandbox.js": plugin,
-      "config.yaml": 'sandbox:\n  use: "./sandbox.js:createProvider"\n  options:\n    region: eu-west\n  mounts:\n    - host_path: /srv/data\n      container_path: /mnt/data\n      read_only: true\n',
+      "config.yaml":
+        'sandbox:\n  use: "./sandbox.js:createProvider"\n  options:\n    region: eu-west\n  mounts:\n    - host_path: /srv/data\n      container_path: /mnt/data\n      read_only: true\n',
     });
     const provider = resources.sandboxProvider as unknown as { options: Record<string, unknown> };
     expect(provider.options["region"]).toBe("eu-west");

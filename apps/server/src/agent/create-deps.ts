@@ -54,7 +54,9 @@ export interface LeadAgentResources {
 
 function configInvalid(loaded: LoadedConfig, keyPath: string, message: string): ServerConfigError {
   const label = loaded.file === undefined ? "config" : path.basename(loaded.file);
-  return new ServerConfigError("CONFIG_INVALID", `${label}: ${keyPath}: ${message}`, { problems: [{ path: keyPath, message }] });
+  return new ServerConfigError("CONFIG_INVALID", `${label}: ${keyPath}: ${message}`, {
+    problems: [{ path: keyPath, message }],
+  });
 }
 
 function isDirectory(p: string): boolean {
@@ -65,13 +67,21 @@ function isDirectory(p: string): boolean {
   }
 }
 
-async function createScanners(config: ServerConfig, lookup: { cwd: string; configDir: string }): Promise<SkillScanner | null> {
+async function createScanners(
+  config: ServerConfig,
+  lookup: { cwd: string; configDir: string },
+): Promise<SkillScanner | null> {
   const scanners: SkillScanner[] = [];
   for (const s of config.skills.scanners) {
     if (s.kind === "static") scanners.push(new StaticSkillScanner());
     else {
       scanners.push(
-        await loadPlugin(s.use, { ...lookup, purpose: "skill scanner", shape: "an object with id and scanDirectory(dir)", check: isSkillScanner }),
+        await loadPlugin(s.use, {
+          ...lookup,
+          purpose: "skill scanner",
+          shape: "an object with id and scanDirectory(dir)",
+          check: isSkillScanner,
+        }),
       );
     }
   }
@@ -93,12 +103,21 @@ async function createScanners(config: ServerConfig, lookup: { cwd: string; confi
  * const agent = await createLeadAgent({ ...deps, checkpointer }); // compiled once, for every run
  * ```
  */
-export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateLeadAgentDepsOptions = {}): Promise<LeadAgentResources> {
+export async function createLeadAgentDeps(
+  loaded: LoadedConfig,
+  options: CreateLeadAgentDepsOptions = {},
+): Promise<LeadAgentResources> {
   const { config } = loaded;
   const logger = options.logger ?? silentLogger;
   const lookup = { cwd: path.resolve(options.cwd ?? process.cwd()), configDir: loaded.baseDir };
 
-  const models = new ModelRegistry({ models: config.models, defaultModel: config.defaultModel, ...lookup, env: options.env ?? process.env, logger });
+  const models = new ModelRegistry({
+    models: config.models,
+    defaultModel: config.defaultModel,
+    ...lookup,
+    env: options.env ?? process.env,
+    logger,
+  });
   for (const name of models.names()) await models.get(name);
 
   // Skills
@@ -110,7 +129,12 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
       if (sk.pathConfigured) throw configInvalid(loaded, "skills.path", `folder not found: ${sk.path}`);
       logger.info({ path: sk.path }, "no skills folder; the agent runs without skills");
     } else {
-      catalog = new SkillCatalog({ root: sk.path, extensionsConfigPath: config.extensionsConfigPath, containerBase: sk.containerPath, logger });
+      catalog = new SkillCatalog({
+        root: sk.path,
+        extensionsConfigPath: config.extensionsConfigPath,
+        containerBase: sk.containerPath,
+        logger,
+      });
       const scanner = await createScanners(config, lookup);
       const skillCatalog = catalog;
       const skillManage = sk.skillManage.enabled
@@ -122,7 +146,12 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
             onChange: () => skillCatalog.invalidate(),
           })
         : undefined;
-      skills = { source: catalog, containerBase: sk.containerPath, promptMode: sk.promptMode, ...(skillManage === undefined ? {} : { skillManage }) };
+      skills = {
+        source: catalog,
+        containerBase: sk.containerPath,
+        promptMode: sk.promptMode,
+        ...(skillManage === undefined ? {} : { skillManage }),
+      };
     }
   }
 
@@ -130,7 +159,12 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
   const sb = config.sandbox;
   let sandboxProvider: SandboxProvider;
   let isolated: boolean;
-  const toolOptions: { -readonly [K in keyof Omit<SandboxToolsOptions, "sandbox" | "getSandbox">]: Omit<SandboxToolsOptions, "sandbox" | "getSandbox">[K] } = {
+  const toolOptions: {
+    -readonly [K in keyof Omit<SandboxToolsOptions, "sandbox" | "getSandbox">]: Omit<
+      SandboxToolsOptions,
+      "sandbox" | "getSandbox"
+    >[K];
+  } = {
     bashTimeoutMs: sb.commandTimeoutMs,
     logger,
   };
@@ -185,7 +219,12 @@ export async function createLeadAgentDeps(loaded: LoadedConfig, options: CreateL
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),
     prompt: { agentName: config.agent.name },
-    middleware: { ...config.resilience, ...config.contextMiddleware, ...titleMiddlewareOptions(config), ...(await safetyMiddlewareOptions(config, lookup)) },
+    middleware: {
+      ...config.resilience,
+      ...config.contextMiddleware,
+      ...titleMiddlewareOptions(config),
+      ...(await safetyMiddlewareOptions(config, lookup)),
+    },
     logger,
   };
   return {

@@ -30,7 +30,9 @@ async function setup(): Promise<{ deps: LeadAgentOptions; provider: Awaited<Retu
   return { deps, provider };
 }
 
-async function collect(stream: AsyncIterable<unknown>): Promise<{ custom: Record<string, unknown>[]; messages: [BaseMessage, Record<string, unknown>][] }> {
+async function collect(
+  stream: AsyncIterable<unknown>,
+): Promise<{ custom: Record<string, unknown>[]; messages: [BaseMessage, Record<string, unknown>][] }> {
   const custom: Record<string, unknown>[] = [];
   const messages: [BaseMessage, Record<string, unknown>][] = [];
   for await (const chunk of stream) {
@@ -48,7 +50,10 @@ describe("lead agent with the demo model", () => {
     const agent = await createLeadAgent({ ...deps, checkpointer });
     const request = "Research solar and wind in parallel, run `echo sandbox-ok` and write findings.md";
     const { custom } = await collect(
-      await agent.stream({ messages: [new HumanMessage(request)] }, { configurable: { thread_id: "thread-demo" }, streamMode: ["custom", "updates"] }),
+      await agent.stream(
+        { messages: [new HumanMessage(request)] },
+        { configurable: { thread_id: "thread-demo" }, streamMode: ["custom", "updates"] },
+      ),
     );
 
     const state = await agent.graph.getState({ configurable: { thread_id: "thread-demo" } });
@@ -86,12 +91,18 @@ describe("lead agent with the demo model", () => {
     const paused = await first.graph.getState(config);
     expect(paused.next).toEqual(["tools"]);
     const request = paused.tasks[0]?.interrupts[0]?.value as Record<string, unknown>;
-    expect(request).toMatchObject({ type: "clarification", clarification_type: "ambiguous_requirement", question: expect.stringContaining("What would you like me to do?") });
+    expect(request).toMatchObject({
+      type: "clarification",
+      clarification_type: "ambiguous_requirement",
+      question: expect.stringContaining("What would you like me to do?"),
+    });
     expect(request["options"]).toContain("List the files in my workspace");
 
     // A new run (as the runtime would start) resumes the thread.
     const second = agent;
-    await collect(await second.stream(new Command({ resume: "list my workspace" }), { ...config, streamMode: ["updates"] }));
+    await collect(
+      await second.stream(new Command({ resume: "list my workspace" }), { ...config, streamMode: ["updates"] }),
+    );
     const done = await second.graph.getState(config);
     expect(done.next).toEqual([]);
     const messages = done.values.messages as BaseMessage[];
@@ -107,9 +118,14 @@ describe("lead agent with the demo model", () => {
     const { deps } = await setup();
     const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const { messages } = await collect(
-      await agent.stream({ messages: [new HumanMessage("Tell me what you can do")] }, { configurable: { thread_id: "thread-stream" }, streamMode: ["messages"] }),
+      await agent.stream(
+        { messages: [new HumanMessage("Tell me what you can do")] },
+        { configurable: { thread_id: "thread-stream" }, streamMode: ["messages"] },
+      ),
     );
-    const fromModel = messages.filter(([m, meta]) => meta["langgraph_node"] === "model_request" && m.getType() === "ai");
+    const fromModel = messages.filter(
+      ([m, meta]) => meta["langgraph_node"] === "model_request" && m.getType() === "ai",
+    );
     expect(fromModel.length).toBeGreaterThan(10);
     const text = fromModel.map(([m]) => String(m.content)).join("");
     expect(text.startsWith(DEMO_LABEL)).toBe(true);
@@ -120,7 +136,10 @@ describe("lead agent with the demo model", () => {
     const { deps } = await setup();
     const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
     const run = async (threadId: string) => {
-      const out = await agent.invoke({ messages: [new HumanMessage("list my workspace")] }, { configurable: { thread_id: threadId } });
+      const out = await agent.invoke(
+        { messages: [new HumanMessage("list my workspace")] },
+        { configurable: { thread_id: threadId } },
+      );
       return (out.messages as BaseMessage[]).map((m) => [m.getType(), m.content, (m as AIMessage).tool_calls ?? []]);
     };
     expect(await run("same-a")).toEqual(await run("same-b"));

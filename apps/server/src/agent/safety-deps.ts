@@ -4,7 +4,13 @@
  * plugin loaded with the kernel's loader (constructed or called with
  * `guardrails.provider.config` as written).
  */
-import { AllowlistProvider, GUARDRAIL_PROVIDER_SHAPE, isGuardrailProvider, type GuardrailProvider, type LeadMiddlewareOptions } from "@deerflow/agent";
+import {
+  AllowlistProvider,
+  GUARDRAIL_PROVIDER_SHAPE,
+  isGuardrailProvider,
+  type GuardrailProvider,
+  type LeadMiddlewareOptions,
+} from "@deerflow/agent";
 import type { ServerConfig } from "../config/types.js";
 import { loadPlugin } from "../plugins/index.js";
 
@@ -16,15 +22,27 @@ import { loadPlugin } from "../plugins/index.js";
  * @returns `readBeforeWrite` and `guardrails` for `createLeadAgent({ middleware })`
  * @throws PluginLoadError when the provider plugin cannot be loaded or is not a provider
  */
-export async function safetyMiddlewareOptions(config: ServerConfig, lookup: { cwd: string; configDir: string }): Promise<Pick<LeadMiddlewareOptions, "readBeforeWrite" | "guardrails">> {
+export async function safetyMiddlewareOptions(
+  config: ServerConfig,
+  lookup: { cwd: string; configDir: string },
+): Promise<Pick<LeadMiddlewareOptions, "readBeforeWrite" | "guardrails">> {
   const g = config.guardrails;
   let provider: GuardrailProvider | undefined;
   if (g?.enabled === true && g.provider !== undefined) {
     const p = g.provider;
     provider =
       p.kind === "allowlist"
-        ? new AllowlistProvider({ ...(p.allowedTools === undefined ? {} : { allowedTools: p.allowedTools }), ...(p.deniedTools === undefined ? {} : { deniedTools: p.deniedTools }) })
-        : await loadPlugin(p.use, { ...lookup, options: p.options, purpose: "guardrail provider", shape: GUARDRAIL_PROVIDER_SHAPE, check: isGuardrailProvider });
+        ? new AllowlistProvider({
+            ...(p.allowedTools === undefined ? {} : { allowedTools: p.allowedTools }),
+            ...(p.deniedTools === undefined ? {} : { deniedTools: p.deniedTools }),
+          })
+        : await loadPlugin(p.use, {
+            ...lookup,
+            options: p.options,
+            purpose: "guardrail provider",
+            shape: GUARDRAIL_PROVIDER_SHAPE,
+            check: isGuardrailProvider,
+          });
   }
   return {
     readBeforeWrite: { enabled: config.readBeforeWrite?.enabled ?? true },

@@ -24,11 +24,20 @@ export function titleMiddlewareOptions(config: ServerConfig): Pick<LeadMiddlewar
  * @param logger - receives a failed update (the run goes on)
  * @returns the options with `middleware.title.onTitle` writing `metadata.title`
  */
-export function withThreadTitles(options: LeadAgentOptions, store: Pick<RunStore, "updateThread">, logger: Logger): LeadAgentOptions {
-  const onTitle = async (title: string, config: { readonly configurable?: Readonly<Record<string, unknown>> | undefined }): Promise<void> => {
+export function withThreadTitles(
+  options: LeadAgentOptions,
+  store: Pick<RunStore, "updateThread">,
+  logger: Logger,
+): LeadAgentOptions {
+  const onTitle = async (
+    title: string,
+    config: { readonly configurable?: Readonly<Record<string, unknown>> | undefined },
+  ): Promise<void> => {
     const threadId = config.configurable?.["thread_id"];
     if (typeof threadId !== "string") return;
-    await store.updateThread(threadId, { metadata: { title } }).catch((err: unknown) => logger.warn({ err, threadId }, "could not store the thread's title"));
+    await store
+      .updateThread(threadId, { metadata: { title } })
+      .catch((err: unknown) => logger.warn({ err, threadId }, "could not store the thread's title"));
   };
   const middleware = options.middleware ?? {};
   return { ...options, middleware: { ...middleware, title: { ...middleware.title, onTitle } } };

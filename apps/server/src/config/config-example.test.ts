@@ -7,10 +7,17 @@ const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 
 describe("config.example.yaml", () => {
   it("is a valid configuration", async () => {
-    const loaded = await loadConfig({ cwd: appDir, path: "config.example.yaml", env: { OPENAI_API_KEY: "sk-example-key-0000000000000000" } });
+    const loaded = await loadConfig({
+      cwd: appDir,
+      path: "config.example.yaml",
+      env: { OPENAI_API_KEY: "sk-example-key-0000000000000000" },
+    });
     expect(loaded.config.defaultModel).toBe("demo");
     expect(loaded.config.models.map((m) => m.name)).toEqual(["demo", "gpt-4o-mini"]);
-    expect(loaded.config.runtime.checkpointer).toEqual({ type: "file", path: path.join(appDir, ".deerflow-data", "checkpoints.sqlite") });
+    expect(loaded.config.runtime.checkpointer).toEqual({
+      type: "file",
+      path: path.join(appDir, ".deerflow-data", "checkpoints.sqlite"),
+    });
     expect(describeConfig(loaded).join("\n")).not.toContain("sk-example-key-0000000000000000");
   });
 

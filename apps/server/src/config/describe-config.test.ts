@@ -10,10 +10,16 @@ describe("describeConfig", () => {
     const dir = await tmp.make();
     const lines = describeConfig(await loadConfig({ cwd: dir, env: {} }));
     expect(lines[0]).toBe("config: no config.yaml found; using embedded defaults");
-    expect(lines).toContain('model "demo" (default): the offline demo model (canned answers, no provider) [default (no models configured: the offline demo model)]');
+    expect(lines).toContain(
+      'model "demo" (default): the offline demo model (canned answers, no provider) [default (no models configured: the offline demo model)]',
+    );
     expect(lines).toContain("stream bridge: memory (this process only) [embedded default (one instance)]");
-    expect(lines.some((l) => l.startsWith(`checkpointer: file ${dir}/.deerflow-data/checkpoints.sqlite [embedded default`))).toBe(true);
-    expect(lines.some((l) => l.startsWith("sandbox: local (per-thread folders under") && l.includes("host bash disabled"))).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith(`checkpointer: file ${dir}/.deerflow-data/checkpoints.sqlite [embedded default`)),
+    ).toBe(true);
+    expect(
+      lines.some((l) => l.startsWith("sandbox: local (per-thread folders under") && l.includes("host bash disabled")),
+    ).toBe(true);
     expect(lines.some((l) => l.startsWith("skills: root") && l.includes("(missing: no skills)"))).toBe(true);
   });
 
@@ -31,12 +37,17 @@ describe("describeConfig", () => {
         `    api_key: ${apiKey}`,
       ].join("\n"),
     });
-    const env = { REDIS_URL: "redis://:r3dis-pass@redis:6379/0", DATABASE_URL: "postgres://deer:pg-pass@db:5432/deerflow" };
+    const env = {
+      REDIS_URL: "redis://:r3dis-pass@redis:6379/0",
+      DATABASE_URL: "postgres://deer:pg-pass@db:5432/deerflow",
+    };
     const text = describeConfig(await loadConfig({ cwd: dir, env })).join("\n");
     for (const secret of [apiKey, serverKey, "short", "r3dis-pass", "pg-pass"]) expect(text).not.toContain(secret);
     expect(text).toContain("api key ****0123");
     expect(text).toContain("stream bridge: redis redis://:****@redis:6379/0 [environment (REDIS_URL is set)]");
-    expect(text).toContain("run store: postgres postgres://deer:****@db:5432/deerflow [environment (DATABASE_URL is set)]");
+    expect(text).toContain(
+      "run store: postgres postgres://deer:****@db:5432/deerflow [environment (DATABASE_URL is set)]",
+    );
     expect(text).toContain("2 API key(s) ****e-42, ****");
   });
 });

@@ -60,10 +60,12 @@ export function describeConfig(loaded: LoadedConfig): string[] {
     `server: ${s.host}:${s.port}, CORS ${s.corsOrigins.length === 0 ? "off" : s.corsOrigins.join(", ")}, ` +
       `${s.apiKeys.length === 0 ? "no API keys (unauthenticated)" : `${s.apiKeys.length} API key(s) ${s.apiKeys.map(maskSecret).join(", ")}`}, body limit ${s.bodyLimit} bytes`,
   );
-  for (const m of c.models) lines.push(modelLine(m, m.name === c.defaultModel) + (m === c.models[0] ? why("models") : ""));
+  for (const m of c.models)
+    lines.push(modelLine(m, m.name === c.defaultModel) + (m === c.models[0] ? why("models") : ""));
 
   const sb = c.sandbox;
-  const sandboxKind = sb.use.kind === "local" ? `local (per-thread folders under ${c.storage.dataDir})` : `plugin ${sb.use.use}`;
+  const sandboxKind =
+    sb.use.kind === "local" ? `local (per-thread folders under ${c.storage.dataDir})` : `plugin ${sb.use.use}`;
   lines.push(
     `sandbox: ${sandboxKind}, host bash ${sb.allowHostBash ? "ALLOWED when bubblewrap is unavailable (not isolated)" : "disabled"}, network ${sb.network ? "on" : "off"}, ` +
       `${sb.mounts.length} extra mount(s), command timeout ${Math.round(sb.commandTimeoutMs / 1000)} s${why("sandbox")}`,
@@ -96,7 +98,9 @@ export function describeConfig(loaded: LoadedConfig): string[] {
   lines.push(`stream bridge: ${bridgeText(rt.streamBridge)}${why("runtime.stream_bridge")}`);
   lines.push(`run store: ${storeText(rt.runStore)}${why("runtime.run_store")}`);
   lines.push(`checkpointer: ${storeText(rt.checkpointer)}${why("runtime.checkpointer")}`);
-  lines.push(`retention: finished runs ${rt.retention.finishedRunsMs / 1000} s, streams replayable ${rt.retention.streamReplayMs / 1000} s after the end`);
+  lines.push(
+    `retention: finished runs ${rt.retention.finishedRunsMs / 1000} s, streams replayable ${rt.retention.streamReplayMs / 1000} s after the end`,
+  );
   lines.push(`storage: data dir ${c.storage.dataDir}${why("storage")}`);
   lines.push(`agent: "${c.agent.name}"`);
   return lines;

@@ -39,20 +39,29 @@ export function substituteEnv(document: unknown, env: NodeJS.ProcessEnv, label: 
   const replaceString = (text: string, path: KeySegment[]): string => {
     if (!text.includes("$")) return text;
     if (WHOLE.test(text)) wholeReferences.push(path);
-    return text.replace(REFERENCE, (match, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
-      if (dollar !== undefined) return "$";
-      const name = braced ?? bare ?? "";
-      if (braced !== undefined && !NAME.test(braced)) {
-        problems.push({ path: formatKeyPath(path), message: `invalid variable reference "${match}" (use $NAME or \${NAME}; write $$ for a literal $)` });
-        return match;
-      }
-      const value = env[name];
-      if (value === undefined) {
-        problems.push({ path: formatKeyPath(path), message: `environment variable ${name} is not set (referenced as "${match}")` });
-        return match;
-      }
-      return value;
-    });
+    return text.replace(
+      REFERENCE,
+      (match, dollar: string | undefined, braced: string | undefined, bare: string | undefined) => {
+        if (dollar !== undefined) return "$";
+        const name = braced ?? bare ?? "";
+        if (braced !== undefined && !NAME.test(braced)) {
+          problems.push({
+            path: formatKeyPath(path),
+            message: `invalid variable reference "${match}" (use $NAME or \${NAME}; write $$ for a literal $)`,
+          });
+          return match;
+        }
+        const value = env[name];
+        if (value === undefined) {
+          problems.push({
+            path: formatKeyPath(path),
+            message: `environment variable ${name} is not set (referenced as "${match}")`,
+          });
+          return match;
+        }
+        return value;
+      },
+    );
   };
 
   const walk = (node: unknown, path: KeySegment[]): unknown => {
@@ -61,7 +70,12 @@ export function substituteEnv(document: unknown, env: NodeJS.ProcessEnv, label: 
     if (typeof node === "object" && node !== null) {
       const out: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(node)) {
-        Object.defineProperty(out, key, { value: walk(value, [...path, key]), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: walk(value, [...path, key]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

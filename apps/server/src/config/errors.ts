@@ -46,7 +46,11 @@ export class ServerConfigError extends DeerflowError<ServerConfigErrorCode> {
    * @param message - full message (one line per problem)
    * @param options - problems and cause
    */
-  constructor(code: ServerConfigErrorCode, message: string, options: { problems?: readonly ConfigProblem[]; cause?: unknown } = {}) {
+  constructor(
+    code: ServerConfigErrorCode,
+    message: string,
+    options: { problems?: readonly ConfigProblem[]; cause?: unknown } = {},
+  ) {
     super(code, message, { cause: options.cause });
     this.problems = options.problems ?? [];
   }
@@ -60,7 +64,12 @@ export class ServerConfigError extends DeerflowError<ServerConfigErrorCode> {
  * @param problems - at least one problem
  * @returns the error
  */
-export function configError(code: ServerConfigErrorCode, label: string, problems: readonly ConfigProblem[], cause?: unknown): ServerConfigError {
+export function configError(
+  code: ServerConfigErrorCode,
+  label: string,
+  problems: readonly ConfigProblem[],
+  cause?: unknown,
+): ServerConfigError {
   const lines = problems.map((p) => (p.path === "" ? `${label}: ${p.message}` : `${label}: ${p.path}: ${p.message}`));
   return new ServerConfigError(code, lines.join("\n"), { problems, ...(cause === undefined ? {} : { cause }) });
 }

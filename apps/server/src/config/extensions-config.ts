@@ -6,7 +6,12 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { EXTENSIONS_CONFIG_PATH_ENV, locateExtensionsConfig, parseExtensionsConfig, SkillsError } from "@deerflow/skills";
+import {
+  EXTENSIONS_CONFIG_PATH_ENV,
+  locateExtensionsConfig,
+  parseExtensionsConfig,
+  SkillsError,
+} from "@deerflow/skills";
 import { Ajv } from "ajv";
 import { substituteEnv } from "./env-substitution.js";
 import { configError } from "./errors.js";
@@ -63,14 +68,18 @@ export async function locateServerExtensionsConfig(
   let location;
   try {
     location = await locateExtensionsConfig({
-      explicit: configured === undefined ? undefined : { path: configured, label: `\`extensions_config\` in ${options.label}`, mayBeMissing: true },
+      explicit:
+        configured === undefined
+          ? undefined
+          : { path: configured, label: `\`extensions_config\` in ${options.label}`, mayBeMissing: true },
       env: options.env,
       searchDirs: [options.baseDir],
       fallback: defaultPath,
       cwd: options.baseDir,
     });
   } catch (err) {
-    if (SkillsError.isInstance(err) && err.code === "CONFIG_NOT_FOUND") throw configError("CONFIG_NOT_FOUND", path.basename(defaultPath), [{ path: "", message: err.message }], err);
+    if (SkillsError.isInstance(err) && err.code === "CONFIG_NOT_FOUND")
+      throw configError("CONFIG_NOT_FOUND", path.basename(defaultPath), [{ path: "", message: err.message }], err);
     throw err;
   }
   const why = {
@@ -120,8 +129,14 @@ export async function loadExtensionsConfig(filePath: string, env: NodeJS.Process
   try {
     text = await fs.readFile(filePath, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { path: filePath, exists: false, skillStates: new Map(), mcpServers: {} };
-    throw configError("CONFIG_NOT_FOUND", label, [{ path: "", message: `cannot read ${filePath}: ${(err as Error).message}` }], err);
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { path: filePath, exists: false, skillStates: new Map(), mcpServers: {} };
+    throw configError(
+      "CONFIG_NOT_FOUND",
+      label,
+      [{ path: "", message: `cannot read ${filePath}: ${(err as Error).message}` }],
+      err,
+    );
   }
   let data: unknown = {};
   if (text.trim() !== "") {
@@ -135,29 +150,47 @@ export async function loadExtensionsConfig(filePath: string, env: NodeJS.Process
   try {
     snapshot = parseExtensionsConfig(JSON.stringify(data), label);
   } catch (err) {
-    throw configError("CONFIG_INVALID", label, [{ path: "", message: (err as Error).message.replace(`${label} `, "") }], err);
+    throw configError(
+      "CONFIG_INVALID",
+      label,
+      [{ path: "", message: (err as Error).message.replace(`${label} `, "") }],
+      err,
+    );
   }
   const rawServers = (snapshot.data as Record<string, unknown>)["mcpServers"] ?? {};
   if (!validateMcp(rawServers)) {
     const problems = (validateMcp.errors ?? []).map((e) => ({
       path: formatKeyPath(["mcpServers", ...pointerToSegments(e.instancePath, rawServers)]),
-      message: e.keyword === "enum" ? `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}` : e.message ?? e.keyword,
+      message:
+        e.keyword === "enum"
+          ? `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`
+          : (e.message ?? e.keyword),
     }));
     throw configError("CONFIG_INVALID", label, problems);
   }
   const mcpServers: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(rawServers as Record<string, Record<string, unknown>>)) {
     const enabled = (entry["enabled"] as boolean | undefined) ?? true;
-    const resolved = enabled ? (substituteEnv({ mcpServers: { [name]: entry } }, env, label).value as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers[name] ?? entry : entry;
+    const resolved = enabled
+      ? ((
+          substituteEnv({ mcpServers: { [name]: entry } }, env, label).value as {
+            mcpServers: Record<string, Record<string, unknown>>;
+          }
+        ).mcpServers[name] ?? entry)
+      : entry;
     const pick = <T>(key: string): T | undefined => resolved[key] as T | undefined;
     mcpServers[name] = {
       enabled,
       type: pick<"stdio" | "sse" | "http">("type") ?? (pick<string>("url") !== undefined ? "http" : "stdio"),
       ...(pick<string>("command") === undefined ? {} : { command: pick<string>("command") as string }),
       ...(pick<string[]>("args") === undefined ? {} : { args: pick<string[]>("args") as string[] }),
-      ...(pick<Record<string, string>>("env") === undefined ? {} : { env: pick<Record<string, string>>("env") as Record<string, string> }),
+      ...(pick<Record<string, string>>("env") === undefined
+        ? {}
+        : { env: pick<Record<string, string>>("env") as Record<string, string> }),
       ...(pick<string>("url") === undefined ? {} : { url: pick<string>("url") as string }),
-      ...(pick<Record<string, string>>("headers") === undefined ? {} : { headers: pick<Record<string, string>>("headers") as Record<string, string> }),
+      ...(pick<Record<string, string>>("headers") === undefined
+        ? {}
+        : { headers: pick<Record<string, string>>("headers") as Record<string, string> }),
       ...(pick<string>("description") === undefined ? {} : { description: pick<string>("description") as string }),
     };
   }

@@ -1,5 +1,11 @@
 /** Configuration: `config.yaml` and `extensions_config.json`. */
-export { loadConfig, parseConfigText, CONFIG_FILE_NAME, type LoadConfigOptions, type LoadedConfig } from "./load-config.js";
+export {
+  loadConfig,
+  parseConfigText,
+  CONFIG_FILE_NAME,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from "./load-config.js";
 export { describeConfig } from "./describe.js";
 export { ServerConfigError, type ConfigProblem, type ServerConfigErrorCode } from "./errors.js";
 export { CONFIG_SCHEMA } from "./schema.js";

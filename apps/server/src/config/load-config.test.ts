@@ -30,13 +30,28 @@ describe("loadConfig: embedded defaults", () => {
     expect(c.models[0]).toMatchObject({ name: "demo", use: { kind: "demo" } });
     expect(c.defaultModel).toBe("demo");
     expect(c.runtime.streamBridge).toEqual({ type: "memory" });
-    expect(c.runtime.checkpointer).toEqual({ type: "file", path: path.join(dir, ".deerflow-data", "checkpoints.sqlite") });
+    expect(c.runtime.checkpointer).toEqual({
+      type: "file",
+      path: path.join(dir, ".deerflow-data", "checkpoints.sqlite"),
+    });
     expect(c.runtime.runStore).toEqual({ type: "file", path: path.join(dir, ".deerflow-data", "runs.sqlite") });
     expect(c.sandbox.use).toEqual({ kind: "local" });
     expect(c.sandbox.allowHostBash).toBe(false);
     expect(c.storage.dataDir).toBe(path.join(dir, ".deerflow-data"));
-    expect(c.server).toMatchObject({ host: "127.0.0.1", port: 2024, corsOrigins: [], apiKeys: [], bodyLimit: 10 * 1024 * 1024 });
-    expect(c.skills).toMatchObject({ enabled: true, path: path.join(dir, "skills"), containerPath: "/mnt/skills", promptMode: "auto", scanners: [{ kind: "static" }] });
+    expect(c.server).toMatchObject({
+      host: "127.0.0.1",
+      port: 2024,
+      corsOrigins: [],
+      apiKeys: [],
+      bodyLimit: 10 * 1024 * 1024,
+    });
+    expect(c.skills).toMatchObject({
+      enabled: true,
+      path: path.join(dir, "skills"),
+      containerPath: "/mnt/skills",
+      promptMode: "auto",
+      scanners: [{ kind: "static" }],
+    });
     expect(c.subagents).toMatchObject({ enabled: true, maxConcurrent: 3, maxTotalPerRun: 6, timeoutMs: 1_800_000 });
     expect(c.extensionsConfigPath).toBe(path.join(dir, "extensions_config.json"));
     expect(loaded.extensions).toMatchObject({ exists: false, mcpServers: {} });
@@ -61,11 +76,16 @@ describe("loadConfig: embedded defaults", () => {
     const loaded = await loadConfig({ cwd: dir, path: "etc/config.yaml", env: {} });
     expect(loaded.config.storage.dataDir).toBe(path.join(dir, "etc", "data"));
     expect(loaded.config.skills.path).toBe(path.join(dir, "shared-skills"));
-    expect(loaded.config.runtime.checkpointer).toEqual({ type: "file", path: path.join(dir, "etc", "data", "checkpoints.sqlite") });
+    expect(loaded.config.runtime.checkpointer).toEqual({
+      type: "file",
+      path: path.join(dir, "etc", "data", "checkpoints.sqlite"),
+    });
   });
 
   it("fills model defaults and converts seconds to milliseconds", async () => {
-    const { loaded } = await load("models:\n  - name: gpt\n    model: gpt-4o-mini\n    timeout_seconds: 30\n    base_url: http://localhost:8000/v1\n");
+    const { loaded } = await load(
+      "models:\n  - name: gpt\n    model: gpt-4o-mini\n    timeout_seconds: 30\n    base_url: http://localhost:8000/v1\n",
+    );
     expect(loaded.config.models[0]).toEqual({
       name: "gpt",
       use: { kind: "openai" },
@@ -83,18 +103,27 @@ describe("loadConfig: embedded defaults", () => {
     expect((await load("server:\n  body_limit: 2mb\n")).loaded.config.server.bodyLimit).toBe(2 * 1024 * 1024);
     expect((await load("server:\n  body_limit: 4096\n")).loaded.config.server.bodyLimit).toBe(4096);
     const err = await loadError("server:\n  body_limit: lots\n");
-    expect(err.message).toBe('config.yaml: server.body_limit: must be a positive number of bytes or a size like "10mb"');
+    expect(err.message).toBe(
+      'config.yaml: server.body_limit: must be a positive number of bytes or a size like "10mb"',
+    );
   });
 });
 
 describe("loadConfig: environment substitution", () => {
   it("replaces $VAR and ${VAR} in string values", async () => {
-    const { loaded } = await load("models:\n  - name: gpt\n    model: ${MODEL}\n    api_key: $KEY\n    base_url: http://${HOST}:8000/v1\n", {
-      MODEL: "gpt-4o",
-      KEY: "sk-secret",
-      HOST: "llm.internal",
+    const { loaded } = await load(
+      "models:\n  - name: gpt\n    model: ${MODEL}\n    api_key: $KEY\n    base_url: http://${HOST}:8000/v1\n",
+      {
+        MODEL: "gpt-4o",
+        KEY: "sk-secret",
+        HOST: "llm.internal",
+      },
+    );
+    expect(loaded.config.models[0]).toMatchObject({
+      model: "gpt-4o",
+      apiKey: "sk-secret",
+      baseUrl: "http://llm.internal:8000/v1",
     });
-    expect(loaded.config.models[0]).toMatchObject({ model: "gpt-4o", apiKey: "sk-secret", baseUrl: "http://llm.internal:8000/v1" });
   });
 
   it("keeps $$ as a literal $ and a $ not followed by a name", async () => {
@@ -103,7 +132,10 @@ describe("loadConfig: environment substitution", () => {
   });
 
   it("converts a whole-value reference to the number or boolean the schema expects", async () => {
-    const { loaded } = await load("server:\n  port: ${PORT}\nsandbox:\n  allow_host_bash: $HOST_BASH\n", { PORT: "8080", HOST_BASH: "true" });
+    const { loaded } = await load("server:\n  port: ${PORT}\nsandbox:\n  allow_host_bash: $HOST_BASH\n", {
+      PORT: "8080",
+      HOST_BASH: "true",
+    });
     expect(loaded.config.server.port).toBe(8080);
     expect(loaded.config.sandbox.allowHostBash).toBe(true);
   });
@@ -116,12 +148,16 @@ describe("loadConfig: environment substitution", () => {
   it("names the key path and the variable when a variable is unset", async () => {
     const err = await loadError("models:\n  - name: gpt\n    model: gpt-4o\n    api_key: $OPENAI_KEY\n");
     expect(err.code).toBe("CONFIG_ENV");
-    expect(err.message).toBe('config.yaml: models[0].api_key: environment variable OPENAI_KEY is not set (referenced as "$OPENAI_KEY")');
+    expect(err.message).toBe(
+      'config.yaml: models[0].api_key: environment variable OPENAI_KEY is not set (referenced as "$OPENAI_KEY")',
+    );
     expect(err.problems).toEqual([{ path: "models[0].api_key", message: expect.stringContaining("OPENAI_KEY") }]);
   });
 
   it("lists every unset variable", async () => {
-    const err = await loadError("runtime:\n  stream_bridge:\n    type: redis\n    redis_url: ${A}\nstorage:\n  data_dir: ${B}/data\n");
+    const err = await loadError(
+      "runtime:\n  stream_bridge:\n    type: redis\n    redis_url: ${A}\nstorage:\n  data_dir: ${B}/data\n",
+    );
     expect(err.problems.map((p) => p.path)).toEqual(["runtime.stream_bridge.redis_url", "storage.data_dir"]);
   });
 
@@ -176,15 +212,28 @@ describe("loadConfig: schema errors", () => {
   });
 
   it("reads the sandbox limits, the CPU weight and the per-thread disk quota included", async () => {
-    const { loaded } = await load("sandbox:\n  limits:\n    memory_bytes: 536870912\n    processes: 64\n    cpu_weight: 50\n    disk_bytes: 1073741824\n    disk_files: 10000\n");
-    expect(loaded.config.sandbox.limits).toEqual({ memoryBytes: 536870912, processes: 64, cpuWeight: 50, diskBytes: 1073741824, diskFiles: 10000 });
+    const { loaded } = await load(
+      "sandbox:\n  limits:\n    memory_bytes: 536870912\n    processes: 64\n    cpu_weight: 50\n    disk_bytes: 1073741824\n    disk_files: 10000\n",
+    );
+    expect(loaded.config.sandbox.limits).toEqual({
+      memoryBytes: 536870912,
+      processes: 64,
+      cpuWeight: 50,
+      diskBytes: 1073741824,
+      diskFiles: 10000,
+    });
     const err = await loadError("sandbox:\n  limits:\n    cpu_weight: 0\n");
     expect(err.problems).toEqual([{ path: "sandbox.limits.cpu_weight", message: "must be >= 1" }]);
   });
 
   it("allows free-form plugin options", async () => {
-    const { loaded } = await load('sandbox:\n  use: "./sandbox.js:create"\n  options:\n    region: eu\n    nested: { a: 1 }\n');
-    expect(loaded.config.sandbox).toMatchObject({ use: { kind: "plugin", use: "./sandbox.js:create" }, options: { region: "eu", nested: { a: 1 } } });
+    const { loaded } = await load(
+      'sandbox:\n  use: "./sandbox.js:create"\n  options:\n    region: eu\n    nested: { a: 1 }\n',
+    );
+    expect(loaded.config.sandbox).toMatchObject({
+      use: { kind: "plugin", use: "./sandbox.js:create" },
+      options: { region: "eu", nested: { a: 1 } },
+    });
   });
 
   it("checks cross-field rules with key paths", async () => {
@@ -215,7 +264,10 @@ describe("loadConfig: schema errors", () => {
     expect(err.problems).toEqual([
       { path: "models[1].name", message: 'duplicate model name "a" (also models[0])' },
       { path: "models[2].model", message: "is required for OpenAI-compatible models (use: openai)" },
-      { path: "models[3].use", message: 'must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "not-a-plugin"' },
+      {
+        path: "models[3].use",
+        message: 'must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "not-a-plugin"',
+      },
       { path: "default_model", message: 'unknown model "zzz" (configured: a, a, b, c)' },
       { path: "subagents.custom_agents.general-purpose", message: expect.stringContaining("built-in subagent") },
       { path: "runtime.stream_bridge.redis_url", message: "is required for type redis (or set REDIS_URL)" },
@@ -244,7 +296,9 @@ describe("loadConfig: YAML syntax", () => {
 
   it("rejects a document that is not a mapping", async () => {
     const err = await loadError("- a\n- b\n");
-    expect(err.message).toBe("config.yaml: the top level must be a mapping of sections (server:, models:, ...), got a list");
+    expect(err.message).toBe(
+      "config.yaml: the top level must be a mapping of sections (server:, models:, ...), got a list",
+    );
   });
 
   it("uses YAML 1.2 core schema: yes stays a string", async () => {
@@ -254,7 +308,10 @@ describe("loadConfig: YAML syntax", () => {
 });
 
 describe("loadConfig: runtime selection", () => {
-  const env = { REDIS_URL: "redis://:r3dis-pass@redis:6379/0", DATABASE_URL: "postgres://deer:pg-pass@db:5432/deerflow" };
+  const env = {
+    REDIS_URL: "redis://:r3dis-pass@redis:6379/0",
+    DATABASE_URL: "postgres://deer:pg-pass@db:5432/deerflow",
+  };
 
   it("selects Redis and PostgreSQL from REDIS_URL and DATABASE_URL", async () => {
     const { loaded } = await load(undefined, env);
@@ -266,15 +323,24 @@ describe("loadConfig: runtime selection", () => {
   });
 
   it("keeps what the config says over the environment", async () => {
-    const { loaded } = await load("runtime:\n  stream_bridge:\n    type: memory\n  checkpointer:\n    type: file\n    path: ./cp.sqlite\n", env);
+    const { loaded } = await load(
+      "runtime:\n  stream_bridge:\n    type: memory\n  checkpointer:\n    type: file\n    path: ./cp.sqlite\n",
+      env,
+    );
     expect(loaded.config.runtime.streamBridge).toEqual({ type: "memory" });
     expect(loaded.config.runtime.checkpointer).toMatchObject({ type: "file" });
     expect(loaded.config.runtime.runStore).toEqual({ type: "postgres", databaseUrl: env.DATABASE_URL });
   });
 
   it("uses REDIS_URL for a configured redis bridge without redis_url", async () => {
-    const { loaded } = await load("runtime:\n  stream_bridge:\n    type: redis\n    max_events_per_run: 500\n", { REDIS_URL: env.REDIS_URL });
-    expect(loaded.config.runtime.streamBridge).toEqual({ type: "redis", redisUrl: env.REDIS_URL, maxEventsPerRun: 500 });
+    const { loaded } = await load("runtime:\n  stream_bridge:\n    type: redis\n    max_events_per_run: 500\n", {
+      REDIS_URL: env.REDIS_URL,
+    });
+    expect(loaded.config.runtime.streamBridge).toEqual({
+      type: "redis",
+      redisUrl: env.REDIS_URL,
+      maxEventsPerRun: 500,
+    });
     expect(loaded.config.runtime.checkpointer.type).toBe("file");
   });
 
@@ -285,7 +351,13 @@ describe("loadConfig: runtime selection", () => {
   });
 
   it("accepts plugins for runtime components", async () => {
-    const { loaded } = await load('runtime:\n  checkpointer:\n    use: "@acme/savers:MySaver"\n    options:\n      bucket: b\n');
-    expect(loaded.config.runtime.checkpointer).toEqual({ type: "plugin", use: "@acme/savers:MySaver", options: { bucket: "b" } });
+    const { loaded } = await load(
+      'runtime:\n  checkpointer:\n    use: "@acme/savers:MySaver"\n    options:\n      bucket: b\n',
+    );
+    expect(loaded.config.runtime.checkpointer).toEqual({
+      type: "plugin",
+      use: "@acme/savers:MySaver",
+      options: { bucket: "b" },
+    });
   });
 });

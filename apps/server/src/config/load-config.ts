@@ -79,11 +79,22 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   coerceReferencedScalars(value, wholeReferences);
   validateConfigDocument(value, label);
   const resolved = resolveConfig(value as Record<string, unknown>, { env, baseDir, label });
-  const configured = (value as Record<string, unknown>)["extensions_config"] === undefined ? undefined : resolved.config.extensionsConfigPath;
-  const located = await locateServerExtensionsConfig(configured, resolved.config.extensionsConfigPath, { env, baseDir, label });
+  const configured =
+    (value as Record<string, unknown>)["extensions_config"] === undefined
+      ? undefined
+      : resolved.config.extensionsConfigPath;
+  const located = await locateServerExtensionsConfig(configured, resolved.config.extensionsConfigPath, {
+    env,
+    baseDir,
+    label,
+  });
   const config = { ...resolved.config, extensionsConfigPath: located.path };
   const extensions = await loadExtensionsConfig(config.extensionsConfigPath, env);
-  const provenance = { ...resolved.provenance, extensions_config: located.why, config: text === undefined ? "embedded defaults (no config.yaml)" : file };
+  const provenance = {
+    ...resolved.provenance,
+    extensions_config: located.why,
+    config: text === undefined ? "embedded defaults (no config.yaml)" : file,
+  };
   return { config, file: text === undefined ? undefined : file, baseDir, extensions, provenance };
 }
 
@@ -97,11 +108,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
  * @returns the typed configuration and provenance
  * @throws ServerConfigError as {@link loadConfig}
  */
-export function parseConfigText(text: string, options: { env?: NodeJS.ProcessEnv; baseDir?: string; label?: string } = {}): { config: ServerConfig; provenance: Readonly<Record<string, string>> } {
+export function parseConfigText(
+  text: string,
+  options: { env?: NodeJS.ProcessEnv; baseDir?: string; label?: string } = {},
+): { config: ServerConfig; provenance: Readonly<Record<string, string>> } {
   const label = options.label ?? CONFIG_FILE_NAME;
   const env = options.env ?? {};
   const { value, wholeReferences } = substituteEnv(dropNullKeys(parseYamlConfig(text, label)), env, label);
   coerceReferencedScalars(value, wholeReferences);
   validateConfigDocument(value, label);
-  return resolveConfig(value as Record<string, unknown>, { env, baseDir: path.resolve(options.baseDir ?? process.cwd()), label });
+  return resolveConfig(value as Record<string, unknown>, {
+    env,
+    baseDir: path.resolve(options.baseDir ?? process.cwd()),
+    label,
+  });
 }

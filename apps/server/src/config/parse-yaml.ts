@@ -24,13 +24,25 @@ export function parseYamlConfig(text: string, label: string): Record<string, unk
       const mark = err.mark as { line?: number; column?: number; snippet?: string } | undefined;
       const where = mark?.line === undefined ? "" : ` at line ${mark.line + 1}, column ${(mark.column ?? 0) + 1}`;
       const snippet = mark?.snippet ? `\n${mark.snippet}` : "";
-      return rethrow(configError("CONFIG_PARSE", label, [{ path: "", message: `invalid YAML${where}: ${err.reason}${snippet}` }], err));
+      return rethrow(
+        configError(
+          "CONFIG_PARSE",
+          label,
+          [{ path: "", message: `invalid YAML${where}: ${err.reason}${snippet}` }],
+          err,
+        ),
+      );
     }
     throw err;
   }
   if (doc === undefined || doc === null) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) {
-    throw configError("CONFIG_PARSE", label, [{ path: "", message: `the top level must be a mapping of sections (server:, models:, ...), got ${Array.isArray(doc) ? "a list" : typeof doc}` }]);
+    throw configError("CONFIG_PARSE", label, [
+      {
+        path: "",
+        message: `the top level must be a mapping of sections (server:, models:, ...), got ${Array.isArray(doc) ? "a list" : typeof doc}`,
+      },
+    ]);
   }
   return doc as Record<string, unknown>;
 }

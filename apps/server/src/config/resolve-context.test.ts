@@ -37,18 +37,33 @@ token_budget: { enabled: true, max_tokens: 50000, max_output_tokens: 8000, warn_
         trimTokensToSummarize: null,
         modelName: "demo",
       },
-      toolOutput: { enabled: true, externalizeMinChars: 5000, exemptTools: ["read_file"], toolOverrides: { bash: 20000 } },
+      toolOutput: {
+        enabled: true,
+        externalizeMinChars: 5000,
+        exemptTools: ["read_file"],
+        toolOverrides: { bash: 20000 },
+      },
       tokenUsage: { enabled: false },
       tokenBudget: { enabled: true, maxTokens: 50000, maxOutputTokens: 8000, warnThreshold: 0.5, hardStopThreshold: 1 },
     });
   });
 
   it("name the key path of a bad value", async () => {
-    expect(await problems("summarization: { trigger: [{ type: fraction, value: 1.5 }] }\n")).toContain("summarization.trigger[0].value: must be > 0 and ≤ 1 for type fraction, got 1.5");
-    expect(await problems("summarization: { keep: { type: messages, value: 2.5 } }\n")).toContain("summarization.keep.value: must be an integer ≥ 0 for type messages");
-    expect(await problems("summarization: { model_name: nope }\n")).toContain('summarization.model_name: must be one of the configured models (demo), got "nope"');
-    expect(await problems("token_budget: { warn_threshold: 0.9, hard_stop_threshold: 0.5 }\n")).toContain("token_budget.hard_stop_threshold: must be ≥ token_budget.warn_threshold (0.9), got 0.5");
+    expect(await problems("summarization: { trigger: [{ type: fraction, value: 1.5 }] }\n")).toContain(
+      "summarization.trigger[0].value: must be > 0 and ≤ 1 for type fraction, got 1.5",
+    );
+    expect(await problems("summarization: { keep: { type: messages, value: 2.5 } }\n")).toContain(
+      "summarization.keep.value: must be an integer ≥ 0 for type messages",
+    );
+    expect(await problems("summarization: { model_name: nope }\n")).toContain(
+      'summarization.model_name: must be one of the configured models (demo), got "nope"',
+    );
+    expect(await problems("token_budget: { warn_threshold: 0.9, hard_stop_threshold: 0.5 }\n")).toContain(
+      "token_budget.hard_stop_threshold: must be ≥ token_budget.warn_threshold (0.9), got 0.5",
+    );
     expect(await problems("token_budget: { max_tokens: 10 }\n")).toContain("token_budget.max_tokens");
-    expect(await problems("tool_output: { externalize_min_chars: 0 }\n")).toContain("tool_output.externalize_min_chars");
+    expect(await problems("tool_output: { externalize_min_chars: 0 }\n")).toContain(
+      "tool_output.externalize_min_chars",
+    );
   });
 });

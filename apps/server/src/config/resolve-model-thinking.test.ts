@@ -28,8 +28,12 @@ describe("models: thinking and reasoning keys", () => {
   });
 
   it("names the key of a bad value", () => {
-    expect(() => modelOf("{ name: a, model: m, reasoning_effort: extreme }")).toThrow(/models\[0\]\.reasoning_effort|models\/0\/reasoning_effort/);
-    expect(() => modelOf("{ name: a, model: m, context_window: 0 }")).toThrow(/models\[0\]\.context_window|models\/0\/context_window/);
+    expect(() => modelOf("{ name: a, model: m, reasoning_effort: extreme }")).toThrow(
+      /models\[0\]\.reasoning_effort|models\/0\/reasoning_effort/,
+    );
+    expect(() => modelOf("{ name: a, model: m, context_window: 0 }")).toThrow(
+      /models\[0\]\.context_window|models\/0\/context_window/,
+    );
     expect(() => modelOf("{ name: a, model: m, when_thinking_enabled: 3 }")).toThrow(/when_thinking_enabled/);
   });
 });

@@ -8,7 +8,10 @@
 import type { ModelConfig } from "./types.js";
 
 type Doc = Record<string, unknown>;
-type ThinkingSettings = Pick<ModelConfig, "supportsReasoningEffort" | "whenThinkingEnabled" | "whenThinkingDisabled" | "reasoningEffort" | "contextWindow">;
+type ThinkingSettings = Pick<
+  ModelConfig,
+  "supportsReasoningEffort" | "whenThinkingEnabled" | "whenThinkingDisabled" | "reasoningEffort" | "contextWindow"
+>;
 
 /**
  * @param m - the entry as written (snake_case)
@@ -19,9 +22,12 @@ export function thinkingSettings(m: Doc): ThinkingSettings {
   const thinking = m["thinking"] as Doc | undefined;
   // DeerFlow: `thinking` is merged over `when_thinking_enabled.thinking`.
   const whenEnabled =
-    thinking === undefined ? enabled : { ...enabled, thinking: { ...(enabled?.["thinking"] as Doc | undefined), ...thinking } };
+    thinking === undefined
+      ? enabled
+      : { ...enabled, thinking: { ...(enabled?.["thinking"] as Doc | undefined), ...thinking } };
   const out: { -readonly [K in keyof ThinkingSettings]: ThinkingSettings[K] } = {};
-  if (m["supports_reasoning_effort"] !== undefined) out.supportsReasoningEffort = m["supports_reasoning_effort"] as boolean;
+  if (m["supports_reasoning_effort"] !== undefined)
+    out.supportsReasoningEffort = m["supports_reasoning_effort"] as boolean;
   if (whenEnabled !== undefined) out.whenThinkingEnabled = whenEnabled;
   if (m["when_thinking_disabled"] !== undefined) out.whenThinkingDisabled = m["when_thinking_disabled"] as Doc;
   if (m["reasoning_effort"] !== undefined) out.reasoningEffort = m["reasoning_effort"] as string;

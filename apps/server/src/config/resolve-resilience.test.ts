@@ -17,11 +17,20 @@ describe("resolveResilience", () => {
     });
     expect(problems).toEqual([]);
     expect(settings).toEqual({
-      llmErrorHandling: { retryMaxAttempts: 4, retryBaseDelayMs: 500, fallbackModels: ["backup"], circuitBreaker: { failureThreshold: 2 } },
+      llmErrorHandling: {
+        retryMaxAttempts: 4,
+        retryBaseDelayMs: 500,
+        fallbackModels: ["backup"],
+        circuitBreaker: { failureThreshold: 2 },
+      },
       loopDetection: { warnThreshold: 2, hardLimit: 4, toolFreqOverrides: { bash: { warn: 5, hardLimit: 8 } } },
       safetyFinishReason: { enabled: false },
     });
-    expect(resolve({}).settings).toEqual({ llmErrorHandling: { circuitBreaker: {} }, loopDetection: {}, safetyFinishReason: {} });
+    expect(resolve({}).settings).toEqual({
+      llmErrorHandling: { circuitBreaker: {} },
+      loopDetection: {},
+      safetyFinishReason: {},
+    });
   });
 
   it("names the key path of values that contradict each other or name unknown models", () => {

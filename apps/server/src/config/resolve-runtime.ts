@@ -23,7 +23,8 @@ export interface RuntimeResolveContext {
 }
 
 const section = (doc: Doc, key: string): Doc => (doc[key] as Doc | undefined) ?? {};
-const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 
 /**
  * Resolves the runtime section.
@@ -41,11 +42,20 @@ export function resolveRuntime(rt: Doc, ctx: RuntimeResolveContext): RuntimeSett
   let streamBridge: StreamBridgeSettings;
   const maxEvents = opt("maxEventsPerRun", sbr["max_events_per_run"] as number | undefined);
   if (pluginChoice(sbr, "runtime.stream_bridge", problem)) {
-    streamBridge = { type: "plugin", use: sbr["use"] as string, options: (sbr["options"] as Record<string, unknown> | undefined) ?? {} };
+    streamBridge = {
+      type: "plugin",
+      use: sbr["use"] as string,
+      options: (sbr["options"] as Record<string, unknown> | undefined) ?? {},
+    };
     provenance["runtime.stream_bridge"] = "config (plugin)";
   } else {
     const type = (sbr["type"] as "memory" | "redis" | undefined) ?? (redisEnv !== undefined ? "redis" : "memory");
-    provenance["runtime.stream_bridge"] = sbr["type"] !== undefined ? "config" : type === "redis" ? `environment (${SCALE_OUT_ENV.redisUrl} is set)` : "embedded default (one instance)";
+    provenance["runtime.stream_bridge"] =
+      sbr["type"] !== undefined
+        ? "config"
+        : type === "redis"
+          ? `environment (${SCALE_OUT_ENV.redisUrl} is set)`
+          : "embedded default (one instance)";
     if (type === "redis") {
       const redisUrl = (sbr["redis_url"] as string | undefined) ?? redisEnv;
       if (redisUrl === undefined) {
@@ -58,24 +68,63 @@ export function resolveRuntime(rt: Doc, ctx: RuntimeResolveContext): RuntimeSett
   const rs = section(rt, "run_store");
   let runStore: RunStoreSettings;
   if (pluginChoice(rs, "runtime.run_store", problem)) {
-    runStore = { type: "plugin", use: rs["use"] as string, options: (rs["options"] as Record<string, unknown> | undefined) ?? {} };
+    runStore = {
+      type: "plugin",
+      use: rs["use"] as string,
+      options: (rs["options"] as Record<string, unknown> | undefined) ?? {},
+    };
     provenance["runtime.run_store"] = "config (plugin)";
   } else {
-    const type = (rs["type"] as "memory" | "file" | "postgres" | undefined) ?? (databaseEnv !== undefined ? "postgres" : "file");
-    provenance["runtime.run_store"] = rs["type"] !== undefined ? "config" : type === "postgres" ? `environment (${SCALE_OUT_ENV.databaseUrl} is set)` : "embedded default (one instance)";
-    runStore = databaseChoice(type, rs, "runtime.run_store", databaseEnv, abs, path.join(dataDir, D.runStoreFile), problem) as RunStoreSettings;
+    const type =
+      (rs["type"] as "memory" | "file" | "postgres" | undefined) ?? (databaseEnv !== undefined ? "postgres" : "file");
+    provenance["runtime.run_store"] =
+      rs["type"] !== undefined
+        ? "config"
+        : type === "postgres"
+          ? `environment (${SCALE_OUT_ENV.databaseUrl} is set)`
+          : "embedded default (one instance)";
+    runStore = databaseChoice(
+      type,
+      rs,
+      "runtime.run_store",
+      databaseEnv,
+      abs,
+      path.join(dataDir, D.runStoreFile),
+      problem,
+    ) as RunStoreSettings;
   }
 
   const cp = section(rt, "checkpointer");
   let checkpointer: CheckpointerSettings;
   if (pluginChoice(cp, "runtime.checkpointer", problem)) {
-    checkpointer = { type: "plugin", use: cp["use"] as string, options: (cp["options"] as Record<string, unknown> | undefined) ?? {} };
+    checkpointer = {
+      type: "plugin",
+      use: cp["use"] as string,
+      options: (cp["options"] as Record<string, unknown> | undefined) ?? {},
+    };
     provenance["runtime.checkpointer"] = "config (plugin)";
   } else {
-    const type = (cp["type"] as "memory" | "file" | "postgres" | undefined) ?? (databaseEnv !== undefined ? "postgres" : "file");
-    provenance["runtime.checkpointer"] = cp["type"] !== undefined ? "config" : type === "postgres" ? `environment (${SCALE_OUT_ENV.databaseUrl} is set)` : "embedded default (file under the data dir)";
-    const chosen = databaseChoice(type, cp, "runtime.checkpointer", databaseEnv, abs, path.join(dataDir, D.checkpointFile), problem);
-    checkpointer = chosen.type === "postgres" && cp["schema"] !== undefined ? { ...chosen, schema: cp["schema"] as string } : (chosen as CheckpointerSettings);
+    const type =
+      (cp["type"] as "memory" | "file" | "postgres" | undefined) ?? (databaseEnv !== undefined ? "postgres" : "file");
+    provenance["runtime.checkpointer"] =
+      cp["type"] !== undefined
+        ? "config"
+        : type === "postgres"
+          ? `environment (${SCALE_OUT_ENV.databaseUrl} is set)`
+          : "embedded default (file under the data dir)";
+    const chosen = databaseChoice(
+      type,
+      cp,
+      "runtime.checkpointer",
+      databaseEnv,
+      abs,
+      path.join(dataDir, D.checkpointFile),
+      problem,
+    );
+    checkpointer =
+      chosen.type === "postgres" && cp["schema"] !== undefined
+        ? { ...chosen, schema: cp["schema"] as string }
+        : (chosen as CheckpointerSettings);
   }
 
   const ret = section(rt, "retention");

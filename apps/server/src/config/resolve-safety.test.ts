@@ -34,19 +34,27 @@ guardrails:
   });
 
   it("keeps a plugin's config as written", async () => {
-    const c = await load("guardrails: { enabled: true, provider: { use: './policy.js:Policy', config: { max_calls: 3 } } }\n");
+    const c = await load(
+      "guardrails: { enabled: true, provider: { use: './policy.js:Policy', config: { max_calls: 3 } } }\n",
+    );
     expect(c.guardrails?.provider).toEqual({ kind: "plugin", use: "./policy.js:Policy", options: { max_calls: 3 } });
   });
 
   it("names the key path of bad values", async () => {
-    expect(await problems("guardrails: { enabled: true }\n")).toContain("guardrails.provider: is required when guardrails.enabled is true");
-    expect(await problems("guardrails: { enabled: true, provider: { use: allowlist, config: { denied: [bash] } } }\n")).toContain(
+    expect(await problems("guardrails: { enabled: true }\n")).toContain(
+      "guardrails.provider: is required when guardrails.enabled is true",
+    );
+    expect(
+      await problems("guardrails: { enabled: true, provider: { use: allowlist, config: { denied: [bash] } } }\n"),
+    ).toContain(
       "guardrails.provider.config.denied: is not a setting of the allowlist provider (allowed_tools, denied_tools)",
     );
-    expect(await problems("guardrails: { enabled: true, provider: { use: allowlist, config: { denied_tools: bash } } }\n")).toContain(
-      "guardrails.provider.config.denied_tools: must be a list of tool names",
+    expect(
+      await problems("guardrails: { enabled: true, provider: { use: allowlist, config: { denied_tools: bash } } }\n"),
+    ).toContain("guardrails.provider.config.denied_tools: must be a list of tool names");
+    expect(await problems("guardrails: { enabled: true, provider: { use: nonsense } }\n")).toContain(
+      'guardrails.provider.use: must be "allowlist" or "<module>:<export>", got "nonsense"',
     );
-    expect(await problems("guardrails: { enabled: true, provider: { use: nonsense } }\n")).toContain('guardrails.provider.use: must be "allowlist" or "<module>:<export>", got "nonsense"');
     expect(await problems("guardrails: { require_approval: bash }\n")).toContain("guardrails.require_approval");
     expect(await problems("read_before_write: { enabled: 1 }\n")).toContain("read_before_write.enabled");
   });

@@ -20,13 +20,20 @@ const stringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x
  * @param problem - records a problem at a key path
  * @returns the typed sections with defaults (`read_before_write.enabled` true, guardrails off, `fail_closed` true)
  */
-export function resolveSafety(doc: Doc, problem: (path: string, message: string) => void): { readBeforeWrite: { enabled: boolean }; guardrails: GuardrailsSettings } {
+export function resolveSafety(
+  doc: Doc,
+  problem: (path: string, message: string) => void,
+): { readBeforeWrite: { enabled: boolean }; guardrails: GuardrailsSettings } {
   const rbw = (doc["read_before_write"] as Doc | undefined) ?? {};
   const g = (doc["guardrails"] as Doc | undefined) ?? {};
   const enabled = (g["enabled"] as boolean | undefined) ?? false;
   const raw = g["provider"] as { use: string; config?: Doc } | undefined;
   let provider: GuardrailProviderSettings | undefined;
-  if (enabled && raw === undefined) problem("guardrails.provider", 'is required when guardrails.enabled is true (e.g. use: allowlist with config.denied_tools: [bash])');
+  if (enabled && raw === undefined)
+    problem(
+      "guardrails.provider",
+      "is required when guardrails.enabled is true (e.g. use: allowlist with config.denied_tools: [bash])",
+    );
   if (enabled && raw !== undefined) provider = resolveProvider(raw, problem);
   return {
     readBeforeWrite: { enabled: (rbw["enabled"] as boolean | undefined) ?? true },
@@ -40,7 +47,10 @@ export function resolveSafety(doc: Doc, problem: (path: string, message: string)
   };
 }
 
-function resolveProvider(raw: { use: string; config?: Doc }, problem: (path: string, message: string) => void): GuardrailProviderSettings | undefined {
+function resolveProvider(
+  raw: { use: string; config?: Doc },
+  problem: (path: string, message: string) => void,
+): GuardrailProviderSettings | undefined {
   const config = raw.config ?? {};
   if (!ALLOWLIST_USES.has(raw.use)) {
     if (isUseSpec(raw.use)) return { kind: "plugin", use: raw.use, options: config };
@@ -50,7 +60,10 @@ function resolveProvider(raw: { use: string; config?: Doc }, problem: (path: str
   let ok = true;
   for (const key of Object.keys(config)) {
     if (key !== "allowed_tools" && key !== "denied_tools") {
-      problem(`guardrails.provider.config.${key}`, "is not a setting of the allowlist provider (allowed_tools, denied_tools)");
+      problem(
+        `guardrails.provider.config.${key}`,
+        "is not a setting of the allowlist provider (allowed_tools, denied_tools)",
+      );
       ok = false;
     } else if (!stringList(config[key])) {
       problem(`guardrails.provider.config.${key}`, "must be a list of tool names");

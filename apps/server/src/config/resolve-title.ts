@@ -14,10 +14,15 @@ type Doc = Record<string, unknown>;
  * @param problem - records a problem at a key path
  * @returns the `title:` settings with defaults
  */
-export function resolveTitle(doc: Doc, modelNames: readonly string[], problem: (path: string, message: string) => void): TitleSettings {
+export function resolveTitle(
+  doc: Doc,
+  modelNames: readonly string[],
+  problem: (path: string, message: string) => void,
+): TitleSettings {
   const t = (doc["title"] as Doc | undefined) ?? {};
   const modelName = t["model_name"] as string | undefined;
-  if (modelName !== undefined && !modelNames.includes(modelName)) problem("title.model_name", `unknown model "${modelName}" (configured: ${modelNames.join(", ")})`);
+  if (modelName !== undefined && !modelNames.includes(modelName))
+    problem("title.model_name", `unknown model "${modelName}" (configured: ${modelNames.join(", ")})`);
   return {
     enabled: (t["enabled"] as boolean | undefined) ?? true,
     maxWords: (t["max_words"] as number | undefined) ?? 6,

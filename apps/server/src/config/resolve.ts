@@ -17,7 +17,14 @@ import { resolveRuntime } from "./resolve-runtime.js";
 import { resolveTitle } from "./resolve-title.js";
 import { resolveSafety } from "./resolve-safety.js";
 import { resolveResilience } from "./resolve-resilience.js";
-import type { CustomSubagentSettings, ModelConfig, ModelUse, ScannerUse, ServerConfig, SubagentOverrideSettings } from "./types.js";
+import type {
+  CustomSubagentSettings,
+  ModelConfig,
+  ModelUse,
+  ScannerUse,
+  ServerConfig,
+  SubagentOverrideSettings,
+} from "./types.js";
 
 /** Loosely typed view of a validated document. */
 type Doc = Record<string, unknown>;
@@ -42,7 +49,8 @@ const SUBAGENT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const BUILTIN_SUBAGENTS = new Set(["general-purpose", "bash"]);
 
 const section = (doc: Doc, key: string): Doc => (doc[key] as Doc | undefined) ?? {};
-const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 const secondsToMs = (s: number | undefined): number | undefined => (s === undefined ? undefined : Math.round(s * 1000));
 
 /**
@@ -92,9 +100,15 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     if (previous !== undefined) problem(`${at}.name`, `duplicate model name "${name}" (also models[${previous}])`);
     seenNames.set(name, i);
     const use = parseModelUse(m["use"] as string | undefined);
-    if (use === undefined) problem(`${at}.use`, `must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "${String(m["use"])}"`);
-    if (use?.kind === "openai" && m["model"] === undefined) problem(`${at}.model`, "is required for OpenAI-compatible models (use: openai)");
-    if ((use?.kind === "anthropic" || use?.kind === "google") && m["model"] === undefined) problem(`${at}.model`, `is required for use: ${use.kind}`);
+    if (use === undefined)
+      problem(
+        `${at}.use`,
+        `must be "openai", "anthropic", "google", "demo" or "<module>:<export>", got "${String(m["use"])}"`,
+      );
+    if (use?.kind === "openai" && m["model"] === undefined)
+      problem(`${at}.model`, "is required for OpenAI-compatible models (use: openai)");
+    if ((use?.kind === "anthropic" || use?.kind === "google") && m["model"] === undefined)
+      problem(`${at}.model`, `is required for use: ${use.kind}`);
     models.push({
       name,
       use: use ?? { kind: "openai" },
@@ -114,7 +128,14 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     });
   });
   if (models.length === 0) {
-    models.push({ name: D.demoModelName, use: { kind: "demo" }, supportsVision: false, supportsThinking: false, options: {}, displayName: "Demo (offline)" });
+    models.push({
+      name: D.demoModelName,
+      use: { kind: "demo" },
+      supportsVision: false,
+      supportsThinking: false,
+      options: {},
+      displayName: "Demo (offline)",
+    });
     provenance["models"] = "default (no models configured: the offline demo model)";
   } else {
     provenance["models"] = "config";
@@ -126,7 +147,8 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     provenance["default_model"] = "default (the first model)";
   } else {
     provenance["default_model"] = "config";
-    if (!modelNames.includes(defaultModel)) problem("default_model", `unknown model "${defaultModel}" (configured: ${modelNames.join(", ")})`);
+    if (!modelNames.includes(defaultModel))
+      problem("default_model", `unknown model "${defaultModel}" (configured: ${modelNames.join(", ")})`);
   }
 
   // sandbox
@@ -143,7 +165,8 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     use: sandboxUse,
     allowHostBash: (sb["allow_host_bash"] as boolean | undefined) ?? false,
     network: (sb["network"] as boolean | undefined) ?? false,
-    commandTimeoutMs: secondsToMs((sb["command_timeout_seconds"] as number | undefined) ?? D.sandboxCommandTimeoutSeconds) ?? 0,
+    commandTimeoutMs:
+      secondsToMs((sb["command_timeout_seconds"] as number | undefined) ?? D.sandboxCommandTimeoutSeconds) ?? 0,
     mounts: ((sb["mounts"] as Doc[] | undefined) ?? []).map((m) => ({
       hostPath: abs(m["host_path"] as string),
       containerPath: m["container_path"] as string,
@@ -185,7 +208,8 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   // subagents
   const sa = section(doc, "subagents");
   const checkModelRef = (p: string, name: string | undefined): void => {
-    if (name !== undefined && name !== "inherit" && !modelNames.includes(name)) problem(p, `unknown model "${name}" (configured: ${modelNames.join(", ")}, or "inherit")`);
+    if (name !== undefined && name !== "inherit" && !modelNames.includes(name))
+      problem(p, `unknown model "${name}" (configured: ${modelNames.join(", ")}, or "inherit")`);
   };
   const agents: Record<string, SubagentOverrideSettings> = {};
   for (const [name, raw] of Object.entries(section(sa, "agents"))) {
@@ -201,8 +225,13 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   for (const [name, raw] of Object.entries(section(sa, "custom_agents"))) {
     const o = raw as Doc;
     const at = `subagents.custom_agents.${name}`;
-    if (!SUBAGENT_NAME.test(name)) problem(at, "subagent names must be hyphen-case (lowercase letters, digits and single hyphens)");
-    if (BUILTIN_SUBAGENTS.has(name)) problem(at, `"${name}" is a built-in subagent and cannot be redefined (use subagents.agents.${name} to override its limits)`);
+    if (!SUBAGENT_NAME.test(name))
+      problem(at, "subagent names must be hyphen-case (lowercase letters, digits and single hyphens)");
+    if (BUILTIN_SUBAGENTS.has(name))
+      problem(
+        at,
+        `"${name}" is a built-in subagent and cannot be redefined (use subagents.agents.${name} to override its limits)`,
+      );
     checkModelRef(`${at}.model`, o["model"] as string | undefined);
     customAgents[name] = {
       description: o["description"] as string,
@@ -233,14 +262,32 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   };
   const resilience = resolveResilience(doc, modelNames, problem);
   const title = resolveTitle(doc, modelNames, problem);
-  const uploads = { autoConvertDocuments: (section(doc, "uploads")["auto_convert_documents"] as boolean | undefined) ?? false };
+  const uploads = {
+    autoConvertDocuments: (section(doc, "uploads")["auto_convert_documents"] as boolean | undefined) ?? false,
+  };
   const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
   const safety = resolveSafety(doc, problem);
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
-    config: { server, models, defaultModel, sandbox, skills, subagents, runtime, storage: { dataDir }, agent, title, uploads, resilience, extensionsConfigPath, ...context, ...safety },
+    config: {
+      server,
+      models,
+      defaultModel,
+      sandbox,
+      skills,
+      subagents,
+      runtime,
+      storage: { dataDir },
+      agent,
+      title,
+      uploads,
+      resilience,
+      extensionsConfigPath,
+      ...context,
+      ...safety,
+    },
     provenance,
   };
 }

@@ -26,7 +26,8 @@ const pluginOptions = (): Schema => ({ type: "object" });
 /** `"<module specifier>:<export name>"` or a built-in keyword; checked in detail by the resolver. */
 const use = (): Schema => nonEmpty();
 /** DeerFlow's `ContextSize` (`summarization.trigger` / `keep`); ranges per type are checked by the resolver. */
-const contextSize = (): Schema => obj({ type: { enum: ["tokens", "messages", "fraction"] }, value: num({ minimum: 0 }) }, ["type", "value"]);
+const contextSize = (): Schema =>
+  obj({ type: { enum: ["tokens", "messages", "fraction"] }, value: num({ minimum: 0 }) }, ["type", "value"]);
 
 const model = obj(
   {
@@ -67,7 +68,12 @@ const sandbox = obj({
   allow_host_bash: bool(),
   network: bool(),
   command_timeout_seconds: num({ exclusiveMinimum: 0 }),
-  mounts: list(obj({ host_path: nonEmpty(), container_path: nonEmpty({ pattern: "^/" }), read_only: bool() }, ["host_path", "container_path"])),
+  mounts: list(
+    obj({ host_path: nonEmpty(), container_path: nonEmpty({ pattern: "^/" }), read_only: bool() }, [
+      "host_path",
+      "container_path",
+    ]),
+  ),
   limits: obj({
     cpu_seconds: int(0),
     memory_bytes: int(0),
@@ -195,7 +201,13 @@ export const CONFIG_SCHEMA: Schema = obj({
     hard_stop_threshold: num({ exclusiveMinimum: 0 }),
   }),
   uploads: obj({ auto_convert_documents: bool() }),
-  title: obj({ enabled: bool(), max_words: int(1, { maximum: 20 }), max_chars: int(10, { maximum: 200 }), model_name: nonEmpty(), prompt_template: nonEmpty() }),
+  title: obj({
+    enabled: bool(),
+    max_words: int(1, { maximum: 20 }),
+    max_chars: int(10, { maximum: 200 }),
+    model_name: nonEmpty(),
+    prompt_template: nonEmpty(),
+  }),
   read_before_write: obj({ enabled: bool() }),
   guardrails: obj({
     enabled: bool(),
@@ -225,7 +237,8 @@ export function schemaTypesAt(schema: Schema, path: readonly (string | number)[]
     }
     const props = node["properties"] as Record<string, Schema> | undefined;
     const additional = node["additionalProperties"];
-    node = props?.[segment] ?? (typeof additional === "object" && additional !== null ? (additional as Schema) : undefined);
+    node =
+      props?.[segment] ?? (typeof additional === "object" && additional !== null ? (additional as Schema) : undefined);
   }
   const type = node?.["type"];
   return new Set(typeof type === "string" ? [type] : Array.isArray(type) ? (type as string[]) : []);

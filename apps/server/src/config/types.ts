@@ -208,7 +208,10 @@ export interface TitleSettings {
 }
 
 /** `summarization:`, `tool_output:`, `token_usage:`, `token_budget:` as the lead agent's middleware options. */
-export type ContextMiddlewareSettings = Pick<LeadMiddlewareOptions, "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget">;
+export type ContextMiddlewareSettings = Pick<
+  LeadMiddlewareOptions,
+  "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget"
+>;
 
 /** The whole configuration. */
 export interface ServerConfig {

@@ -23,7 +23,12 @@ export function dropNullKeys(node: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (value === null) continue;
-      Object.defineProperty(out, key, { value: dropNullKeys(value), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: dropNullKeys(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -51,7 +56,10 @@ export function coerceReferencedScalars(document: unknown, paths: readonly (read
     const raw = container[key];
     if (typeof raw !== "string") continue;
     const text = raw.trim();
-    if ((types.has("integer") && /^[+-]?\d+$/.test(text)) || (types.has("number") && text !== "" && Number.isFinite(Number(text)))) {
+    if (
+      (types.has("integer") && /^[+-]?\d+$/.test(text)) ||
+      (types.has("number") && text !== "" && Number.isFinite(Number(text)))
+    ) {
       container[key] = Number(text);
     } else if (types.has("boolean") && (text === "true" || text === "false")) {
       container[key] = text === "true";
@@ -77,7 +85,8 @@ function allowedKeys(schemaPath: string): string[] {
   // schemaPath ends with /additionalProperties; the sibling `properties` lists what is allowed.
   const parts = schemaPath.replace(/^#\//, "").split("/").slice(0, -1);
   let node: unknown = CONFIG_SCHEMA;
-  for (const p of parts) node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const p of parts)
+    node = (node as Record<string, unknown> | undefined)?.[p.replace(/~1/g, "/").replace(/~0/g, "~")];
   const props = (node as { properties?: Record<string, unknown> } | undefined)?.properties;
   return props ? Object.keys(props) : [];
 }
@@ -88,16 +97,31 @@ function toProblem(error: ErrorObject, data: unknown): ConfigProblem {
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params["additionalProperty"]);
-      return { path: formatKeyPath([...segments, key]), message: `unknown key (allowed: ${allowedKeys(error.schemaPath).join(", ")})` };
+      return {
+        path: formatKeyPath([...segments, key]),
+        message: `unknown key (allowed: ${allowedKeys(error.schemaPath).join(", ")})`,
+      };
     }
     case "required":
       return { path: formatKeyPath([...segments, String(params["missingProperty"])]), message: "is required" };
     case "enum":
-      return { path: formatKeyPath(segments), message: `must be one of: ${(params["allowedValues"] as unknown[]).map(String).join(", ")}` };
+      return {
+        path: formatKeyPath(segments),
+        message: `must be one of: ${(params["allowedValues"] as unknown[]).map(String).join(", ")}`,
+      };
     case "type":
-      return { path: formatKeyPath(segments), message: `${error.message ?? "has the wrong type"} (got ${describeType(valueAt(data, segments))})` };
+      return {
+        path: formatKeyPath(segments),
+        message: `${error.message ?? "has the wrong type"} (got ${describeType(valueAt(data, segments))})`,
+      };
     case "pattern":
-      return { path: formatKeyPath(segments), message: segments.at(-1) === "container_path" ? "must be an absolute path (start with /)" : `must match ${String(params["pattern"])}` };
+      return {
+        path: formatKeyPath(segments),
+        message:
+          segments.at(-1) === "container_path"
+            ? "must be an absolute path (start with /)"
+            : `must match ${String(params["pattern"])}`,
+      };
     default:
       return { path: formatKeyPath(segments), message: error.message ?? error.keyword };
   }

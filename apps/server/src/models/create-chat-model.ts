@@ -50,7 +50,9 @@ export interface ChatModelPluginInput {
 /** True for objects that can serve as an agent's model. */
 export function isChatModelLike(value: unknown): value is BaseChatModel {
   const v = value as Record<string, unknown> | null;
-  return typeof v === "object" && v !== null && typeof v["invoke"] === "function" && typeof v["bindTools"] === "function";
+  return (
+    typeof v === "object" && v !== null && typeof v["invoke"] === "function" && typeof v["bindTools"] === "function"
+  );
 }
 
 function pluginInput(m: ModelConfig): ChatModelPluginInput {
@@ -79,7 +81,10 @@ function pluginInput(m: ModelConfig): ChatModelPluginInput {
  * const chat = await createChatModel({ name: "gpt", use: { kind: "openai" }, model: "gpt-4o-mini", supportsVision: false, supportsThinking: false, options: {} });
  * ```
  */
-export async function createChatModel(model: ModelConfig, options: CreateChatModelOptions = {}): Promise<BaseChatModel> {
+export async function createChatModel(
+  model: ModelConfig,
+  options: CreateChatModelOptions = {},
+): Promise<BaseChatModel> {
   const logger = options.logger ?? silentLogger;
   switch (model.use.kind) {
     case "demo":
@@ -87,10 +92,14 @@ export async function createChatModel(model: ModelConfig, options: CreateChatMod
     case "anthropic":
     case "google":
       try {
-        return model.use.kind === "anthropic" ? createAnthropicModel(model, options.env ?? process.env) : createGoogleModel(model, options.env ?? process.env);
+        return model.use.kind === "anthropic"
+          ? createAnthropicModel(model, options.env ?? process.env)
+          : createGoogleModel(model, options.env ?? process.env);
       } catch (err) {
         if (ModelError.isInstance(err)) throw err;
-        throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, { cause: err });
+        throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     case "plugin":
       return loadPlugin(model.use.use, {
@@ -102,12 +111,21 @@ export async function createChatModel(model: ModelConfig, options: CreateChatMod
         check: isChatModelLike,
       });
     case "openai": {
-      if (model.model === undefined) throw new ModelError("MODEL_CONFIG_INVALID", model.name, `Model "${model.name}": "model" (the provider's model id) is required for OpenAI-compatible models`);
+      if (model.model === undefined)
+        throw new ModelError(
+          "MODEL_CONFIG_INVALID",
+          model.name,
+          `Model "${model.name}": "model" (the provider's model id) is required for OpenAI-compatible models`,
+        );
       const env = options.env ?? process.env;
       // Local OpenAI-compatible servers (vLLM, Ollama...) often need no key; the SDK still wants one.
       const apiKey = model.apiKey ?? env["OPENAI_API_KEY"] ?? (model.baseUrl !== undefined ? "EMPTY" : undefined);
       if (apiKey === undefined) {
-        throw new ModelError("MODEL_CONFIG_INVALID", model.name, `Model "${model.name}": no api_key in the config and OPENAI_API_KEY is not set (set one, or base_url for a local endpoint)`);
+        throw new ModelError(
+          "MODEL_CONFIG_INVALID",
+          model.name,
+          `Model "${model.name}": no api_key in the config and OPENAI_API_KEY is not set (set one, or base_url for a local endpoint)`,
+        );
       }
       try {
         return new ChatOpenAI({
@@ -122,7 +140,9 @@ export async function createChatModel(model: ModelConfig, options: CreateChatMod
         });
       } catch (err) {
         logger.error({ model: model.name, err: (err as Error).message }, "cannot create the OpenAI-compatible model");
-        throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, { cause: err });
+        throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     }
   }

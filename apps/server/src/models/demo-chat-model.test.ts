@@ -1,6 +1,13 @@
 import { createAskClarificationTool, createPresentFilesTool } from "@deerflow/agent";
 import { createSandboxTools, type Sandbox } from "@deerflow/sandbox";
-import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import {
+  AIMessage,
+  AIMessageChunk,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+} from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { DEMO_LABEL, DEMO_MODEL_NAME, DemoChatModel, demoTokens } from "./index.js";
@@ -13,7 +20,11 @@ const taskTool = tool(async () => "", {
   description: "Delegate",
   schema: {
     type: "object",
-    properties: { description: { type: "string" }, prompt: { type: "string" }, subagent_type: { type: "string", enum: ["general-purpose", "bash"] } },
+    properties: {
+      description: { type: "string" },
+      prompt: { type: "string" },
+      subagent_type: { type: "string", enum: ["general-purpose", "bash"] },
+    },
     required: ["description", "prompt", "subagent_type"],
   },
 });
@@ -60,7 +71,12 @@ describe("DemoChatModel", () => {
   it("calls ls on the workspace with valid ids and schema-conforming arguments", async () => {
     const out = await respond([new HumanMessage("Please list my workspace")]);
     expect(out.tool_calls).toEqual([
-      { id: expect.stringMatching(/^call_[0-9a-f]{16}_0$/), name: "ls", args: { description: "List the folder", path: "/mnt/user-data/workspace" }, type: "tool_call" },
+      {
+        id: expect.stringMatching(/^call_[0-9a-f]{16}_0$/),
+        name: "ls",
+        args: { description: "List the folder", path: "/mnt/user-data/workspace" },
+        type: "tool_call",
+      },
     ]);
     expectArgsFitSchema(out.tool_calls?.[0] as { name: string; args: Record<string, unknown> });
   });
@@ -73,8 +89,14 @@ describe("DemoChatModel", () => {
   });
 
   it("reads a matching skill's SKILL.md first, from the prompt's available skills", async () => {
-    const out = await respond([new SystemMessage(SKILLS_PROMPT), new HumanMessage("Research the history of the printing press")]);
-    expect(out.tool_calls?.[0]).toMatchObject({ name: "read_file", args: { path: "/mnt/skills/public/deep-research/SKILL.md" } });
+    const out = await respond([
+      new SystemMessage(SKILLS_PROMPT),
+      new HumanMessage("Research the history of the printing press"),
+    ]);
+    expect(out.tool_calls?.[0]).toMatchObject({
+      name: "read_file",
+      args: { path: "/mnt/skills/public/deep-research/SKILL.md" },
+    });
     expectArgsFitSchema(out.tool_calls?.[0] as { name: string; args: Record<string, unknown> });
   });
 
@@ -85,11 +107,24 @@ describe("DemoChatModel", () => {
 
   it("writes a deliverable to outputs, then presents it", async () => {
     const first = await respond([new HumanMessage("write notes.md with a summary")]);
-    expect(first.tool_calls?.[0]).toMatchObject({ name: "write_file", args: { path: "/mnt/user-data/outputs/notes.md" } });
-    const toolMsg = new ToolMessage({ content: "OK", tool_call_id: first.tool_calls?.[0]?.id ?? "", name: "write_file" });
+    expect(first.tool_calls?.[0]).toMatchObject({
+      name: "write_file",
+      args: { path: "/mnt/user-data/outputs/notes.md" },
+    });
+    const toolMsg = new ToolMessage({
+      content: "OK",
+      tool_call_id: first.tool_calls?.[0]?.id ?? "",
+      name: "write_file",
+    });
     const second = await respond([new HumanMessage("write notes.md with a summary"), first, toolMsg]);
-    expect(second.tool_calls?.[0]).toEqual(expect.objectContaining({ name: "present_files", args: { filepaths: ["/mnt/user-data/outputs/notes.md"] } }));
-    const presented = new ToolMessage({ content: "Successfully presented files", tool_call_id: second.tool_calls?.[0]?.id ?? "", name: "present_files" });
+    expect(second.tool_calls?.[0]).toEqual(
+      expect.objectContaining({ name: "present_files", args: { filepaths: ["/mnt/user-data/outputs/notes.md"] } }),
+    );
+    const presented = new ToolMessage({
+      content: "Successfully presented files",
+      tool_call_id: second.tool_calls?.[0]?.id ?? "",
+      name: "present_files",
+    });
     const final = await respond([new HumanMessage("write notes.md with a summary"), first, toolMsg, second, presented]);
     expect(final.tool_calls ?? []).toEqual([]);
     expect(final.content).toContain("- Wrote /mnt/user-data/outputs/notes.md.");
@@ -101,13 +136,19 @@ describe("DemoChatModel", () => {
     expect(out.tool_calls?.map((c) => c.args["subagent_type"])).toEqual(["general-purpose", "general-purpose"]);
     expect(out.tool_calls?.map((c) => c.args["description"])).toEqual(["Research solar power", "Research wind power"]);
     for (const c of out.tool_calls ?? []) expectArgsFitSchema(c as { name: string; args: Record<string, unknown> });
-    const withoutTask = await respond([new HumanMessage("Research solar power and wind power in parallel")], [...sandboxTools]);
+    const withoutTask = await respond(
+      [new HumanMessage("Research solar power and wind power in parallel")],
+      [...sandboxTools],
+    );
     expect(withoutTask.tool_calls ?? []).toEqual([]);
   });
 
   it("asks for clarification on a bare question mark, only when ask_clarification is bound", async () => {
     const out = await respond([new HumanMessage("?")]);
-    expect(out.tool_calls?.[0]).toMatchObject({ name: "ask_clarification", args: { clarification_type: "ambiguous_requirement" } });
+    expect(out.tool_calls?.[0]).toMatchObject({
+      name: "ask_clarification",
+      args: { clarification_type: "ambiguous_requirement" },
+    });
     expect(out.tool_calls?.[0]?.args["options"]).toHaveLength(4);
     expectArgsFitSchema(out.tool_calls?.[0] as { name: string; args: Record<string, unknown> });
     const unbound = await respond([new HumanMessage("?")], [...sandboxTools]);
@@ -116,14 +157,26 @@ describe("DemoChatModel", () => {
 
   it("acts on the clarification answer", async () => {
     const ask = await respond([new HumanMessage("Deploy it?")]);
-    const answer = new ToolMessage({ content: "User's answer: list the outputs folder /mnt/user-data/outputs", tool_call_id: ask.tool_calls?.[0]?.id ?? "", name: "ask_clarification" });
+    const answer = new ToolMessage({
+      content: "User's answer: list the outputs folder /mnt/user-data/outputs",
+      tool_call_id: ask.tool_calls?.[0]?.id ?? "",
+      name: "ask_clarification",
+    });
     const next = await respond([new HumanMessage("Deploy it?"), ask, answer]);
     expect(next.tool_calls?.[0]).toMatchObject({ name: "ls", args: { path: "/mnt/user-data/outputs" } });
   });
 
   it("summarises tool results, including failures", async () => {
-    const ai = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "bash", args: { command: "cat /nope" }, type: "tool_call" }] });
-    const result = new ToolMessage({ content: "Error: Unsafe absolute paths in command: /nope", tool_call_id: "c1", name: "bash", status: "error" });
+    const ai = new AIMessage({
+      content: "",
+      tool_calls: [{ id: "c1", name: "bash", args: { command: "cat /nope" }, type: "tool_call" }],
+    });
+    const result = new ToolMessage({
+      content: "Error: Unsafe absolute paths in command: /nope",
+      tool_call_id: "c1",
+      name: "bash",
+      status: "error",
+    });
     const final = await respond([new HumanMessage("run `cat /nope`"), ai, result]);
     expect(final.content).toContain("- bash failed: Error: Unsafe absolute paths in command: /nope");
   });
@@ -139,14 +192,21 @@ describe("DemoChatModel", () => {
 
   it("streams the text word by word, then the tool calls", async () => {
     const chunks: AIMessageChunk[] = [];
-    for await (const chunk of await new DemoChatModel().bindTools(allTools).stream([new HumanMessage("run `echo hi`")])) chunks.push(chunk);
+    for await (const chunk of await new DemoChatModel().bindTools(allTools).stream([new HumanMessage("run `echo hi`")]))
+      chunks.push(chunk);
     const text = "Let me run `echo hi` in the sandbox.";
     expect(chunks.slice(0, demoTokens(text).length).map((c) => c.content)).toEqual(demoTokens(text));
     const merged = chunks.reduce((acc, c) => acc.concat(c));
     expect(merged.content).toBe(text);
-    expect(merged.tool_calls).toEqual([expect.objectContaining({ name: "bash", args: { description: "Run the requested command", command: "echo hi" } })]);
-    expect((merged as unknown as { usage_metadata?: { total_tokens: number } }).usage_metadata?.total_tokens).toBeGreaterThan(0);
-    const invoked = (await new DemoChatModel().bindTools(allTools).invoke([new HumanMessage("run `echo hi`")])) as AIMessage;
+    expect(merged.tool_calls).toEqual([
+      expect.objectContaining({ name: "bash", args: { description: "Run the requested command", command: "echo hi" } }),
+    ]);
+    expect(
+      (merged as unknown as { usage_metadata?: { total_tokens: number } }).usage_metadata?.total_tokens,
+    ).toBeGreaterThan(0);
+    const invoked = (await new DemoChatModel()
+      .bindTools(allTools)
+      .invoke([new HumanMessage("run `echo hi`")])) as AIMessage;
     expect(invoked.tool_calls).toEqual(merged.tool_calls);
   });
 });

@@ -21,7 +21,12 @@
  */
 import { createHash } from "node:crypto";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { BaseChatModel, type BaseChatModelCallOptions, type BaseChatModelParams, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
@@ -95,11 +100,20 @@ export class DemoChatModel extends BaseChatModel<DemoChatModelCallOptions, AIMes
    * Binds tools the OpenAI way (as `tools` call options), so the model sees
    * their names and JSON Schemas.
    */
-  override bindTools(tools: BindToolsInput[], kwargs?: Partial<DemoChatModelCallOptions>): Runnable<BaseLanguageModelInput, AIMessageChunk, DemoChatModelCallOptions> {
-    return this.withConfig({ tools: tools.map((t) => convertToOpenAITool(t)), ...kwargs } as Partial<DemoChatModelCallOptions>);
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<DemoChatModelCallOptions>,
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, DemoChatModelCallOptions> {
+    return this.withConfig({
+      tools: tools.map((t) => convertToOpenAITool(t)),
+      ...kwargs,
+    } as Partial<DemoChatModelCallOptions>);
   }
 
-  #turn(messages: BaseMessage[], options: this["ParsedCallOptions"]): { turn: DemoTurn; id: string; toolCalls: { id: string; name: string; args: Record<string, unknown> }[] } {
+  #turn(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): { turn: DemoTurn; id: string; toolCalls: { id: string; name: string; args: Record<string, unknown> }[] } {
     const tools = readBoundTools(options.tools);
     const turn = planDemoTurn(messages, tools);
     const id = `demo-${fingerprint(messages, [...tools.keys()])}`;
@@ -116,7 +130,9 @@ export class DemoChatModel extends BaseChatModel<DemoChatModelCallOptions, AIMes
     const input = approxTokens(messages.map((m) => contentText(m.content)).join("\n"));
     const output = approxTokens(turn.text + JSON.stringify(turn.calls));
     // Assigned after construction: this @langchain/core version types usage_metadata of the default structure as `never`.
-    Object.assign(message, { usage_metadata: { input_tokens: input, output_tokens: output, total_tokens: input + output } });
+    Object.assign(message, {
+      usage_metadata: { input_tokens: input, output_tokens: output, total_tokens: input + output },
+    });
     return message;
   }
 
@@ -124,7 +140,12 @@ export class DemoChatModel extends BaseChatModel<DemoChatModelCallOptions, AIMes
   override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     const { turn, id, toolCalls } = this.#turn(messages, options);
     const message = this.#withUsage(
-      new AIMessage({ id, content: turn.text, tool_calls: toolCalls.map((c) => ({ ...c, type: "tool_call" as const })), response_metadata: this.#responseMetadata(turn) }),
+      new AIMessage({
+        id,
+        content: turn.text,
+        tool_calls: toolCalls.map((c) => ({ ...c, type: "tool_call" as const })),
+        response_metadata: this.#responseMetadata(turn),
+      }),
       turn,
       messages,
     );
@@ -148,13 +169,23 @@ export class DemoChatModel extends BaseChatModel<DemoChatModelCallOptions, AIMes
       const message = new AIMessageChunk({
         id,
         content: "",
-        tool_call_chunks: toolCalls.map((c, index) => ({ id: c.id, name: c.name, args: JSON.stringify(c.args), index, type: "tool_call_chunk" as const })),
+        tool_call_chunks: toolCalls.map((c, index) => ({
+          id: c.id,
+          name: c.name,
+          args: JSON.stringify(c.args),
+          index,
+          type: "tool_call_chunk" as const,
+        })),
       });
       const chunk = new ChatGenerationChunk({ text: "", message });
       yield chunk;
       await runManager?.handleLLMNewToken("", undefined, undefined, undefined, undefined, { chunk });
     }
-    const closing = this.#withUsage(new AIMessageChunk({ id, content: "", response_metadata: this.#responseMetadata(turn) }), turn, messages);
+    const closing = this.#withUsage(
+      new AIMessageChunk({ id, content: "", response_metadata: this.#responseMetadata(turn) }),
+      turn,
+      messages,
+    );
     yield new ChatGenerationChunk({ text: "", message: closing });
   }
 }

@@ -42,7 +42,11 @@ export class ModelRegistry {
     this.#entries = new Map(options.models.map((m) => [m.name, m]));
     this.defaultModel = options.defaultModel;
     if (!this.#entries.has(options.defaultModel)) {
-      throw new ModelError("MODEL_NOT_FOUND", options.defaultModel, `Default model "${options.defaultModel}" is not configured (configured: ${this.names().join(", ")})`);
+      throw new ModelError(
+        "MODEL_NOT_FOUND",
+        options.defaultModel,
+        `Default model "${options.defaultModel}" is not configured (configured: ${this.names().join(", ")})`,
+      );
     }
   }
 
@@ -69,7 +73,8 @@ export class ModelRegistry {
    */
   async get(name: string = this.defaultModel): Promise<BaseChatModel> {
     const entry = this.#entries.get(name);
-    if (entry === undefined) throw new ModelError("MODEL_NOT_FOUND", name, `Unknown model "${name}" (configured: ${this.names().join(", ")})`);
+    if (entry === undefined)
+      throw new ModelError("MODEL_NOT_FOUND", name, `Unknown model "${name}" (configured: ${this.names().join(", ")})`);
     let pending = this.#cache.get(name);
     if (pending === undefined) {
       pending = (this.#options.create ?? createChatModel)(entry, this.#options);
@@ -99,7 +104,8 @@ export class ModelRegistry {
    */
   async variant(name: string, fields: Readonly<Record<string, unknown>>): Promise<BaseChatModel> {
     const entry = this.#entries.get(name);
-    if (entry === undefined) throw new ModelError("MODEL_NOT_FOUND", name, `Unknown model "${name}" (configured: ${this.names().join(", ")})`);
+    if (entry === undefined)
+      throw new ModelError("MODEL_NOT_FOUND", name, `Unknown model "${name}" (configured: ${this.names().join(", ")})`);
     return (this.#options.create ?? createChatModel)(withRunFields(entry, fields), this.#options);
   }
 }

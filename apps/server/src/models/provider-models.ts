@@ -12,11 +12,17 @@ import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import type { ModelConfig } from "../config/types.js";
 import { ModelError } from "./errors.js";
 
-const present = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+const present = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 
 function requireKey(model: ModelConfig, env: NodeJS.ProcessEnv, variable: string): string {
   const key = model.apiKey ?? env[variable];
-  if (key === undefined) throw new ModelError("MODEL_CONFIG_INVALID", model.name, `Model "${model.name}": no api_key in the config and ${variable} is not set`);
+  if (key === undefined)
+    throw new ModelError(
+      "MODEL_CONFIG_INVALID",
+      model.name,
+      `Model "${model.name}": no api_key in the config and ${variable} is not set`,
+    );
   return key;
 }
 

@@ -17,7 +17,10 @@ type Fields = Record<string, unknown>;
 export function thinkingProfileOf(entry: ModelConfig): ModelThinkingProfile {
   return {
     supportsThinking: entry.supportsThinking,
-    provider: entry.use.kind === "openai" || entry.use.kind === "anthropic" || entry.use.kind === "google" ? entry.use.kind : "other",
+    provider:
+      entry.use.kind === "openai" || entry.use.kind === "anthropic" || entry.use.kind === "google"
+        ? entry.use.kind
+        : "other",
     ...(entry.supportsReasoningEffort === undefined ? {} : { supportsReasoningEffort: entry.supportsReasoningEffort }),
     ...(entry.whenThinkingEnabled === undefined ? {} : { whenThinkingEnabled: entry.whenThinkingEnabled }),
     ...(entry.whenThinkingDisabled === undefined ? {} : { whenThinkingDisabled: entry.whenThinkingDisabled }),
@@ -38,5 +41,8 @@ export function withRunFields(entry: ModelConfig, fields: Readonly<Fields>): Mod
     ...(extraBody as Fields | undefined),
     ...(effort === undefined ? {} : { reasoning_effort: effort }),
   };
-  return { ...entry, options: { ...entry.options, ...rest, ...(Object.keys(body).length === 0 ? {} : { modelKwargs: body }) } };
+  return {
+    ...entry,
+    options: { ...entry.options, ...rest, ...(Object.keys(body).length === 0 ? {} : { modelKwargs: body }) },
+  };
 }

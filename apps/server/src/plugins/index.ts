@@ -31,7 +31,10 @@ export type LoadExportOptions = Omit<KernelLoadExportOptions, "importModule" | "
 /** Options of {@link loadPlugin}: those of {@link loadExport}, plus the constructor options and the check. */
 export type LoadPluginOptions<T> = Omit<KernelLoadPluginOptions<T>, "importModule" | "importerLabel">;
 
-const fromServer = { importModule: (specifier: string): Promise<unknown> => import(specifier), importerLabel: "the server" } as const;
+const fromServer = {
+  importModule: (specifier: string): Promise<unknown> => import(specifier),
+  importerLabel: "the server",
+} as const;
 
 /**
  * Imports the export a `use` value names (see the kernel's `loadExport`); bare

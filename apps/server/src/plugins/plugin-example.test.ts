@@ -46,7 +46,8 @@ async function deployment(): Promise<string> {
   return dir;
 }
 
-const skillMd = (body: string) => `---\nname: my-notes\ndescription: Write meeting notes. Use for transcripts.\n---\n\n${body}\n`;
+const skillMd = (body: string) =>
+  `---\nname: my-notes\ndescription: Write meeting notes. Use for transcripts.\n---\n\n${body}\n`;
 
 describe("examples/plugin-example through config.yaml", () => {
   it("uses the example chat model as the configured model", async () => {
@@ -55,7 +56,10 @@ describe("examples/plugin-example through config.yaml", () => {
     const resources = await createLeadAgentDeps(loaded, { cwd: dir, env: {} });
     cleanups.push(() => resources.close());
     const agent = await createLeadAgent({ ...resources.deps, checkpointer: new MemorySaver() });
-    const out = await agent.invoke({ messages: [new HumanMessage("hello plugin")] }, { configurable: { thread_id: "t-echo" } });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("hello plugin")] },
+      { configurable: { thread_id: "t-echo" } },
+    );
     expect((out.messages as BaseMessage[]).at(-1)?.content).toBe("Parrot: hello plugin");
   });
 
@@ -64,16 +68,35 @@ describe("examples/plugin-example through config.yaml", () => {
     const resources = await createLeadAgentDeps(await loadConfig({ cwd: dir, env: {} }), { cwd: dir, env: {} });
     cleanups.push(() => resources.close());
     const model = fakeModel()
-      .respondWithTools([{ name: "skill_manage", args: { action: "create", name: "my-notes", content: skillMd("FORBIDDEN-EXAMPLE steps") }, id: "c1" }])
-      .respondWithTools([{ name: "skill_manage", args: { action: "create", name: "my-notes", content: skillMd("Decisions first.") }, id: "c2" }])
+      .respondWithTools([
+        {
+          name: "skill_manage",
+          args: { action: "create", name: "my-notes", content: skillMd("FORBIDDEN-EXAMPLE steps") },
+          id: "c1",
+        },
+      ])
+      .respondWithTools([
+        {
+          name: "skill_manage",
+          args: { action: "create", name: "my-notes", content: skillMd("Decisions first.") },
+          id: "c2",
+        },
+      ])
       .respond(new AIMessage("Saved."));
     const deps = { ...resources.deps, models: { defaultModel: "fake", has: () => true, get: async () => model } };
     const agent = await createLeadAgent({ ...deps, checkpointer: new MemorySaver() });
-    const out = await agent.invoke({ messages: [new HumanMessage("save my notes skill")] }, { configurable: { thread_id: "t-scan" } });
-    const results = (out.messages as BaseMessage[]).filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => String(m.content));
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("save my notes skill")] },
+      { configurable: { thread_id: "t-scan" } },
+    );
+    const results = (out.messages as BaseMessage[])
+      .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
+      .map((m) => String(m.content));
     expect(results[0]).toMatch(/^Error: Static security scan blocked skill 'my-notes'/);
     expect(results[0]).toContain("example-keyword");
     expect(results[1]).toBe("Created custom skill 'my-notes'.");
-    expect(await fs.readFile(path.join(dir, "skills", "custom", "my-notes", "SKILL.md"), "utf8")).toContain("Decisions first.");
+    expect(await fs.readFile(path.join(dir, "skills", "custom", "my-notes", "SKILL.md"), "utf8")).toContain(
+      "Decisions first.",
+    );
   });
 });

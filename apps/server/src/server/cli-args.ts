@@ -65,7 +65,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     if (name === "--port") {
       const port = Number(value);
-      if (!/^\d+$/.test(value) || port > 65535) throw new ServerStartError("SERVER_USAGE", `--port must be an integer from 0 to 65535, got "${value}"`);
+      if (!/^\d+$/.test(value) || port > 65535)
+        throw new ServerStartError("SERVER_USAGE", `--port must be an integer from 0 to 65535, got "${value}"`);
       out.port = port;
     } else if (name === "--host") out.host = value;
     else out.config = value;

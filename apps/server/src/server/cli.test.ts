@@ -31,7 +31,12 @@ function usageError(fn: () => unknown): ServerStartError {
 describe("parseCliArgs", () => {
   it("reads --config, --port and --host in both spellings", () => {
     expect(parseCliArgs([])).toEqual({ help: false });
-    expect(parseCliArgs(["--config", "a.yaml", "--port=0", "--host", "0.0.0.0"])).toEqual({ config: "a.yaml", port: 0, host: "0.0.0.0", help: false });
+    expect(parseCliArgs(["--config", "a.yaml", "--port=0", "--host", "0.0.0.0"])).toEqual({
+      config: "a.yaml",
+      port: 0,
+      host: "0.0.0.0",
+      help: false,
+    });
     expect(parseCliArgs(["-h"]).help).toBe(true);
   });
 
@@ -71,7 +76,16 @@ describe("readDeploymentSettings", () => {
       LOG_LEVEL: "DEBUG",
       DEERFLOW_INSTANCE_ID: "a",
     });
-    expect(d).toMatchObject({ shutdownTimeoutMs: 2500, leaseMs: 3000, coordinatorTimeoutMs: 500, redisKeyPrefix: "t1:", postgresSchema: "tenant_1", checkpointerSchema: "tenant_1", logLevel: "debug", instanceId: "a" });
+    expect(d).toMatchObject({
+      shutdownTimeoutMs: 2500,
+      leaseMs: 3000,
+      coordinatorTimeoutMs: 500,
+      redisKeyPrefix: "t1:",
+      postgresSchema: "tenant_1",
+      checkpointerSchema: "tenant_1",
+      logLevel: "debug",
+      instanceId: "a",
+    });
     const err = (env: NodeJS.ProcessEnv): string => {
       try {
         readDeploymentSettings(env);
@@ -81,9 +95,15 @@ describe("readDeploymentSettings", () => {
       }
       return "no error";
     };
-    expect(err({ DEERFLOW_RUN_LEASE_SECONDS: "0.5" })).toBe('DEERFLOW_RUN_LEASE_SECONDS must be a number of seconds >= 1, got "0.5"');
-    expect(err({ DEERFLOW_COORDINATOR_TIMEOUT_SECONDS: "0" })).toBe('DEERFLOW_COORDINATOR_TIMEOUT_SECONDS must be a number of seconds >= 0.1, got "0"');
-    expect(err({ DEERFLOW_POSTGRES_SCHEMA: "Bad-Name" })).toContain("DEERFLOW_POSTGRES_SCHEMA must be a lowercase SQL identifier");
+    expect(err({ DEERFLOW_RUN_LEASE_SECONDS: "0.5" })).toBe(
+      'DEERFLOW_RUN_LEASE_SECONDS must be a number of seconds >= 1, got "0.5"',
+    );
+    expect(err({ DEERFLOW_COORDINATOR_TIMEOUT_SECONDS: "0" })).toBe(
+      'DEERFLOW_COORDINATOR_TIMEOUT_SECONDS must be a number of seconds >= 0.1, got "0"',
+    );
+    expect(err({ DEERFLOW_POSTGRES_SCHEMA: "Bad-Name" })).toContain(
+      "DEERFLOW_POSTGRES_SCHEMA must be a lowercase SQL identifier",
+    );
     expect(err({ LOG_LEVEL: "loud" })).toContain("LOG_LEVEL must be one of");
   });
 });
@@ -135,10 +155,18 @@ describe("runCli", () => {
       const port = Number(new URL(url).port);
       expect(port).toBeGreaterThan(CONFIG_DEFAULTS.port);
       expect(port).toBeLessThanOrEqual(CONFIG_DEFAULTS.port + PORT_FALLBACK_SPAN);
-      expect(logs.records.some((r) => r["event"] === "port" && r["wanted"] === CONFIG_DEFAULTS.port && r["port"] === port)).toBe(true);
+      expect(
+        logs.records.some((r) => r["event"] === "port" && r["wanted"] === CONFIG_DEFAULTS.port && r["port"] === port),
+      ).toBe(true);
 
       const explicit = captureLogger();
-      expect(await runCli(["--host", "127.0.0.1", "--port", String(CONFIG_DEFAULTS.port)], { logger: explicit.logger, env: embeddedEnv(), cwd: dir })).toBe(1);
+      expect(
+        await runCli(["--host", "127.0.0.1", "--port", String(CONFIG_DEFAULTS.port)], {
+          logger: explicit.logger,
+          env: embeddedEnv(),
+          cwd: dir,
+        }),
+      ).toBe(1);
       expect(JSON.stringify(explicit.logs.records)).toContain("EADDRINUSE");
       expect(explicit.logs.records.some((r) => r["event"] === "port")).toBe(false);
     } finally {

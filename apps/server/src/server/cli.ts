@@ -66,12 +66,25 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   let server: DeerFlowServer;
   let port = args.port;
   try {
-    const loaded = await loadConfig({ env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), ...(args.config === undefined ? {} : { path: args.config }) });
-    server = await createServer(loaded, { logger, env, deployment, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const loaded = await loadConfig({
+      env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(args.config === undefined ? {} : { path: args.config }),
+    });
+    server = await createServer(loaded, {
+      logger,
+      env,
+      deployment,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     const { host, port: configured } = loaded.config.server;
     if (port === undefined && configured === CONFIG_DEFAULTS.port) {
       port = await firstFreePort(args.host ?? host, configured);
-      if (port !== configured) logger.warn({ event: "port", wanted: configured, port }, `port ${configured} is in use; using ${port} instead (choose one with --port)`);
+      if (port !== configured)
+        logger.warn(
+          { event: "port", wanted: configured, port },
+          `port ${configured} is in use; using ${port} instead (choose one with --port)`,
+        );
     }
   } catch (err) {
     logError(logger, err);
@@ -98,7 +111,10 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
   });
 
   try {
-    const url = await server.listen({ ...(port === undefined ? {} : { port }), ...(args.host === undefined ? {} : { host: args.host }) });
+    const url = await server.listen({
+      ...(port === undefined ? {} : { port }),
+      ...(args.host === undefined ? {} : { host: args.host }),
+    });
     options.onListening?.(server, url);
   } catch (err) {
     logError(logger, err);
@@ -113,9 +129,13 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
 
 function logError(logger: ServerLogger, err: unknown): void {
   if (ServerConfigError.isInstance(err)) logger.error({ code: err.code, problems: err.problems }, err.message);
-  else if (ServerStartError.isInstance(err) || PluginLoadError.isInstance(err)) logger.error({ code: err.code }, err.message);
+  else if (ServerStartError.isInstance(err) || PluginLoadError.isInstance(err))
+    logger.error({ code: err.code }, err.message);
   else {
     const code = (err as { code?: unknown } | null)?.code;
-    logger.error({ err, ...(typeof code === "string" ? { code } : {}) }, `server failed to start: ${(err as Error).message ?? String(err)}`);
+    logger.error(
+      { err, ...(typeof code === "string" ? { code } : {}) },
+      `server failed to start: ${(err as Error).message ?? String(err)}`,
+    );
   }
 }

@@ -54,7 +54,12 @@ describe("createServer on embedded defaults", () => {
     const messages = logs.messages();
     expect(messages).toContain("config: no config.yaml found; using embedded defaults");
     expect(messages.some((m) => m.startsWith("stream bridge: memory"))).toBe(true);
-    expect(messages.some((m) => m.startsWith("checkpointer: file ") && m.includes(path.join(dir, ".deerflow-data", "checkpoints.sqlite")))).toBe(true);
+    expect(
+      messages.some(
+        (m) =>
+          m.startsWith("checkpointer: file ") && m.includes(path.join(dir, ".deerflow-data", "checkpoints.sqlite")),
+      ),
+    ).toBe(true);
     const listening = logs.records.find((r) => r["event"] === "listening");
     expect(listening?.["url"]).toBe(url);
     // Structured: every record is a JSON object with a level and a name.
@@ -68,18 +73,31 @@ describe("createServer on embedded defaults", () => {
     expect(await health.json()).toEqual({
       status: "ok",
       checks: { run_store: "ok", stream_bridge: "ok" },
-      details: { local_runs: 0, stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 } },
+      details: {
+        local_runs: 0,
+        stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 },
+      },
     });
-    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      info: { title: string };
+      paths: Record<string, unknown>;
+    };
     expect(doc.info.title).toBe("DeerFlow Server");
-    for (const p of ["/api/threads/{thread_id}/runs/stream", "/api/assistants/search", "/api/skills", "/api/threads/{thread_id}/uploads"]) {
+    for (const p of [
+      "/api/threads/{thread_id}/runs/stream",
+      "/api/assistants/search",
+      "/api/skills",
+      "/api/threads/{thread_id}/uploads",
+    ]) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
   });
 
   it("serves the lead agent as the one assistant", async () => {
     const found = await client.assistants.search({});
-    expect(found.map((a) => [a.assistant_id, a.graph_id])).toEqual([[LEAD_AGENT_ASSISTANT_ID, LEAD_AGENT_ASSISTANT_ID]]);
+    expect(found.map((a) => [a.assistant_id, a.graph_id])).toEqual([
+      [LEAD_AGENT_ASSISTANT_ID, LEAD_AGENT_ASSISTANT_ID],
+    ]);
     const one = await client.assistants.get(LEAD_AGENT_ASSISTANT_ID);
     expect(one.name).toBe("DeerFlow");
   });
@@ -122,10 +140,22 @@ describe("createServer on embedded defaults", () => {
     await client.runs.join(thread.thread_id, run.run_id);
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
 
-    const files = (await (await fetch(`${url}/api/threads/${thread.thread_id}/files`)).json()) as { outputs: { filename: string; artifact_url: string; path: string }[] };
+    const files = (await (await fetch(`${url}/api/threads/${thread.thread_id}/files`)).json()) as {
+      outputs: { filename: string; artifact_url: string; path: string }[];
+    };
     expect(files.outputs.length).toBe(1);
     const output = files.outputs[0]!;
-    const onDisk = path.join(dir, ".deerflow-data", "users", "default", "threads", thread.thread_id, "user-data", "outputs", output.filename);
+    const onDisk = path.join(
+      dir,
+      ".deerflow-data",
+      "users",
+      "default",
+      "threads",
+      thread.thread_id,
+      "user-data",
+      "outputs",
+      output.filename,
+    );
     const artifact = await fetch(`${url}${output.artifact_url}`);
     expect(artifact.status).toBe(200);
     expect(await artifact.text()).toBe(await fs.readFile(onDisk, "utf8"));

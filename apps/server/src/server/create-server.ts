@@ -90,7 +90,13 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
 
   for (const line of describeConfig(loaded)) logger.info({ event: "config" }, line);
   logger.info(
-    { event: "config", shutdownTimeoutMs: deployment.shutdownTimeoutMs, leaseMs: deployment.leaseMs, redisKeyPrefix: deployment.redisKeyPrefix, postgresSchema: deployment.postgresSchema },
+    {
+      event: "config",
+      shutdownTimeoutMs: deployment.shutdownTimeoutMs,
+      leaseMs: deployment.leaseMs,
+      redisKeyPrefix: deployment.redisKeyPrefix,
+      postgresSchema: deployment.postgresSchema,
+    },
     `deployment: shutdown drains runs for ${deployment.shutdownTimeoutMs / 1000} s, run leases ${deployment.leaseMs / 1000} s`,
   );
 
@@ -98,9 +104,16 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   let agent: Awaited<ReturnType<typeof createLeadAgentDeps>> | undefined;
   let started: { manager?: RunManager; app?: FastifyInstance } = {};
   try {
-    agent = await createLeadAgentDeps(loaded, { logger, env, cwd, ...(options.runner === undefined ? {} : { runner: options.runner }) });
+    agent = await createLeadAgentDeps(loaded, {
+      logger,
+      env,
+      cwd,
+      ...(options.runner === undefined ? {} : { runner: options.runner }),
+    });
     // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
-    const leadAgent = await createLeadAgent(withThreadTitles({ ...agent.deps, checkpointer: components.checkpointer }, components.store, logger));
+    const leadAgent = await createLeadAgent(
+      withThreadTitles({ ...agent.deps, checkpointer: components.checkpointer }, components.store, logger),
+    );
     const assistants = new AssistantRegistry([
       {
         assistantId: LEAD_AGENT_ASSISTANT_ID,
@@ -128,10 +141,31 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     });
     started = { manager };
 
-    const app = await createGateway(serverGatewayOptions({ loaded, deployment, logger, env, components, agent, assistants, manager, consoleDir: options.consoleDir }));
+    const app = await createGateway(
+      serverGatewayOptions({
+        loaded,
+        deployment,
+        logger,
+        env,
+        components,
+        agent,
+        assistants,
+        manager,
+        consoleDir: options.consoleDir,
+      }),
+    );
     started = { manager, app };
     await manager.start();
-    logger.info({ event: "runtime", instanceId: manager.instanceId, store: components.store.constructor.name, bridge: components.bridge.constructor.name, coordinator: components.coordinator.constructor.name }, "run manager started");
+    logger.info(
+      {
+        event: "runtime",
+        instanceId: manager.instanceId,
+        store: components.store.constructor.name,
+        bridge: components.bridge.constructor.name,
+        coordinator: components.coordinator.constructor.name,
+      },
+      "run manager started",
+    );
 
     const resources = agent;
     let closing: Promise<void> | undefined;
@@ -141,7 +175,12 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       logger,
       loaded,
       deployment,
-      components: { store: components.store, bridge: components.bridge, coordinator: components.coordinator, checkpointer: components.checkpointer },
+      components: {
+        store: components.store,
+        bridge: components.bridge,
+        coordinator: components.coordinator,
+        checkpointer: components.checkpointer,
+      },
       async listen(listenOptions = {}) {
         const host = listenOptions.host ?? config.server.host;
         const port = listenOptions.port ?? config.server.port;
@@ -149,11 +188,17 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         const address = app.server.address();
         const actualPort = typeof address === "object" && address !== null ? address.port : port;
         const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
-        logger.info({ event: "listening", url, host, port: actualPort, instanceId: manager.instanceId }, `DeerFlow server listening at ${url}`);
+        logger.info(
+          { event: "listening", url, host, port: actualPort, instanceId: manager.instanceId },
+          `DeerFlow server listening at ${url}`,
+        );
         return url;
       },
       close(closeOptions = {}) {
-        closing ??= drainAndClose({ app, manager, logger, components, agent: resources, shutdownTimeoutMs: deployment.shutdownTimeoutMs }, closeOptions);
+        closing ??= drainAndClose(
+          { app, manager, logger, components, agent: resources, shutdownTimeoutMs: deployment.shutdownTimeoutMs },
+          closeOptions,
+        );
         return closing;
       },
     };

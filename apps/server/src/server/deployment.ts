@@ -86,13 +86,21 @@ export function readDeploymentSettings(env: NodeJS.ProcessEnv = process.env): De
   }
   const schema = value(env, "DEERFLOW_POSTGRES_SCHEMA");
   if (schema !== undefined && !SCHEMA_PATTERN.test(schema)) {
-    throw new ServerStartError("SERVER_ENV_INVALID", `DEERFLOW_POSTGRES_SCHEMA must be a lowercase SQL identifier ([a-z_][a-z0-9_]*), got "${schema}"`);
+    throw new ServerStartError(
+      "SERVER_ENV_INVALID",
+      `DEERFLOW_POSTGRES_SCHEMA must be a lowercase SQL identifier ([a-z_][a-z0-9_]*), got "${schema}"`,
+    );
   }
   const instanceId = value(env, "DEERFLOW_INSTANCE_ID");
   return {
     shutdownTimeoutMs: seconds(env, "DEERFLOW_SHUTDOWN_TIMEOUT_SECONDS", DEPLOYMENT_DEFAULTS.shutdownTimeoutSeconds, 0),
     leaseMs: seconds(env, "DEERFLOW_RUN_LEASE_SECONDS", DEPLOYMENT_DEFAULTS.leaseSeconds, 1),
-    coordinatorTimeoutMs: seconds(env, "DEERFLOW_COORDINATOR_TIMEOUT_SECONDS", DEPLOYMENT_DEFAULTS.coordinatorTimeoutSeconds, 0.1),
+    coordinatorTimeoutMs: seconds(
+      env,
+      "DEERFLOW_COORDINATOR_TIMEOUT_SECONDS",
+      DEPLOYMENT_DEFAULTS.coordinatorTimeoutSeconds,
+      0.1,
+    ),
     redisKeyPrefix: value(env, "DEERFLOW_REDIS_KEY_PREFIX") ?? DEPLOYMENT_DEFAULTS.redisKeyPrefix,
     postgresSchema: schema ?? DEPLOYMENT_DEFAULTS.postgresSchema,
     checkpointerSchema: schema,

@@ -20,7 +20,11 @@ const compose = load(readFileSync(path.join(ROOT, "docker-compose.yml"), "utf8")
 
 /** Dockerfile instructions with continuation lines joined, comments dropped. */
 function instructions(text: string): { op: string; args: string }[] {
-  const joined = text.replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  const joined = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
   return joined.map((l) => {
     const [op = "", ...rest] = l.split(/\s+/);
     return { op: op.toUpperCase(), args: rest.join(" ") };
@@ -35,11 +39,15 @@ describe("Dockerfile", () => {
     const froms = ops.filter((i) => i.op === "FROM").map((i) => i.args);
     expect(froms).toEqual(["${NODE_IMAGE} AS build", "${NODE_IMAGE} AS runtime"]);
     const nodeImage = ops.find((i) => i.op === "ARG" && i.args.startsWith("NODE_IMAGE="))?.args;
-    const engines = (JSON.parse(readFileSync(path.join(APP_DIR, "package.json"), "utf8")) as { engines: { node: string }; bin: Record<string, string> });
+    const engines = JSON.parse(readFileSync(path.join(APP_DIR, "package.json"), "utf8")) as {
+      engines: { node: string };
+      bin: Record<string, string>;
+    };
     expect(nodeImage).toMatch(/^NODE_IMAGE=node:20-/);
     expect(engines.engines.node).toMatch(/^>=20\./);
 
-    const pinned = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { packageManager: string }).packageManager;
+    const pinned = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { packageManager: string })
+      .packageManager;
     expect(dockerfile).toContain(`npm install --global --no-audit --no-fund ${pinned}`);
 
     const runtime = ops.slice(ops.findIndex((i) => i.op === "FROM" && i.args.endsWith("AS runtime")));
@@ -57,7 +65,14 @@ describe("Dockerfile", () => {
   it("only references files that exist in the build context (the repository root)", () => {
     const sources = [
       // COPY without --from copies from the context.
-      ...ops.filter((i) => i.op === "COPY" && !i.args.includes("--from=")).flatMap((i) => i.args.split(/\s+/).filter((a) => !a.startsWith("--")).slice(0, -1)),
+      ...ops
+        .filter((i) => i.op === "COPY" && !i.args.includes("--from="))
+        .flatMap((i) =>
+          i.args
+            .split(/\s+/)
+            .filter((a) => !a.startsWith("--"))
+            .slice(0, -1),
+        ),
       // Files the build stage copies out of the repository.
       ...[...dockerfile.matchAll(/cp (?:-R )?([\w./-]+) \/prod\/server/g)].map((m) => m[1] as string),
       "pnpm-lock.yaml",
@@ -71,13 +86,19 @@ describe("Dockerfile", () => {
   });
 
   it("has a context filter that keeps out dependencies and builds but not what the build needs", () => {
-    const ignore = readFileSync(path.join(APP_DIR, "Dockerfile.dockerignore"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+    const ignore = readFileSync(path.join(APP_DIR, "Dockerfile.dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("#"));
     expect(ignore).toEqual(expect.arrayContaining(["**/node_modules", "**/dist", ".git", "**/.deerflow-data"]));
-    for (const needed of ["pnpm-lock.yaml", "skills", "skills/public", "apps", "packages", "apps/server/docker"]) expect(ignore).not.toContain(needed);
+    for (const needed of ["pnpm-lock.yaml", "skills", "skills/public", "apps", "packages", "apps/server/docker"])
+      expect(ignore).not.toContain(needed);
   });
 
   it("ships a valid config.yaml: every interface, port 2024, data in the /data volume", () => {
-    const { config } = parseConfigText(readFileSync(path.join(APP_DIR, "docker/config.yaml"), "utf8"), { baseDir: "/app" });
+    const { config } = parseConfigText(readFileSync(path.join(APP_DIR, "docker/config.yaml"), "utf8"), {
+      baseDir: "/app",
+    });
     expect(config.server.host).toBe("0.0.0.0");
     expect(config.server.port).toBe(2024);
     expect(config.storage.dataDir).toBe("/data");
@@ -85,8 +106,15 @@ describe("Dockerfile", () => {
     expect(config.extensionsConfigPath).toBe("/data/extensions_config.json");
     // With the compose environment the shared services are chosen.
     const env = service("server")["environment"] as Record<string, string>;
-    const scaled = parseConfigText(readFileSync(path.join(APP_DIR, "docker/config.yaml"), "utf8"), { baseDir: "/app", env }).config.runtime;
-    expect([scaled.streamBridge.type, scaled.runStore.type, scaled.checkpointer.type]).toEqual(["redis", "postgres", "postgres"]);
+    const scaled = parseConfigText(readFileSync(path.join(APP_DIR, "docker/config.yaml"), "utf8"), {
+      baseDir: "/app",
+      env,
+    }).config.runtime;
+    expect([scaled.streamBridge.type, scaled.runStore.type, scaled.checkpointer.type]).toEqual([
+      "redis",
+      "postgres",
+      "postgres",
+    ]);
   });
 });
 
@@ -101,13 +129,19 @@ describe("docker-compose.yml", () => {
     const server = service("server");
     expect((server["deploy"] as Doc)["replicas"]).toBe(2);
     expect(server["ports"]).toEqual(["2024-2025:2024"]);
-    expect(server["depends_on"]).toEqual({ redis: { condition: "service_healthy" }, postgres: { condition: "service_healthy" } });
+    expect(server["depends_on"]).toEqual({
+      redis: { condition: "service_healthy" },
+      postgres: { condition: "service_healthy" },
+    });
     expect(service("redis")["image"]).toBe("redis:7");
     expect(service("postgres")["image"]).toBe("postgres:15");
-    for (const name of ["redis", "postgres"]) expect(((service(name)["healthcheck"] as Doc)["test"] as string[]).length).toBeGreaterThan(1);
+    for (const name of ["redis", "postgres"])
+      expect(((service(name)["healthcheck"] as Doc)["test"] as string[]).length).toBeGreaterThan(1);
     // Longer than the drain budget.
     const env = server["environment"] as Record<string, string>;
-    expect(Number.parseInt(String(server["stop_grace_period"]), 10)).toBeGreaterThan(Number(env["DEERFLOW_SHUTDOWN_TIMEOUT_SECONDS"]));
+    expect(Number.parseInt(String(server["stop_grace_period"]), 10)).toBeGreaterThan(
+      Number(env["DEERFLOW_SHUTDOWN_TIMEOUT_SECONDS"]),
+    );
     expect(server["volumes"]).toEqual(expect.arrayContaining(["deerflow-data:/data"]));
   });
 
@@ -118,8 +152,13 @@ describe("docker-compose.yml", () => {
     const db = new URL(String(env["DATABASE_URL"]));
     const pgEnv = service("postgres")["environment"] as Record<string, string>;
     expect([db.protocol, db.hostname, db.port]).toEqual(["postgres:", "postgres", "5432"]);
-    expect([db.username, db.password, db.pathname.slice(1)]).toEqual([pgEnv["POSTGRES_USER"], pgEnv["POSTGRES_PASSWORD"], pgEnv["POSTGRES_DB"]]);
+    expect([db.username, db.password, db.pathname.slice(1)]).toEqual([
+      pgEnv["POSTGRES_USER"],
+      pgEnv["POSTGRES_PASSWORD"],
+      pgEnv["POSTGRES_DB"],
+    ]);
     const volumes = Object.keys(compose["volumes"] as Doc);
-    for (const v of (service("server")["volumes"] as string[]).map((s) => s.split(":")[0] as string)) expect(volumes).toContain(v);
+    for (const v of (service("server")["volumes"] as string[]).map((s) => s.split(":")[0] as string))
+      expect(volumes).toContain(v);
   });
 });

@@ -14,10 +14,28 @@ interface ErrorClass {
 }
 
 const errors: { cls: ErrorClass; brand: string; err: Error & { code: string } }[] = [
-  { cls: ServerStartError, brand: "@deerflow/server/server-error", err: new ServerStartError("SERVER_USAGE", "bad flag") },
-  { cls: ServerConfigError, brand: "@deerflow/server/config-error", err: new ServerConfigError("CONFIG_INVALID", "config.yaml: port: must be integer", { problems: [{ path: "port", message: "must be integer" }] }) },
-  { cls: ModelError, brand: "@deerflow/server/model-error", err: new ModelError("MODEL_NOT_FOUND", "gpt", "no model gpt") },
-  { cls: PluginLoadError, brand: "@deerflow/plugin-error", err: new PluginLoadError("PLUGIN_NOT_FOUND", "x:y", "not found", { stage: "module" }) },
+  {
+    cls: ServerStartError,
+    brand: "@deerflow/server/server-error",
+    err: new ServerStartError("SERVER_USAGE", "bad flag"),
+  },
+  {
+    cls: ServerConfigError,
+    brand: "@deerflow/server/config-error",
+    err: new ServerConfigError("CONFIG_INVALID", "config.yaml: port: must be integer", {
+      problems: [{ path: "port", message: "must be integer" }],
+    }),
+  },
+  {
+    cls: ModelError,
+    brand: "@deerflow/server/model-error",
+    err: new ModelError("MODEL_NOT_FOUND", "gpt", "no model gpt"),
+  },
+  {
+    cls: PluginLoadError,
+    brand: "@deerflow/plugin-error",
+    err: new PluginLoadError("PLUGIN_NOT_FOUND", "x:y", "not found", { stage: "module" }),
+  },
 ];
 
 describe("the server's errors", () => {

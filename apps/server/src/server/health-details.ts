@@ -10,7 +10,11 @@ export type ServerHealthDetails = {
   /** Runs this instance executes or waits to start. */
   readonly local_runs: number;
   /** Gap counts since start; absent for a plugin bridge without `stats()`. */
-  readonly stream_bridge?: { readonly slow_subscriber_gaps: number; readonly stale_cursor_gaps: number; readonly stream_deleted_gaps: number };
+  readonly stream_bridge?: {
+    readonly slow_subscriber_gaps: number;
+    readonly stale_cursor_gaps: number;
+    readonly stream_deleted_gaps: number;
+  };
 };
 
 /**
@@ -25,7 +29,13 @@ export function healthDetailsOf(manager: RunManager, bridge: StreamBridge): () =
       local_runs: manager.localRunCount,
       ...(gaps === undefined
         ? {}
-        : { stream_bridge: { slow_subscriber_gaps: gaps.slowSubscriber, stale_cursor_gaps: gaps.staleCursor, stream_deleted_gaps: gaps.streamDeleted } }),
+        : {
+            stream_bridge: {
+              slow_subscriber_gaps: gaps.slowSubscriber,
+              stale_cursor_gaps: gaps.staleCursor,
+              stream_deleted_gaps: gaps.streamDeleted,
+            },
+          }),
     };
   };
 }

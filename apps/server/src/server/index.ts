@@ -3,9 +3,19 @@
  *
  * @packageDocumentation
  */
-export { createServer, LEAD_AGENT_ASSISTANT_ID, type CreateServerOptions, type DeerFlowServer } from "./create-server.js";
+export {
+  createServer,
+  LEAD_AGENT_ASSISTANT_ID,
+  type CreateServerOptions,
+  type DeerFlowServer,
+} from "./create-server.js";
 export type { CloseServerOptions } from "./shutdown.js";
-export { createRuntimeComponents, type HealthCheck, type RuntimeComponents, type RuntimeComponentsOptions } from "./runtime-components.js";
+export {
+  createRuntimeComponents,
+  type HealthCheck,
+  type RuntimeComponents,
+  type RuntimeComponentsOptions,
+} from "./runtime-components.js";
 export { leadAgentGraphFactory } from "./lead-agent-graph.js";
 export { DEPLOYMENT_DEFAULTS, readDeploymentSettings, type DeploymentSettings, type LogLevel } from "./deployment.js";
 export { createServerLogger, type ServerLogger, type ServerLoggerOptions } from "./logger.js";

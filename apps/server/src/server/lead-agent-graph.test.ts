@@ -41,12 +41,24 @@ describe("leadAgentGraphFactory", () => {
     const views = [countingView(saver), countingView(saver), countingView(saver)];
     for (const [i, { view }] of views.entries()) {
       const graph = await factory(contextOf(`run-${i}`, "thread-1", view));
-      await drain(await graph.stream({ messages: [new HumanMessage(`q${i}`)] }, { configurable: { thread_id: "thread-1", run_id: `run-${i}` }, streamMode: ["values"] }));
+      await drain(
+        await graph.stream(
+          { messages: [new HumanMessage(`q${i}`)] },
+          { configurable: { thread_id: "thread-1", run_id: `run-${i}` }, streamMode: ["values"] },
+        ),
+      );
     }
 
     // Each run's checkpoints went through its own view, into the saver the state routes read.
     for (const { puts } of views) expect(puts()).toBeGreaterThan(0);
     const state = await agent.graph.getState({ configurable: { thread_id: "thread-1" } });
-    expect((state.values.messages as BaseMessage[]).map((m) => m.content)).toEqual(["q0", "answer 0", "q1", "answer 1", "q2", "answer 2"]);
+    expect((state.values.messages as BaseMessage[]).map((m) => m.content)).toEqual([
+      "q0",
+      "answer 0",
+      "q1",
+      "answer 1",
+      "q2",
+      "answer 2",
+    ]);
   });
 });

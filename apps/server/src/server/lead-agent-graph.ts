@@ -24,7 +24,8 @@ function runOptions(options: Record<string, unknown> | undefined, ctx: GraphFact
   const configurable = (options?.["configurable"] ?? {}) as Record<string, unknown>;
   return {
     ...options,
-    configurable: ctx.checkpointer === undefined ? configurable : { ...configurable, [LENT_CHECKPOINTER]: ctx.checkpointer },
+    configurable:
+      ctx.checkpointer === undefined ? configurable : { ...configurable, [LENT_CHECKPOINTER]: ctx.checkpointer },
     ...(ctx.store === undefined ? {} : { store: ctx.store }),
   };
 }
@@ -45,9 +46,13 @@ function runOptions(options: Record<string, unknown> | undefined, ctx: GraphFact
 export function leadAgentGraphFactory(agent: LeadAgent, logger: Logger = silentLogger): GraphFactory {
   return (ctx) => {
     const { run } = ctx;
-    logger.info({ event: "run", runId: run.runId, threadId: run.threadId, assistantId: run.assistantId }, "run starting");
+    logger.info(
+      { event: "run", runId: run.runId, threadId: run.threadId, assistantId: run.assistantId },
+      "run starting",
+    );
     const graph: StreamableGraph = {
-      stream: (input, options) => agent.stream(input as never, runOptions(options, ctx) as never) as unknown as Promise<AsyncIterable<unknown>>,
+      stream: (input, options) =>
+        agent.stream(input as never, runOptions(options, ctx) as never) as unknown as Promise<AsyncIterable<unknown>>,
     };
     return graph;
   };

@@ -30,6 +30,10 @@ export type ServerLogger = PinoLogger;
  * ```
  */
 export function createServerLogger(options: ServerLoggerOptions = {}): ServerLogger {
-  const config = { name: "deerflow-server", level: options.level ?? "info", serializers: { err: pino.stdSerializers.err } };
+  const config = {
+    name: "deerflow-server",
+    level: options.level ?? "info",
+    serializers: { err: pino.stdSerializers.err },
+  };
   return options.destination === undefined ? pino(config) : pino(config, options.destination);
 }

@@ -12,7 +12,9 @@ import type { ServerConfig } from "../config/types.js";
  */
 export function modelCatalogOf(config: ServerConfig): ModelCatalog {
   // The default model first: DeerFlow's list starts with it.
-  const ordered = [...config.models].sort((a, b) => Number(b.name === config.defaultModel) - Number(a.name === config.defaultModel));
+  const ordered = [...config.models].sort(
+    (a, b) => Number(b.name === config.defaultModel) - Number(a.name === config.defaultModel),
+  );
   const models = ordered.map((m) => ({
     name: m.name,
     model: m.model ?? m.name,

@@ -65,10 +65,15 @@ interface Closer {
 }
 
 function componentFailed(what: string, err: unknown, where?: string): ServerStartError {
-  return new ServerStartError("SERVER_COMPONENT_FAILED", `${what}${where === undefined ? "" : ` (${where})`} could not be started: ${(err as Error).message ?? String(err)}`, { cause: err });
+  return new ServerStartError(
+    "SERVER_COMPONENT_FAILED",
+    `${what}${where === undefined ? "" : ` (${where})`} could not be started: ${(err as Error).message ?? String(err)}`,
+    { cause: err },
+  );
 }
 
-const isFunction = (v: unknown, key: string): boolean => typeof (v as Record<string, unknown> | null)?.[key] === "function";
+const isFunction = (v: unknown, key: string): boolean =>
+  typeof (v as Record<string, unknown> | null)?.[key] === "function";
 
 function isRunStore(v: unknown): v is RunStore {
   return ["admitRun", "getRun", "tryStartRun", "finishRun", "getThread", "close"].every((k) => isFunction(v, k));
@@ -96,7 +101,10 @@ function isCheckpointerHandle(v: unknown): v is { checkpointer: BaseCheckpointSa
  * @throws ServerStartError `SERVER_COMPONENT_FAILED` (Redis or PostgreSQL unreachable, SQLite file not writable...);
  *   PluginLoadError for `use:` plugins
  */
-export async function createRuntimeComponents(loaded: LoadedConfig, options: RuntimeComponentsOptions): Promise<RuntimeComponents> {
+export async function createRuntimeComponents(
+  loaded: LoadedConfig,
+  options: RuntimeComponentsOptions,
+): Promise<RuntimeComponents> {
   const { config } = loaded;
   const { deployment, logger } = options;
   const lookup = { cwd: options.cwd, configDir: loaded.baseDir };
@@ -132,7 +140,8 @@ export async function createRuntimeComponents(loaded: LoadedConfig, options: Run
         throw componentFailed("Redis", err, maskUrl(redisUrl));
       }
       // Redis carries the stream bridge (or, with a plugin bridge, the coordinator).
-      healthChecks[rt.streamBridge.type === "redis" ? "stream_bridge" : "coordinator"] = async () => void (await client.ping());
+      healthChecks[rt.streamBridge.type === "redis" ? "stream_bridge" : "coordinator"] = async () =>
+        void (await client.ping());
     }
 
     const store = await createRunStore(rt.runStore, { ...options, lookup, closers });
@@ -144,7 +153,11 @@ export async function createRuntimeComponents(loaded: LoadedConfig, options: Run
 
     const coordinator: RunCoordinator =
       redis === undefined
-        ? new LocalRunCoordinator({ leaseMs: deployment.leaseMs, logger, ...(deployment.instanceId === undefined ? {} : { instanceId: deployment.instanceId }) })
+        ? new LocalRunCoordinator({
+            leaseMs: deployment.leaseMs,
+            logger,
+            ...(deployment.instanceId === undefined ? {} : { instanceId: deployment.instanceId }),
+          })
         : await createRedisCoordinator(redis, options);
     closers.push({ what: "coordinator", close: (abandon) => coordinator.close({ abandon }) });
 
@@ -152,9 +165,15 @@ export async function createRuntimeComponents(loaded: LoadedConfig, options: Run
 
     const sharedStore = rt.runStore.type === "postgres" || rt.runStore.type === "plugin";
     if (bridge.supportsCrossProcess && !sharedStore) {
-      logger.warn({}, "the stream bridge is shared but the run store is not: other instances cannot see this instance's runs (set DATABASE_URL for many instances)");
+      logger.warn(
+        {},
+        "the stream bridge is shared but the run store is not: other instances cannot see this instance's runs (set DATABASE_URL for many instances)",
+      );
     } else if (!bridge.supportsCrossProcess && rt.runStore.type === "postgres") {
-      logger.warn({}, "the run store is shared but the stream bridge is per-process: runs stream only through the instance executing them (set REDIS_URL for many instances)");
+      logger.warn(
+        {},
+        "the run store is shared but the stream bridge is per-process: runs stream only through the instance executing them (set REDIS_URL for many instances)",
+      );
     }
 
     return {
@@ -205,7 +224,9 @@ async function createRunStore(settings: RunStoreSettings, ctx: BuildContext): Pr
     case "postgres": {
       const { PostgresRunStore } = await import("@deerflow/runtime/postgres");
       const pool = new pg.Pool({ connectionString: settings.databaseUrl, connectionTimeoutMillis: 10_000 });
-      pool.on("error", (err) => logger.warn({ err: err.message }, "idle PostgreSQL connection of the run store failed"));
+      pool.on("error", (err) =>
+        logger.warn({ err: err.message }, "idle PostgreSQL connection of the run store failed"),
+      );
       closers.push({ what: "postgres pool", close: () => pool.end() });
       const store = new PostgresRunStore({ pool, schema: ctx.deployment.postgresSchema, logger });
       try {
@@ -253,12 +274,19 @@ async function createPluginRunStore(settings: PluginChoice, ctx: BuildContext): 
   return store;
 }
 
-async function createBridge(settings: StreamBridgeSettings, redis: Redis | undefined, ctx: BuildContext): Promise<StreamBridge> {
+async function createBridge(
+  settings: StreamBridgeSettings,
+  redis: Redis | undefined,
+  ctx: BuildContext,
+): Promise<StreamBridge> {
   const { logger, closers, deployment } = ctx;
   let bridge: StreamBridge;
   switch (settings.type) {
     case "memory":
-      bridge = new MemoryStreamBridge({ logger, ...(settings.maxEventsPerRun === undefined ? {} : { maxEventsPerRun: settings.maxEventsPerRun }) });
+      bridge = new MemoryStreamBridge({
+        logger,
+        ...(settings.maxEventsPerRun === undefined ? {} : { maxEventsPerRun: settings.maxEventsPerRun }),
+      });
       break;
     case "redis": {
       const { RedisStreamBridge } = await import("@deerflow/runtime/redis");
@@ -324,7 +352,12 @@ async function createCheckpointerFor(settings: CheckpointerSettings, ctx: BuildC
     closers.push({ what: "checkpointer", close: () => handle.close() });
     return handle.checkpointer;
   } catch (err) {
-    const where = settings.type === "postgres" ? maskUrl(settings.databaseUrl) : settings.type === "file" ? settings.path : undefined;
+    const where =
+      settings.type === "postgres"
+        ? maskUrl(settings.databaseUrl)
+        : settings.type === "file"
+          ? settings.path
+          : undefined;
     throw componentFailed(`${settings.type} checkpointer`, err, where);
   }
 }

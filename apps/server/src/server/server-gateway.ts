@@ -3,7 +3,13 @@
  * settings, the runtime's health checks, the skills and thread-files routes,
  * the LangGraph-compatible routes and the web console.
  */
-import { LocalThreadFiles, createSharedSkillsBackend, langgraphRoutes, type AssistantRegistry, type GatewayOptions } from "@deerflow/gateway";
+import {
+  LocalThreadFiles,
+  createSharedSkillsBackend,
+  langgraphRoutes,
+  type AssistantRegistry,
+  type GatewayOptions,
+} from "@deerflow/gateway";
 import type { RunManager } from "@deerflow/runtime";
 import type { LeadAgentResources } from "../agent/create-deps.js";
 import type { LoadedConfig } from "../config/load-config.js";
@@ -39,12 +45,18 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
   return {
     logger,
     bodyLimit: server.bodyLimit,
-    ...(server.corsOrigins.length === 0 ? {} : { cors: { origins: server.corsOrigins.includes("*") ? "*" : server.corsOrigins } }),
+    ...(server.corsOrigins.length === 0
+      ? {}
+      : { cors: { origins: server.corsOrigins.includes("*") ? "*" : server.corsOrigins } }),
     // config.yaml's keys are the operator's: each is an admin key (user "default").
     ...(server.apiKeys.length === 0 ? {} : { auth: { apiKeys: server.apiKeys.map((key) => ({ key, admin: true })) } }),
     healthChecks: components.healthChecks,
     healthDetails: healthDetailsOf(manager, components.bridge),
-    openapi: { title: "DeerFlow Server", version: "0.0.0", description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files." },
+    openapi: {
+      title: "DeerFlow Server",
+      version: "0.0.0",
+      description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files.",
+    },
     ...(agent.catalog === undefined
       ? {}
       : {
@@ -61,8 +73,22 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
     ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
     models: modelCatalogOf(loaded.config),
-    routes: [langgraphRoutes({ manager, checkpointer: components.checkpointer, assistants: parts.assistants, heartbeatMs: parts.deployment.heartbeatMs })],
+    routes: [
+      langgraphRoutes({
+        manager,
+        checkpointer: components.checkpointer,
+        assistants: parts.assistants,
+        heartbeatMs: parts.deployment.heartbeatMs,
+      }),
+    ],
     // The web console and GET /api/info: no API key needed.
-    publicRoutes: [consoleRoutes({ info: consoleInfo(loaded), logger, env: parts.env, ...(parts.consoleDir === undefined ? {} : { distDir: parts.consoleDir }) })],
+    publicRoutes: [
+      consoleRoutes({
+        info: consoleInfo(loaded),
+        logger,
+        env: parts.env,
+        ...(parts.consoleDir === undefined ? {} : { distDir: parts.consoleDir }),
+      }),
+    ],
   };
 }

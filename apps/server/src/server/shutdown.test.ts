@@ -24,21 +24,33 @@ describe("graceful shutdown", () => {
   it("drains a short run and interrupts a long one", async () => {
     const dir = await temp.make();
     // The drain budget only has to outlast the short demo turn; the long run sleeps far beyond it.
-    const { server, client, url, logs } = await startServer(dir, HOST_BASH_CONFIG, { deployment: { shutdownTimeoutMs: 5_000 } });
+    const { server, client, url, logs } = await startServer(dir, HOST_BASH_CONFIG, {
+      deployment: { shutdownTimeoutMs: 5_000 },
+    });
 
     const longThread = await client.threads.create();
-    const long = await client.runs.create(longThread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "run `sleep 600`" }] } });
+    const long = await client.runs.create(longThread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ role: "user", content: "run `sleep 600`" }] },
+    });
     // Wait until the long run is inside its bash call (the model's tool call is checkpointed).
     await eventually(async () => {
-      const state = await client.threads.getState<{ messages?: { tool_calls?: { args?: { command?: string } }[] }[] }>(longThread.thread_id);
-      return state.values.messages?.some((m) => m.tool_calls?.some((c) => c.args?.command === "sleep 600")) === true ? true : undefined;
+      const state = await client.threads.getState<{ messages?: { tool_calls?: { args?: { command?: string } }[] }[] }>(
+        longThread.thread_id,
+      );
+      return state.values.messages?.some((m) => m.tool_calls?.some((c) => c.args?.command === "sleep 600")) === true
+        ? true
+        : undefined;
     });
 
     const shortThread = await client.threads.create();
-    const short = await client.runs.create(shortThread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "Hello" }] } });
+    const short = await client.runs.create(shortThread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ role: "user", content: "Hello" }] },
+    });
 
     // A client follows the long run from its first event; the stream must stay open through the drain.
-    const longStream = await openSse(`${url}/api/threads/${longThread.thread_id}/runs/${long.run_id}/stream`, { headers: { "last-event-id": "-1" } });
+    const longStream = await openSse(`${url}/api/threads/${longThread.thread_id}/runs/${long.run_id}/stream`, {
+      headers: { "last-event-id": "-1" },
+    });
     await longStream.until((t) => t.includes("event: values"), "the long run's first values");
 
     const joined = Promise.all([server.manager.join(short.run_id), server.manager.join(long.run_id)]);
@@ -63,12 +75,18 @@ describe("graceful shutdown", () => {
   it("keeps a run's SSE stream open while it drains: every event and the real end; new requests get 503", async () => {
     const dir = await temp.make();
     // A generous budget: the run (a 2 s bash call) must finish within it, whatever the machine's load.
-    const { server, url, client } = await startServer(dir, HOST_BASH_CONFIG, { deployment: { shutdownTimeoutMs: 60_000 } });
+    const { server, url, client } = await startServer(dir, HOST_BASH_CONFIG, {
+      deployment: { shutdownTimeoutMs: 60_000 },
+    });
     const thread = await client.threads.create();
     const stream = await openSse(`${url}/api/threads/${thread.thread_id}/runs/stream`, {
       method: "POST",
       headers: JSON_HEADERS,
-      body: JSON.stringify({ assistant_id: LEAD_AGENT_ASSISTANT_ID, input: { messages: [{ role: "user", content: "run `sleep 2`" }] }, stream_mode: ["values", "updates"] }),
+      body: JSON.stringify({
+        assistant_id: LEAD_AGENT_ASSISTANT_ID,
+        input: { messages: [{ role: "user", content: "run `sleep 2`" }] },
+        stream_mode: ["values", "updates"],
+      }),
     });
     expect(stream.status).toBe(200);
     const runId = stream.headers.get("content-location")?.split("/").at(-1) ?? "";
@@ -89,7 +107,9 @@ describe("graceful shutdown", () => {
     expect(events[0]?.event).toBe("metadata");
     expect(seqs(events)).toEqual(seqs(events).map((_, i) => i));
     // The tail is there: the tool's result and the model's answer after it.
-    const last = events.filter((e) => e.event === "values").at(-1)?.data as { messages: { type: string; tool_calls?: unknown[] }[] };
+    const last = events.filter((e) => e.event === "values").at(-1)?.data as {
+      messages: { type: string; tool_calls?: unknown[] }[];
+    };
     expect(last.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
     expect((await joined).status).toBe("success");
     await closing;
@@ -99,8 +119,12 @@ describe("graceful shutdown", () => {
     const dir = await temp.make();
     const { server, client } = await startServer(dir, HOST_BASH_CONFIG);
     const thread = await client.threads.create();
-    const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "run `sleep 600`" }] } });
-    await eventually(async () => ((await client.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined));
+    const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ role: "user", content: "run `sleep 600`" }] },
+    });
+    await eventually(async () =>
+      (await client.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined,
+    );
     const joined = server.manager.join(run.run_id);
     await server.close({ drain: false });
     expect((await joined).status).toBe("interrupted");

@@ -58,7 +58,9 @@ export async function drainAndClose(parts: ShutdownParts, options: CloseServerOp
   const drain = options.drain ?? true;
   logger.info(
     { event: "shutdown", drain, timeoutMs, localRuns: manager.localRunCount },
-    drain ? "shutting down: no new requests; draining local runs" : "shutting down: no new requests; interrupting local runs",
+    drain
+      ? "shutting down: no new requests; draining local runs"
+      : "shutting down: no new requests; interrupting local runs",
   );
   // New requests get 503 from now on; the ones in flight go on, so the SSE streams of local runs
   // see every event and their real `end` as the runs finish (or are interrupted at the deadline).
@@ -72,7 +74,9 @@ export async function drainAndClose(parts: ShutdownParts, options: CloseServerOp
   // Ends the streams still open (runs executed elsewhere: clients resume there with Last-Event-ID).
   const appClosed = app.close().catch((err: unknown) => logger.warn({ err }, "closing the HTTP server failed"));
   await parts.components.close();
-  await parts.agent.close().catch((err: unknown) => logger.warn({ err }, "closing the agent's sandbox provider failed"));
+  await parts.agent
+    .close()
+    .catch((err: unknown) => logger.warn({ err }, "closing the agent's sandbox provider failed"));
   // Anything still open (a slow upload, a /wait) is cut after a short grace.
   const closedInTime = await Promise.race([appClosed.then(() => true), delay(REQUEST_GRACE_MS).then(() => false)]);
   if (!closedInTime) {

@@ -127,7 +127,8 @@ export function resolveConsoleDir(env: NodeJS.ProcessEnv = process.env): string 
   } catch {
     // Not installed (production deploys leave dev dependencies out).
   }
-  for (let dir = here, i = 0; i < 5; i += 1, dir = path.dirname(dir)) candidates.push(path.join(dir, "apps", "web", "dist"), path.join(dir, "web", "dist"));
+  for (let dir = here, i = 0; i < 5; i += 1, dir = path.dirname(dir))
+    candidates.push(path.join(dir, "apps", "web", "dist"), path.join(dir, "web", "dist"));
   return candidates.find(hasIndex);
 }
 
@@ -156,7 +157,10 @@ function serverVersion(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i += 1, dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === "@deerflow/server" && typeof pkg.version === "string") return (cachedVersion = pkg.version);
     } catch {
       // No package.json here.
@@ -180,7 +184,11 @@ const infoSchema = {
 const UNDOCUMENTED = { schema: { hide: true } as FastifySchema };
 
 function sendIndex(reply: FastifyReply): FastifyReply {
-  return reply.header("cache-control", "no-cache").header("content-security-policy", CONSOLE_CSP).header("x-content-type-options", "nosniff").sendFile("index.html");
+  return reply
+    .header("cache-control", "no-cache")
+    .header("content-security-policy", CONSOLE_CSP)
+    .header("x-content-type-options", "nosniff")
+    .sendFile("index.html");
 }
 
 /** An extension-less path is a console page (`/chat/abc`); `/assets/x.js` that is missing is a 404. */
@@ -202,7 +210,11 @@ async function buildFileOf(distDir: string, urlPath: string): Promise<string | u
     return undefined;
   }
   const segments = decoded.split("/").filter((segment) => segment !== "");
-  if (segments.length === 0 || segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))) return undefined;
+  if (
+    segments.length === 0 ||
+    segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))
+  )
+    return undefined;
   const rel = segments.join("/");
   const info = await stat(path.join(distDir, rel)).catch(() => undefined);
   return info?.isFile() === true ? rel : undefined;
@@ -251,20 +263,40 @@ export function consoleRoutes(options: ConsoleRoutesOptions): FastifyPluginAsync
   return async (site) => {
     site.get(
       INFO_PATH,
-      { schema: { summary: "Server facts for the web console (open: no key needed)", tags: ["console"], response: { 200: infoSchema } } },
+      {
+        schema: {
+          summary: "Server facts for the web console (open: no key needed)",
+          tags: ["console"],
+          response: { 200: infoSchema },
+        },
+      },
       async (_request, reply) => reply.header("cache-control", "no-store").send(info),
     );
     if (options.distDir === false) return;
-    const distDir = options.distDir === undefined ? resolveConsoleDir(options.env) : hasIndex(options.distDir) ? path.resolve(options.distDir) : undefined;
+    const distDir =
+      options.distDir === undefined
+        ? resolveConsoleDir(options.env)
+        : hasIndex(options.distDir)
+          ? path.resolve(options.distDir)
+          : undefined;
     if (distDir !== undefined) {
       logger?.info({ event: "config", consoleDir: distDir }, `web console: served at / from ${distDir}`);
       await serveBuild(site, distDir);
       return;
     }
-    logger?.warn({ event: "config" }, `web console: not built; / answers 503 (${CONSOLE_NOT_BUILT_MESSAGE.split("\n")[1] ?? ""})`);
+    logger?.warn(
+      { event: "config" },
+      `web console: not built; / answers 503 (${CONSOLE_NOT_BUILT_MESSAGE.split("\n")[1] ?? ""})`,
+    );
     const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) =>
-      reply.code(503).header("cache-control", "no-store").type("text/plain; charset=utf-8").send(CONSOLE_NOT_BUILT_MESSAGE);
+      reply
+        .code(503)
+        .header("cache-control", "no-store")
+        .type("text/plain; charset=utf-8")
+        .send(CONSOLE_NOT_BUILT_MESSAGE);
     site.get("/", UNDOCUMENTED, notBuilt);
-    site.get("/*", UNDOCUMENTED, async (request, reply) => (isConsoleRequest(request.method, request.url) ? notBuilt(request, reply) : reply.callNotFound()));
+    site.get("/*", UNDOCUMENTED, async (request, reply) =>
+      isConsoleRequest(request.method, request.url) ? notBuilt(request, reply) : reply.callNotFound(),
+    );
   };
 }

@@ -29,7 +29,12 @@ export async function pdfToMarkdown(data: Uint8Array): Promise<string> {
   // The legacy build runs on Node without DOM globals; loaded on first use, so a server that never converts never loads it.
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.
-  const doc = await getDocument({ data: new Uint8Array(data), useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  const doc = await getDocument({
+    data: new Uint8Array(data),
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+  }).promise;
   try {
     const sections: string[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
@@ -68,6 +73,7 @@ export async function docxToMarkdown(data: Uint8Array): Promise<string> {
 export function createDocumentConverter(): DocumentConverter {
   return {
     accepts: (filename) => CONVERTIBLE_EXTENSIONS.has(path.extname(filename).toLowerCase()),
-    toMarkdown: (data, filename) => (path.extname(filename).toLowerCase() === ".pdf" ? pdfToMarkdown(data) : docxToMarkdown(data)),
+    toMarkdown: (data, filename) =>
+      path.extname(filename).toLowerCase() === ".pdf" ? pdfToMarkdown(data) : docxToMarkdown(data),
   };
 }

@@ -28,7 +28,9 @@ const { summarize } = (await import(path.join(ROOT, "scripts/lib/summarize.mjs")
 };
 
 type Check = { name: string; script: string; fix: string };
-const { STATIC_CHECKS, runStaticChecks, withFailedChecks } = (await import(path.join(ROOT, "scripts/lib/static-checks.mjs"))) as {
+const { STATIC_CHECKS, runStaticChecks, withFailedChecks } = (await import(
+  path.join(ROOT, "scripts/lib/static-checks.mjs")
+)) as {
   STATIC_CHECKS: Check[];
   runStaticChecks(runScript: (script: string) => number, write: (text: string) => void): Check[];
   withFailedChecks<T extends { failed: number }>(totals: T, failed: Check[]): T & { failedChecks: string[] };
@@ -43,8 +45,14 @@ function repoWithPackage(name: string, body: string): { root: string; pkg: strin
   dirs.push(root);
   const pkg = path.join(root, "packages", "p");
   mkdirSync(pkg, { recursive: true });
-  writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name, type: "module", scripts: { test: "vitest run" } }));
-  writeFileSync(path.join(pkg, "vitest.config.mjs"), "export default { test: { globals: true, include: ['*.test.mjs'] } };\n");
+  writeFileSync(
+    path.join(pkg, "package.json"),
+    JSON.stringify({ name, type: "module", scripts: { test: "vitest run" } }),
+  );
+  writeFileSync(
+    path.join(pkg, "vitest.config.mjs"),
+    "export default { test: { globals: true, include: ['*.test.mjs'] } };\n",
+  );
   // The throwaway package's own test must pass on purpose: what is under test is the summariser's
   // count of this run (1 passed, plus any unhandled rejection `body` leaves), not this assertion.
   writeFileSync(path.join(pkg, "p.test.mjs"), `it("passes", async () => { ${body} expect(1).toBe(1); });\n`);
@@ -59,13 +67,18 @@ function runVitest(pkg: string): number {
 
 describe("npm test's summary line", () => {
   it("counts an unhandled rejection as a failure and names the package", () => {
-    const { root, pkg } = repoWithPackage("@probe/leaky", `Promise.reject(new Error("left without a handler")); await new Promise((r) => setTimeout(r, 50));`);
+    const { root, pkg } = repoWithPackage(
+      "@probe/leaky",
+      `Promise.reject(new Error("left without a handler")); await new Promise((r) => setTimeout(r, 50));`,
+    );
     const code = runVitest(pkg);
     expect(code).not.toBe(0);
     const t = summarize(root);
     expect(t.passed).toBe(1);
     expect(t.failed).toBe(1);
-    expect(t.unhandled).toEqual([{ name: "@probe/leaky", count: 1, errors: [expect.objectContaining({ message: "left without a handler" })] }]);
+    expect(t.unhandled).toEqual([
+      { name: "@probe/leaky", count: 1, errors: [expect.objectContaining({ message: "left without a handler" })] },
+    ]);
   }, 60_000);
 
   it("says 0 failed for a clean run, and a missing report is a failure", () => {
@@ -78,11 +91,20 @@ describe("npm test's summary line", () => {
 
   it("names each failed test with the first line of its failure, for a CI log read from its end", () => {
     const { root, pkg } = repoWithPackage("@probe/red", "");
-    writeFileSync(path.join(pkg, "q.test.mjs"), `describe("outer", () => { it("adds", () => { expect(1 + 1).toBe(3); }); });\n`);
+    writeFileSync(
+      path.join(pkg, "q.test.mjs"),
+      `describe("outer", () => { it("adds", () => { expect(1 + 1).toBe(3); }); });\n`,
+    );
     expect(runVitest(pkg)).not.toBe(0);
     const t = summarize(root);
     expect(t).toMatchObject({ passed: 1, failed: 1 });
-    expect(t.failures).toEqual([{ package: "@probe/red", test: "q.test.mjs > outer adds", message: expect.stringMatching(/^AssertionError: expected 2 to be 3/) }]);
+    expect(t.failures).toEqual([
+      {
+        package: "@probe/red",
+        test: "q.test.mjs > outer adds",
+        message: expect.stringMatching(/^AssertionError: expected 2 to be 3/),
+      },
+    ]);
   }, 60_000);
 });
 
@@ -92,10 +114,13 @@ describe("npm test's repository checks", () => {
     expect(runVitest(pkg)).toBe(0);
     const ran: string[] = [];
     const out: string[] = [];
-    const failed = runStaticChecks((script) => {
-      ran.push(script);
-      return script === "format:check" ? 1 : 0;
-    }, (text) => out.push(text));
+    const failed = runStaticChecks(
+      (script) => {
+        ran.push(script);
+        return script === "format:check" ? 1 : 0;
+      },
+      (text) => out.push(text),
+    );
     expect(ran).toEqual(["format:check", "lint", "lint:cycles", "knip"]);
     expect(failed.map((c) => c.name)).toEqual(["format"]);
     expect(out.join("")).toContain("[check] format FAILED (exit 1): run `npm run format`");
@@ -103,7 +128,9 @@ describe("npm test's repository checks", () => {
   }, 60_000);
 
   it("names a root script for every check", () => {
-    const scripts = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
     for (const check of STATIC_CHECKS) expect(scripts[check.script], check.name).toBeDefined();
   });
 });

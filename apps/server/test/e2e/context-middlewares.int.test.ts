@@ -24,16 +24,26 @@ const SUMMARY = "The user sent 199 numbered notes about rivers.";
 const BIG = "head -c 2000000 /dev/zero | tr '\\0' x";
 
 const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string" ? m["content"] : Array.isArray(m["content"]) ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("") : "";
-const isSummaryRequest = (r: RecordedRequest): boolean => textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
+  typeof m["content"] === "string"
+    ? m["content"]
+    : Array.isArray(m["content"])
+      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
+      : "";
+const isSummaryRequest = (r: RecordedRequest): boolean =>
+  textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
 const lastUser = (r: RecordedRequest): string => textOf(r.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
 
 function script(request: RecordedRequest): ScriptStep {
   if (isSummaryRequest(request)) return { text: SUMMARY };
   const answered = request.messages.some((m) => m["role"] === "tool");
   const user = lastUser(request);
-  if (user === "make a big output" && !answered) return { toolCalls: [{ name: "bash", args: { description: "print", command: BIG }, id: "call_big" }] };
-  if (user === "spend a lot" && !answered) return { toolCalls: [{ name: "bash", args: { command: "echo hi" }, id: "call_spend" }], usage: { promptTokens: 900, completionTokens: 200 } };
+  if (user === "make a big output" && !answered)
+    return { toolCalls: [{ name: "bash", args: { description: "print", command: BIG }, id: "call_big" }] };
+  if (user === "spend a lot" && !answered)
+    return {
+      toolCalls: [{ name: "bash", args: { command: "echo hi" }, id: "call_spend" }],
+      usage: { promptTokens: 900, completionTokens: 200 },
+    };
   return { text: "Noted.", usage: { promptTokens: 120, completionTokens: 7 } };
 }
 
@@ -67,10 +77,13 @@ token_budget:
 
   it("summarization: 200 long messages reach the model under the window, the last user message kept", async () => {
     const thread = await t.client.threads.create();
-    const note = (i: number) => `Note ${i}: ${"the river flows to the sea and carries silt along its bed. ".repeat(20)}`;
+    const note = (i: number) =>
+      `Note ${i}: ${"the river flows to the sea and carries silt along its bed. ".repeat(20)}`;
     const messages = Array.from({ length: 199 }, (_, i) => ({ type: i % 2 === 0 ? "human" : "ai", content: note(i) }));
     const before = openai.requests.length;
-    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [...messages, { type: "human", content: "What was my last note about?" }] } });
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [...messages, { type: "human", content: "What was my last note about?" }] },
+    });
     const calls = openai.requests.slice(before);
     expect(calls.filter(isSummaryRequest)).toHaveLength(1);
     const agentCall = calls.find((r) => !isSummaryRequest(r));
@@ -79,7 +92,11 @@ token_budget:
     // langchain's approximation: 4 characters a token.
     expect(sentChars / 4).toBeLessThan(WINDOW_TOKENS);
     expect(lastUser(agentCall)).toBe("What was my last note about?");
-    expect(agentCall.messages.some((m) => textOf(m).includes(`<durable_context_data>\n## Conversation summary so far\n${SUMMARY}`))).toBe(true);
+    expect(
+      agentCall.messages.some((m) =>
+        textOf(m).includes(`<durable_context_data>\n## Conversation summary so far\n${SUMMARY}`),
+      ),
+    ).toBe(true);
     const state = await t.client.threads.getState<{ summary_text?: string; messages: unknown[] }>(thread.thread_id);
     expect(state.values.summary_text).toBe(SUMMARY);
     expect(state.values.messages.length).toBeLessThanOrEqual(12);
@@ -88,7 +105,9 @@ token_budget:
   it("tool-output budget: a 2 MB output is saved and the model gets a synopsis and the path", async () => {
     const thread = await t.client.threads.create();
     const before = openai.requests.length;
-    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "make a big output" }] } });
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "make a big output" }] },
+    });
     const second = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "tool"));
     const result = textOf(second?.messages.find((m) => m["role"] === "tool") ?? {});
     expect(result.length).toBeLessThan(5000);
@@ -101,10 +120,25 @@ token_budget:
 
   it("token usage: the run's and the thread's totals are in the state and GET /api/threads/:id/token-usage", async () => {
     const thread = await t.client.threads.create();
-    for (const text of ["first", "second"]) await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: text }] } });
-    const state = await t.client.threads.getState<{ token_usage?: unknown; run_token_usage?: unknown }>(thread.thread_id);
-    expect(state.values.run_token_usage).toMatchObject({ input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 });
-    expect(state.values.token_usage).toEqual({ input_tokens: 240, output_tokens: 14, total_tokens: 254, llm_call_count: 2 });
+    for (const text of ["first", "second"])
+      await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ type: "human", content: text }] },
+      });
+    const state = await t.client.threads.getState<{ token_usage?: unknown; run_token_usage?: unknown }>(
+      thread.thread_id,
+    );
+    expect(state.values.run_token_usage).toMatchObject({
+      input_tokens: 120,
+      output_tokens: 7,
+      total_tokens: 127,
+      llm_call_count: 1,
+    });
+    expect(state.values.token_usage).toEqual({
+      input_tokens: 240,
+      output_tokens: 14,
+      total_tokens: 254,
+      llm_call_count: 2,
+    });
 
     const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/token-usage`);
     expect(res.status).toBe(200);
@@ -117,21 +151,34 @@ token_budget:
       last_run: { input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 },
     });
     const fresh = await t.client.threads.create();
-    expect(await (await fetch(`${t.url}/api/threads/${fresh.thread_id}/token-usage`)).json()).toMatchObject({ total_tokens: 0, llm_call_count: 0, last_run: null });
+    expect(await (await fetch(`${t.url}/api/threads/${fresh.thread_id}/token-usage`)).json()).toMatchObject({
+      total_tokens: 0,
+      llm_call_count: 0,
+      last_run: null,
+    });
     expect((await fetch(`${t.url}/api/threads/00000000-0000-4000-8000-000000000000/token-usage`)).status).toBe(404);
   });
 
   it("token budget: over the budget the tool calls are removed and the run stops as token_capped", async () => {
     const thread = await t.client.threads.create();
-    const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "spend a lot" }] } });
+    const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "spend a lot" }] },
+    });
     await t.client.runs.join(thread.thread_id, run.run_id);
-    const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as { status: string; stop_reason?: string | null };
+    const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as {
+      status: string;
+      stop_reason?: string | null;
+    };
     expect(record.status).toBe("success");
     expect(record.stop_reason).toBe("token_capped");
-    const state = await t.client.threads.getState<{ messages: { type: string; content: unknown; tool_calls?: unknown[] }[] }>(thread.thread_id);
+    const state = await t.client.threads.getState<{
+      messages: { type: string; content: unknown; tool_calls?: unknown[] }[];
+    }>(thread.thread_id);
     const last = state.values.messages.at(-1);
     expect(last?.type).toBe("ai");
     expect(last?.tool_calls ?? []).toEqual([]);
-    expect(JSON.stringify(last?.content)).toContain("[TOKEN BUDGET EXCEEDED] The total token usage (1,100) has exceeded the safety limit (1,000).");
+    expect(JSON.stringify(last?.content)).toContain(
+      "[TOKEN BUDGET EXCEEDED] The total token usage (1,100) has exceeded the safety limit (1,000).",
+    );
   });
 });

@@ -17,8 +17,15 @@ type SdkClient = Client115;
 type MakeClient = (apiUrl: string, fetchImpl: typeof fetch) => SdkClient;
 
 const SDKS: ReadonlyArray<readonly [string, MakeClient]> = [
-  ["@langchain/langgraph-sdk 1.15", (apiUrl, fetchImpl) => new Client115({ apiUrl, apiKey: null, callerOptions: { fetch: fetchImpl } })],
-  ["sdk2 (@langchain/langgraph-sdk 2.0.0)", (apiUrl, fetchImpl) => new Client2({ apiUrl, apiKey: null, callerOptions: { fetch: fetchImpl } }) as unknown as SdkClient],
+  [
+    "@langchain/langgraph-sdk 1.15",
+    (apiUrl, fetchImpl) => new Client115({ apiUrl, apiKey: null, callerOptions: { fetch: fetchImpl } }),
+  ],
+  [
+    "sdk2 (@langchain/langgraph-sdk 2.0.0)",
+    (apiUrl, fetchImpl) =>
+      new Client2({ apiUrl, apiKey: null, callerOptions: { fetch: fetchImpl } }) as unknown as SdkClient,
+  ],
 ];
 
 const CHECKPOINTERS = ["sqlite", "postgres"] as const;

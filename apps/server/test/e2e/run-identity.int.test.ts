@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const usersDir = () => path.join(dir, "data", "users");
-const outputsOf = (userId: string, threadId: string) => path.join(usersDir(), userId, "threads", threadId, "user-data", "outputs");
+const outputsOf = (userId: string, threadId: string) =>
+  path.join(usersDir(), userId, "threads", threadId, "user-data", "outputs");
 
 async function post(route: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${server.url}/api${route}`, {
@@ -67,7 +68,12 @@ describe("a run's user on the DeerFlow server", () => {
     ["context.user_id", { context: { user_id: "mallory" } }],
   ])("refuses another user in %s with 403: no run, no folder of that user", async (field, claim) => {
     const threadId = await newThread();
-    for (const route of [`/threads/${threadId}/runs`, `/threads/${threadId}/runs/stream`, `/threads/${threadId}/runs/wait`, "/runs/wait"]) {
+    for (const route of [
+      `/threads/${threadId}/runs`,
+      `/threads/${threadId}/runs/stream`,
+      `/threads/${threadId}/runs/wait`,
+      "/runs/wait",
+    ]) {
       const res = await post(route, { assistant_id: LEAD_AGENT_ASSISTANT_ID, input: REPORT, ...claim });
       expect(res.status).toBe(403);
       expect((res.body as { detail: string }).detail).toContain(field);
@@ -92,7 +98,9 @@ describe("a run's user on the DeerFlow server", () => {
 
   it("runs as the caller when the body names no user", async () => {
     const threadId = await newThread();
-    expect((await post(`/threads/${threadId}/runs/wait`, { assistant_id: LEAD_AGENT_ASSISTANT_ID, input: REPORT })).status).toBe(200);
+    expect(
+      (await post(`/threads/${threadId}/runs/wait`, { assistant_id: LEAD_AGENT_ASSISTANT_ID, input: REPORT })).status,
+    ).toBe(200);
     expect(await fs.readdir(outputsOf("default", threadId))).toHaveLength(1);
     expect(await folderUsers()).toEqual(["default"]);
   });

@@ -28,10 +28,23 @@ import { eventually, startServer, statusOf, type TestServer } from "../support/s
 type SdkClient = Client115;
 
 const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, fetchImpl?: typeof fetch) => SdkClient]> = [
-  ["@langchain/langgraph-sdk 1.15", (apiUrl, fetchImpl) => new Client115({ apiUrl, apiKey: null, ...(fetchImpl === undefined ? {} : { callerOptions: { fetch: fetchImpl } }) })],
+  [
+    "@langchain/langgraph-sdk 1.15",
+    (apiUrl, fetchImpl) =>
+      new Client115({
+        apiUrl,
+        apiKey: null,
+        ...(fetchImpl === undefined ? {} : { callerOptions: { fetch: fetchImpl } }),
+      }),
+  ],
   [
     "sdk2 (@langchain/langgraph-sdk 2.0.0)",
-    (apiUrl, fetchImpl) => new Client2({ apiUrl, apiKey: null, ...(fetchImpl === undefined ? {} : { callerOptions: { fetch: fetchImpl } }) }) as unknown as SdkClient,
+    (apiUrl, fetchImpl) =>
+      new Client2({
+        apiUrl,
+        apiKey: null,
+        ...(fetchImpl === undefined ? {} : { callerOptions: { fetch: fetchImpl } }),
+      }) as unknown as SdkClient,
   ],
 ];
 
@@ -61,7 +74,14 @@ description: Counts zebras in a herd census report. Use when the user asks for a
 2. Report the herd size.
 `;
 
-type Message = { type?: string; content?: unknown; name?: string; tool_call_id?: string; status?: string; tool_calls?: ToolCall[] };
+type Message = {
+  type?: string;
+  content?: unknown;
+  name?: string;
+  tool_call_id?: string;
+  status?: string;
+  tool_calls?: ToolCall[];
+};
 type ToolCall = { name: string; args: Record<string, unknown>; id?: string };
 type Values = { messages: Message[] };
 interface SdkEvent {
@@ -87,7 +107,9 @@ const lastAi = (values: Values) => values.messages.filter((m) => m.type === "ai"
 
 /** Tool calls streamed in `messages` (message tuples) events. */
 function toolCallsInMessages(events: readonly SdkEvent[]): ToolCall[] {
-  return events.filter((e) => e.event === "messages").flatMap((e) => ((e.data as [Message, unknown])[0].tool_calls ?? []));
+  return events
+    .filter((e) => e.event === "messages")
+    .flatMap((e) => (e.data as [Message, unknown])[0].tool_calls ?? []);
 }
 
 /** Tool calls of the messages in `updates` events (any node). */
@@ -101,7 +123,10 @@ function toolCallsInUpdates(events: readonly SdkEvent[]): ToolCall[] {
 
 /** Tool results streamed in `messages` events. */
 function toolResultsInMessages(events: readonly SdkEvent[]): Message[] {
-  return events.filter((e) => e.event === "messages").map((e) => (e.data as [Message, unknown])[0]).filter((m) => m.type === "tool");
+  return events
+    .filter((e) => e.event === "messages")
+    .map((e) => (e.data as [Message, unknown])[0])
+    .filter((m) => m.type === "tool");
 }
 
 /**
@@ -132,7 +157,8 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
   });
 
   /** The host folder of a thread's `/mnt/user-data/workspace` (the local sandbox's layout under `storage.data_dir`). */
-  const workspaceOf = (threadId: string) => path.join(dir, "data", "users", "default", "threads", threadId, "user-data", "workspace");
+  const workspaceOf = (threadId: string) =>
+    path.join(dir, "data", "users", "default", "threads", threadId, "user-data", "workspace");
 
   /** Opens the gate of a gated run on `threadId` (writes the file its command waits for). */
   async function openGate(threadId: string, gate: string): Promise<void> {
@@ -150,7 +176,13 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
       const calls = (values.messages ?? []).flatMap((m) => m.tool_calls ?? []);
       return calls.some((c) => c.name === "bash" && String(c.args["command"]).includes(gate)) ? true : undefined;
     });
-    await eventually(async () => (await fs.stat(path.join(workspaceOf(threadId), `${gate}.started`)).then(() => true, () => undefined)));
+    await eventually(
+      async () =>
+        await fs.stat(path.join(workspaceOf(threadId), `${gate}.started`)).then(
+          () => true,
+          () => undefined,
+        ),
+    );
     expect((await client.runs.get(threadId, run.run_id)).status).toBe("running");
     return run.run_id;
   }
@@ -175,7 +207,11 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     const tag = randomUUID();
     const thread = await client.threads.create({ metadata: { suite: "sdk-e2e", tag } });
     expect(thread).toMatchObject({ status: "idle", metadata: { suite: "sdk-e2e", tag } });
-    expect(await client.threads.get(thread.thread_id)).toMatchObject({ thread_id: thread.thread_id, status: "idle", metadata: { tag } });
+    expect(await client.threads.get(thread.thread_id)).toMatchObject({
+      thread_id: thread.thread_id,
+      status: "idle",
+      metadata: { tag },
+    });
     const other = await client.threads.create({ metadata: { suite: "sdk-e2e", tag: randomUUID() } });
     expect((await client.threads.search({ metadata: { tag } })).map((t) => t.thread_id)).toEqual([thread.thread_id]);
     const both = (await client.threads.search({ metadata: { suite: "sdk-e2e" }, limit: 100 })).map((t) => t.thread_id);
@@ -197,7 +233,9 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     expect(events[0]?.data).toMatchObject({ run_id: created?.run_id, thread_id: thread.thread_id });
     const kinds = new Set(events.map((e) => e.event));
     for (const kind of ["values", "updates", "messages"]) expect(kinds.has(kind)).toBe(true);
-    expect([...kinds].filter((k) => !["metadata", "values", "updates", "messages", "custom", "end"].includes(k))).toEqual([]);
+    expect(
+      [...kinds].filter((k) => !["metadata", "values", "updates", "messages", "custom", "end"].includes(k)),
+    ).toEqual([]);
 
     // The ls call, in both the message tuples and the node updates, and its result.
     const lsCall = { name: "ls", args: expect.objectContaining({ path: "/mnt/user-data/workspace" }) };
@@ -228,7 +266,9 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     expect(new Set(withIds.map((e) => e.id)).size).toBe(withIds.length);
 
     const cut = 4;
-    const resumed = await collect(client.runs.joinStream(thread.thread_id, runId, { lastEventId: original[cut]?.id ?? "" }));
+    const resumed = await collect(
+      client.runs.joinStream(thread.thread_id, runId, { lastEventId: original[cut]?.id ?? "" }),
+    );
     expect(resumed.map((e) => [e.id, e.event])).toEqual(original.slice(cut + 1).map((e) => [e.id, e.event]));
     expect(resumed).toEqual(original.slice(cut + 1));
     const full = await collect(client.runs.joinStream(thread.thread_id, runId, { lastEventId: "-1" }));
@@ -259,7 +299,9 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     const after = (await client.threads.getState<Values>(threadId)).values;
     expect(humans(after)).toEqual([...humans(before), gatedRequest("gate-interrupt")]);
     expect(after.messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.name)).toContain("bash");
-    expect(after.messages.some((m) => m.type === "tool" && text(m.content).includes("opened gate-interrupt"))).toBe(false);
+    expect(after.messages.some((m) => m.type === "tool" && text(m.content).includes("opened gate-interrupt"))).toBe(
+      false,
+    );
     // The thread is usable again.
     const next = (await client.runs.wait(threadId, ASSISTANT, { input: human("Hello after the interrupt") })) as Values;
     expect(humans(next).at(-1)).toBe("Hello after the interrupt");
@@ -287,7 +329,10 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
       const thread = await client.threads.create();
       const first = await gatedRun(thread.thread_id, "gate-reject");
       posts = 0;
-      const refused = counting.runs.create(thread.thread_id, ASSISTANT, { input: human("Hello second"), multitaskStrategy: "reject" });
+      const refused = counting.runs.create(thread.thread_id, ASSISTANT, {
+        input: human("Hello second"),
+        multitaskStrategy: "reject",
+      });
       await expect(refused).rejects.toMatchObject({ status: 409 });
       expect(posts).toBe(1);
       expect((await client.runs.list(thread.thread_id)).map((r) => r.run_id)).toEqual([first]);
@@ -301,7 +346,10 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     it("interrupt: stops the active run and runs the new one on its state", async () => {
       const thread = await client.threads.create();
       const first = await gatedRun(thread.thread_id, "gate-mt-interrupt");
-      const second = await client.runs.create(thread.thread_id, ASSISTANT, { input: human("Hello urgent"), multitaskStrategy: "interrupt" });
+      const second = await client.runs.create(thread.thread_id, ASSISTANT, {
+        input: human("Hello urgent"),
+        multitaskStrategy: "interrupt",
+      });
       const values = (await client.runs.join(thread.thread_id, second.run_id)) as Values;
       expect(await runStatus(thread.thread_id, first)).toBe("interrupted");
       expect(await runStatus(thread.thread_id, second.run_id)).toBe("success");
@@ -313,7 +361,10 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     it("rollback: undoes the active run, then runs the new one", async () => {
       const { threadId, before } = await threadWithHistory();
       const first = await gatedRun(threadId, "gate-mt-rollback");
-      const second = await client.runs.create(threadId, ASSISTANT, { input: human("Hello instead"), multitaskStrategy: "rollback" });
+      const second = await client.runs.create(threadId, ASSISTANT, {
+        input: human("Hello instead"),
+        multitaskStrategy: "rollback",
+      });
       const values = (await client.runs.join(threadId, second.run_id)) as Values;
       expect(await runStatus(threadId, first)).toBe("error");
       expect(await runStatus(threadId, second.run_id)).toBe("success");
@@ -325,22 +376,38 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     it("enqueue: new runs wait and execute in creation order", async () => {
       const thread = await client.threads.create();
       const first = await gatedRun(thread.thread_id, "gate-enqueue");
-      const second = await client.runs.create(thread.thread_id, ASSISTANT, { input: human("Hello second"), multitaskStrategy: "enqueue" });
-      const third = await client.runs.create(thread.thread_id, ASSISTANT, { input: human("Hello third"), multitaskStrategy: "enqueue" });
+      const second = await client.runs.create(thread.thread_id, ASSISTANT, {
+        input: human("Hello second"),
+        multitaskStrategy: "enqueue",
+      });
+      const third = await client.runs.create(thread.thread_id, ASSISTANT, {
+        input: human("Hello third"),
+        multitaskStrategy: "enqueue",
+      });
       expect(await runStatus(thread.thread_id, second.run_id)).toBe("pending");
       expect(await runStatus(thread.thread_id, third.run_id)).toBe("pending");
       await openGate(thread.thread_id, "gate-enqueue");
       const values = (await client.runs.join(thread.thread_id, third.run_id)) as Values;
-      for (const id of [first, second.run_id, third.run_id]) expect(await runStatus(thread.thread_id, id)).toBe("success");
+      for (const id of [first, second.run_id, third.run_id])
+        expect(await runStatus(thread.thread_id, id)).toBe("success");
       expect(humans(values)).toEqual([gatedRequest("gate-enqueue"), "Hello second", "Hello third"]);
       // Each turn answered before the next one started.
       expect(values.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai", "human", "ai", "human", "ai"]);
-      expect((await client.runs.list(thread.thread_id)).map((r) => r.run_id)).toEqual([third.run_id, second.run_id, first]);
+      expect((await client.runs.list(thread.thread_id)).map((r) => r.run_id)).toEqual([
+        third.run_id,
+        second.run_id,
+        first,
+      ]);
     });
   });
 
   it("streams a stateless run on a temporary thread", async () => {
-    const events = await collect(client.runs.stream(null, ASSISTANT, { input: human("please list the workspace"), streamMode: ["values", "updates"] }));
+    const events = await collect(
+      client.runs.stream(null, ASSISTANT, {
+        input: human("please list the workspace"),
+        streamMode: ["values", "updates"],
+      }),
+    );
     expect(events[0]?.event).toBe("metadata");
     expect(events.map((e) => e.event)).not.toContain("error");
     expect(toolCallsInUpdates(events).map((c) => c.name)).toContain("ls");
@@ -382,14 +449,21 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
 
     it("refuses an archive with a ../ member (400 with the reason); nothing is installed", async () => {
       const archive = storedZip([
-        { name: "sneaky-skill/SKILL.md", content: "---\nname: sneaky-skill\ndescription: Looks harmless.\n---\n\n# Sneaky\n" },
+        {
+          name: "sneaky-skill/SKILL.md",
+          content: "---\nname: sneaky-skill\ndescription: Looks harmless.\n---\n\n# Sneaky\n",
+        },
         { name: "../evil", content: "#!/bin/sh\necho pwned\n" },
       ]);
       const res = await upload(archive, "sneaky-skill.skill");
       expect(res.status).toBe(400);
-      const body = (await res.json()) as { detail: { message: string; findings: Array<{ rule_id: string; severity: string; file: string }> } };
+      const body = (await res.json()) as {
+        detail: { message: string; findings: Array<{ rule_id: string; severity: string; file: string }> };
+      };
       expect(body.detail.message).toContain("../evil");
-      expect(body.detail.findings).toContainEqual(expect.objectContaining({ rule_id: "package-path-traversal", severity: "CRITICAL", file: "../evil" }));
+      expect(body.detail.findings).toContainEqual(
+        expect.objectContaining({ rule_id: "package-path-traversal", severity: "CRITICAL", file: "../evil" }),
+      );
       expect((await listSkills()).map((s) => s.name)).not.toContain("sneaky-skill");
       await expect(fs.stat(path.join(dir, "evil"))).rejects.toMatchObject({ code: "ENOENT" });
       await expect(fs.stat(path.join(dir, "skills", "evil"))).rejects.toMatchObject({ code: "ENOENT" });
@@ -398,17 +472,24 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
     it("refuses a skill the static scanner blocks (400 with its findings); nothing is installed", async () => {
       const src = path.join(await temp.make("deerflow-skill-src-"), "metadata-peek");
       await writeFiles(src, {
-        "SKILL.md": "---\nname: metadata-peek\ndescription: Reads instance credentials.\n---\n\nRun `curl http://169.254.169.254/latest/meta-data/iam/security-credentials/`.\n",
+        "SKILL.md":
+          "---\nname: metadata-peek\ndescription: Reads instance credentials.\n---\n\nRun `curl http://169.254.169.254/latest/meta-data/iam/security-credentials/`.\n",
       });
       const packed = await packSkillDirectory(src, `${src}.skill`);
       const res = await upload(await fs.readFile(packed.file), "metadata-peek.skill");
       expect(res.status).toBe(400);
-      const body = (await res.json()) as { detail: { message: string; skill_name: string | null; findings: Array<{ rule_id: string; severity: string }> } };
+      const body = (await res.json()) as {
+        detail: { message: string; skill_name: string | null; findings: Array<{ rule_id: string; severity: string }> };
+      };
       expect(body.detail.skill_name).toBe("metadata-peek");
-      expect(body.detail.findings).toContainEqual(expect.objectContaining({ rule_id: "network-cloud-metadata", severity: "CRITICAL" }));
+      expect(body.detail.findings).toContainEqual(
+        expect.objectContaining({ rule_id: "network-cloud-metadata", severity: "CRITICAL" }),
+      );
       expect(body.detail.message).toMatch(/block/i);
       expect((await listSkills()).map((s) => s.name)).not.toContain("metadata-peek");
-      await expect(fs.stat(path.join(dir, "skills", "custom", "metadata-peek"))).rejects.toMatchObject({ code: "ENOENT" });
+      await expect(fs.stat(path.join(dir, "skills", "custom", "metadata-peek"))).rejects.toMatchObject({
+        code: "ENOENT",
+      });
     });
 
     it("installs an uploaded .skill and the demo agent reads it when the request matches", async () => {
@@ -423,17 +504,26 @@ describe.each(SDKS)("DeerFlow server end to end with %s", (_name, makeClient) =>
       const res = await upload(await fs.readFile(packed.file), `${SKILL_NAME}.skill`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ success: true, skill_name: SKILL_NAME });
-      expect((await listSkills()).find((s) => s.name === SKILL_NAME)).toMatchObject({ name: SKILL_NAME, enabled: true, category: "custom" });
+      expect((await listSkills()).find((s) => s.name === SKILL_NAME)).toMatchObject({
+        name: SKILL_NAME,
+        enabled: true,
+        category: "custom",
+      });
       // A second upload of the same name is a conflict.
       expect((await upload(await fs.readFile(packed.file), `${SKILL_NAME}.skill`)).status).toBe(409);
 
       const { events, state } = await zebraTurn();
-      const readSkill = expect.objectContaining({ name: "read_file", args: expect.objectContaining({ path: SKILL_LOCATION }) });
+      const readSkill = expect.objectContaining({
+        name: "read_file",
+        args: expect.objectContaining({ path: SKILL_LOCATION }),
+      });
       expect(toolCallsInMessages(events)).toEqual(expect.arrayContaining([readSkill]));
       expect(toolCallsInUpdates(events)).toEqual(expect.arrayContaining([readSkill]));
 
       // The final state holds the call and the skill's text as the tool's answer.
-      const call = state.messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.name === "read_file" && c.args["path"] === SKILL_LOCATION);
+      const call = state.messages
+        .flatMap((m) => m.tool_calls ?? [])
+        .find((c) => c.name === "read_file" && c.args["path"] === SKILL_LOCATION);
       expect(call?.id).toBeDefined();
       const result = state.messages.find((m) => m.type === "tool" && m.tool_call_id === call?.id);
       expect(result).toMatchObject({ name: "read_file" });

@@ -41,7 +41,9 @@ async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
 
 async function startInstance(name: string): Promise<ServerProcess> {
   const dir = await temp.make(`deerflow-e2e-${name}-`);
-  await writeFiles(dir, { "config.yaml": "sandbox:\n  allow_host_bash: true\nstorage:\n  data_dir: ./data\nskills:\n  enabled: false\n" });
+  await writeFiles(dir, {
+    "config.yaml": "sandbox:\n  allow_host_bash: true\nstorage:\n  data_dir: ./data\nskills:\n  enabled: false\n",
+  });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     REDIS_URL: redisUrl ?? "",
@@ -80,7 +82,11 @@ describe("two server instances on Redis and PostgreSQL", () => {
     if (redisUrl === null || databaseUrl === null) return ctx.skip();
     for (const p of [one, two]) {
       const runtime = p.records.find((r) => r["event"] === "runtime");
-      expect(runtime).toMatchObject({ store: "PostgresRunStore", bridge: "RedisStreamBridge", coordinator: "RedisRunCoordinator" });
+      expect(runtime).toMatchObject({
+        store: "PostgresRunStore",
+        bridge: "RedisStreamBridge",
+        coordinator: "RedisRunCoordinator",
+      });
     }
     expect(one.url).not.toBe(two.url);
   });
@@ -88,7 +94,10 @@ describe("two server instances on Redis and PostgreSQL", () => {
   it("a run started through instance 1 is streamed from the start and joined through instance 2", async (ctx) => {
     if (redisUrl === null || databaseUrl === null) return ctx.skip();
     const thread = await client1.threads.create();
-    const run = await client1.runs.create(thread.thread_id, ASSISTANT, { input: userMessage("run `sleep 2`"), streamMode: ["values", "messages-tuple", "updates"] });
+    const run = await client1.runs.create(thread.thread_id, ASSISTANT, {
+      input: userMessage("run `sleep 2`"),
+      streamMode: ["values", "messages-tuple", "updates"],
+    });
     expect(await client2.threads.get(thread.thread_id)).toMatchObject({ thread_id: thread.thread_id });
 
     const events: string[] = [];
@@ -102,7 +111,9 @@ describe("two server instances on Redis and PostgreSQL", () => {
     expect(events).not.toContain("error");
     expect(sawBash).toBe(true);
 
-    const values = (await client2.runs.join(thread.thread_id, run.run_id)) as { messages?: { type: string; content: unknown }[] };
+    const values = (await client2.runs.join(thread.thread_id, run.run_id)) as {
+      messages?: { type: string; content: unknown }[];
+    };
     expect(JSON.stringify(values.messages?.at(-1)?.content)).toContain("[DeerFlow demo model");
     expect((await client2.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
     // The run executed on instance 1.
@@ -114,7 +125,9 @@ describe("two server instances on Redis and PostgreSQL", () => {
     if (redisUrl === null || databaseUrl === null) return ctx.skip();
     const thread = await client1.threads.create();
     const run = await client1.runs.create(thread.thread_id, ASSISTANT, { input: userMessage("run `sleep 45`") });
-    await until(async () => ((await client2.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined));
+    await until(async () =>
+      (await client2.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined,
+    );
 
     await client2.runs.cancel(thread.thread_id, run.run_id, true, "interrupt");
     const cancelled = await client2.runs.get(thread.thread_id, run.run_id);
@@ -130,12 +143,15 @@ describe("two server instances on Redis and PostgreSQL", () => {
     if (redisUrl === null || databaseUrl === null) return ctx.skip();
     const thread = await client1.threads.create();
     const run = await client1.runs.create(thread.thread_id, ASSISTANT, { input: userMessage("run `sleep 45`") });
-    await until(async () => ((await client2.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined));
+    await until(async () =>
+      (await client2.runs.get(thread.thread_id, run.run_id)).status === "running" ? true : undefined,
+    );
 
     // A client following the run through instance 2 sees its stream end once the run is recovered.
     const followed = (async () => {
       const events: string[] = [];
-      for await (const chunk of client2.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1" })) events.push(chunk.event);
+      for await (const chunk of client2.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1" }))
+        events.push(chunk.event);
       return events;
     })();
 

@@ -26,14 +26,19 @@ const todos = [
 ];
 
 const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string" ? m["content"] : Array.isArray(m["content"]) ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("") : "";
+  typeof m["content"] === "string"
+    ? m["content"]
+    : Array.isArray(m["content"])
+      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
+      : "";
 
 /** Title requests get the title; a plan-mode run's first call writes todos; everything else answers text. */
 function script(request: RecordedRequest): ScriptStep {
   const last = request.messages.at(-1) ?? {};
   if (textOf(last).startsWith("Generate a concise title")) return { text: TITLE };
   const answered = request.messages.some((m) => m["role"] === "tool");
-  if (request.toolNames.includes("write_todos") && !answered) return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
+  if (request.toolNames.includes("write_todos") && !answered)
+    return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
   return { text: "Done." };
 }
 
@@ -43,7 +48,10 @@ describe("work middlewares through the server", () => {
   let t: TestServer;
 
   beforeAll(async () => {
-    server = await startScriptedServer(script, "title:\n  model_name: main\n  max_words: 4\nuploads:\n  auto_convert_documents: true\n");
+    server = await startScriptedServer(
+      script,
+      "title:\n  model_name: main\n  max_words: 4\nuploads:\n  auto_convert_documents: true\n",
+    );
     ({ openai, t } = server);
   }, 60_000);
 
@@ -78,8 +86,12 @@ describe("work middlewares through the server", () => {
   it("outside plan mode the model is not offered write_todos", async () => {
     const before = openai.requests.length;
     const thread = await t.client.threads.create();
-    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ type: "human", content: "hi" }] } });
-    const agentCalls = openai.requests.slice(before).filter((r) => !textOf(r.messages.at(-1) ?? {}).startsWith("Generate a concise title"));
+    await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "hi" }] },
+    });
+    const agentCalls = openai.requests
+      .slice(before)
+      .filter((r) => !textOf(r.messages.at(-1) ?? {}).startsWith("Generate a concise title"));
     expect(agentCalls.length).toBeGreaterThan(0);
     for (const r of agentCalls) expect(r.toolNames).not.toContain("write_todos");
   });
@@ -93,19 +105,37 @@ describe("work middlewares through the server", () => {
     const uploaded = ((await res.json()) as { files: { filename: string; size: number; path: string }[] }).files;
     const before = openai.requests.length;
     await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
-      input: { messages: [{ type: "human", content: "Which city is listed?", additional_kwargs: { files: uploaded.map((f) => ({ ...f, status: "uploaded" })) } }] },
+      input: {
+        messages: [
+          {
+            type: "human",
+            content: "Which city is listed?",
+            additional_kwargs: { files: uploaded.map((f) => ({ ...f, status: "uploaded" })) },
+          },
+        ],
+      },
     });
     const sent = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "user"));
     const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
-    expect(user).toContain("<current_uploads>\nThe following files were uploaded in this message:\n\n- cities.csv (0.0 KB)\n  Path: /mnt/user-data/uploads/cities.csv\n");
+    expect(user).toContain(
+      "<current_uploads>\nThe following files were uploaded in this message:\n\n- cities.csv (0.0 KB)\n  Path: /mnt/user-data/uploads/cities.csv\n",
+    );
     expect(user.endsWith("</current_uploads>\n\nWhich city is listed?")).toBe(true);
   });
 
   it("converts PDF and DOCX uploads into Markdown companions the model is told about", async () => {
     const thread = await t.client.threads.create();
     const form = new FormData();
-    form.append("files", new Blob([pdfWithPages(["Rivers carry sediment"])], { type: "application/pdf" }), "rivers.pdf");
-    form.append("files", new Blob([docx()], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" }), "report.docx");
+    form.append(
+      "files",
+      new Blob([pdfWithPages(["Rivers carry sediment"])], { type: "application/pdf" }),
+      "rivers.pdf",
+    );
+    form.append(
+      "files",
+      new Blob([docx()], { type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" }),
+      "report.docx",
+    );
     const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/uploads`, { method: "POST", body: form });
     expect(res.status).toBe(200);
     const files = ((await res.json()) as { files: Record<string, string>[] }).files;
@@ -115,16 +145,28 @@ describe("work middlewares through the server", () => {
     ]);
     const md = await fetch(`${t.url}${files[1]?.["markdown_artifact_url"]}`);
     expect(await md.text()).toBe("# Quarterly Report\n\nRevenue grew **twelve percent**.\n");
-    expect(await (await fetch(`${t.url}${files[0]?.["markdown_artifact_url"]}`)).text()).toBe("## Page 1\n\nRivers carry sediment\n");
+    expect(await (await fetch(`${t.url}${files[0]?.["markdown_artifact_url"]}`)).text()).toBe(
+      "## Page 1\n\nRivers carry sediment\n",
+    );
 
     const before = openai.requests.length;
     await t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
-      input: { messages: [{ type: "human", content: "Summarise the documents", additional_kwargs: { files: files.map((f) => ({ ...f, status: "uploaded" })) } }] },
+      input: {
+        messages: [
+          {
+            type: "human",
+            content: "Summarise the documents",
+            additional_kwargs: { files: files.map((f) => ({ ...f, status: "uploaded" })) },
+          },
+        ],
+      },
     });
     const sent = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "user"));
     const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
     expect(user).toContain("- rivers.pdf (");
-    expect(user).toContain("  Path: /mnt/user-data/uploads/rivers.pdf\n  Generated Markdown: /mnt/user-data/uploads/rivers.md\n");
+    expect(user).toContain(
+      "  Path: /mnt/user-data/uploads/rivers.pdf\n  Generated Markdown: /mnt/user-data/uploads/rivers.md\n",
+    );
     expect(user).toContain("  Generated Markdown: /mnt/user-data/uploads/report.md\n");
   });
 });

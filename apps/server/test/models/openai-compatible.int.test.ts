@@ -39,7 +39,11 @@ interface ChatMessage {
 
 interface ChatTool {
   type: string;
-  function: { name: string; description?: string; parameters?: { type?: string; properties?: Record<string, unknown>; required?: string[] } };
+  function: {
+    name: string;
+    description?: string;
+    parameters?: { type?: string; properties?: Record<string, unknown>; required?: string[] };
+  };
 }
 
 /** One recorded request. */
@@ -47,7 +51,13 @@ interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: http.IncomingHttpHeaders;
-  readonly body: { model?: string; messages?: ChatMessage[]; tools?: ChatTool[]; stream?: boolean; [k: string]: unknown };
+  readonly body: {
+    model?: string;
+    messages?: ChatMessage[];
+    tools?: ChatTool[];
+    stream?: boolean;
+    [k: string]: unknown;
+  };
 }
 
 /** What the endpoint answers to one request. */
@@ -58,7 +68,12 @@ type Turn =
 
 /** The scripted turns: first the `ls` call the lead agent can run, then a final answer in several chunks. */
 const LS_CALL_ID = "call_ls_workspace_1";
-const LS_TURN: Turn = { kind: "tool_call", id: LS_CALL_ID, name: "ls", args: { description: "List the workspace", path: "/mnt/user-data/workspace" } };
+const LS_TURN: Turn = {
+  kind: "tool_call",
+  id: LS_CALL_ID,
+  name: "ls",
+  args: { description: "List the workspace", path: "/mnt/user-data/workspace" },
+};
 const FINAL_CHUNKS = ["The workspace ", "holds one file: ", "notes.txt", "."];
 const FINAL_TURN: Turn = { kind: "text", chunks: FINAL_CHUNKS };
 
@@ -81,7 +96,13 @@ function completionJson(model: string, id: string, turn: Exclude<Turn, { kind: "
   const message =
     turn.kind === "text"
       ? { role: "assistant", content: turn.chunks.join("") }
-      : { role: "assistant", content: null, tool_calls: [{ id: turn.id, type: "function", function: { name: turn.name, arguments: JSON.stringify(turn.args) } }] };
+      : {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: turn.id, type: "function", function: { name: turn.name, arguments: JSON.stringify(turn.args) } },
+          ],
+        };
   return {
     id,
     object: "chat.completion",
@@ -92,7 +113,11 @@ function completionJson(model: string, id: string, turn: Exclude<Turn, { kind: "
   };
 }
 
-function completionChunks(model: string, id: string, turn: Exclude<Turn, { kind: "error" }>): Record<string, unknown>[] {
+function completionChunks(
+  model: string,
+  id: string,
+  turn: Exclude<Turn, { kind: "error" }>,
+): Record<string, unknown>[] {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> => ({
     id,
@@ -110,12 +135,25 @@ function completionChunks(model: string, id: string, turn: Exclude<Turn, { kind:
     // The arguments arrive in two pieces, as real providers stream them.
     const args = JSON.stringify(turn.args);
     const half = Math.floor(args.length / 2);
-    out.push(chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: turn.id, type: "function", function: { name: turn.name, arguments: "" } }] }));
+    out.push(
+      chunk({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ index: 0, id: turn.id, type: "function", function: { name: turn.name, arguments: "" } }],
+      }),
+    );
     out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }));
     out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }));
     out.push(chunk({}, "tool_calls"));
   }
-  out.push({ id, object: "chat.completion.chunk", created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  out.push({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
   return out;
 }
 
@@ -131,23 +169,33 @@ async function startFakeEndpoint(): Promise<FakeEndpoint> {
       try {
         body = raw === "" ? {} : (JSON.parse(raw) as RecordedRequest["body"]);
       } catch {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "invalid JSON body", type: "invalid_request_error" } }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "invalid JSON body", type: "invalid_request_error" } }));
         return;
       }
       requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}`, type: "not_found" } }));
         return;
       }
       const turn = script.shift() ?? defaultTurn(body);
       if (turn.kind === "error") {
-        res.writeHead(turn.status, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: turn.message, type: turn.type, param: null, code: null } }));
+        res
+          .writeHead(turn.status, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: turn.message, type: turn.type, param: null, code: null } }));
         return;
       }
       const model = body.model ?? "unknown";
       const id = `chatcmpl-fake-${++completionSeq}`;
       if (body.stream === true) {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          connection: "keep-alive",
+        });
         for (const c of completionChunks(model, id, turn)) res.write(`data: ${JSON.stringify(c)}\n\n`);
         res.end("data: [DONE]\n\n");
       } else {
@@ -194,7 +242,8 @@ afterEach(() => {
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : ((p as { text?: string }).text ?? ""))).join("");
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === "string" ? p : ((p as { text?: string }).text ?? ""))).join("");
   return "";
 }
 
@@ -204,9 +253,19 @@ describe("createChatModel against an OpenAI-compatible endpoint", () => {
     await writeFiles(dir, {
       "config.yaml": `models:\n  - name: local\n    model: ${MODEL_ID}\n    base_url: ${fake.baseUrl}\n    api_key: $OPENAI_API_KEY\n    max_retries: 0\n`,
     });
-    const loaded = await loadConfig({ path: "config.yaml", cwd: dir, env: { OPENAI_API_KEY: "sk-int-from-config-env" } });
+    const loaded = await loadConfig({
+      path: "config.yaml",
+      cwd: dir,
+      env: { OPENAI_API_KEY: "sk-int-from-config-env" },
+    });
     const entry = loaded.config.models[0]!;
-    expect(entry).toMatchObject({ name: "local", use: { kind: "openai" }, model: MODEL_ID, baseUrl: fake.baseUrl, maxRetries: 0 });
+    expect(entry).toMatchObject({
+      name: "local",
+      use: { kind: "openai" },
+      model: MODEL_ID,
+      baseUrl: fake.baseUrl,
+      maxRetries: 0,
+    });
     const model = await createChatModel(entry, { env: {} });
     expect(model).toBeInstanceOf(ChatOpenAI);
 
@@ -225,7 +284,9 @@ describe("createChatModel against an OpenAI-compatible endpoint", () => {
 
   it("falls back to OPENAI_API_KEY of the environment, streams, and parses tool calls", async () => {
     const dir = await temp.make();
-    await writeFiles(dir, { "config.yaml": `models:\n  - name: local\n    model: ${MODEL_ID}\n    base_url: ${fake.baseUrl}\n    max_retries: 0\n` });
+    await writeFiles(dir, {
+      "config.yaml": `models:\n  - name: local\n    model: ${MODEL_ID}\n    base_url: ${fake.baseUrl}\n    max_retries: 0\n`,
+    });
     const env = { OPENAI_API_KEY: "sk-int-from-env" };
     const loaded = await loadConfig({ path: "config.yaml", cwd: dir, env });
     const model = await createChatModel(loaded.config.models[0]!, { env });
@@ -242,9 +303,24 @@ describe("createChatModel against an OpenAI-compatible endpoint", () => {
 
     // A tool call (non-streaming) with the tools bound.
     fake.script.push(LS_TURN);
-    const bound = model.bindTools!([{ type: "function", function: { name: "ls", description: "List a directory", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } }]);
+    const bound = model.bindTools!([
+      {
+        type: "function",
+        function: {
+          name: "ls",
+          description: "List a directory",
+          parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        },
+      },
+    ]);
     const call = (await bound.invoke([new HumanMessage("list")])) as AIMessage;
-    expect(call.tool_calls).toEqual([expect.objectContaining({ id: LS_CALL_ID, name: "ls", args: { description: "List the workspace", path: "/mnt/user-data/workspace" } })]);
+    expect(call.tool_calls).toEqual([
+      expect.objectContaining({
+        id: LS_CALL_ID,
+        name: "ls",
+        args: { description: "List the workspace", path: "/mnt/user-data/workspace" },
+      }),
+    ]);
 
     expect(fake.requests.map((r) => [r.headers.authorization, r.body.model, r.body.stream ?? false])).toEqual([
       ["Bearer sk-int-from-env", MODEL_ID, true],
@@ -258,7 +334,15 @@ describe("createChatModel against an OpenAI-compatible endpoint", () => {
 // The full server on the fake endpoint
 // ---------------------------------------------------------------------------
 
-type StateMessage = { type?: string; id?: string; content?: unknown; name?: string; tool_call_id?: string; status?: string; tool_calls?: { id?: string; name: string; args: unknown }[] };
+type StateMessage = {
+  type?: string;
+  id?: string;
+  content?: unknown;
+  name?: string;
+  tool_call_id?: string;
+  status?: string;
+  tool_calls?: { id?: string; name: string; args: unknown }[];
+};
 type Values = { messages?: StateMessage[] };
 type StreamEvent = { event: string; data: unknown; id?: string | undefined };
 
@@ -301,7 +385,10 @@ llm_call:
 
   async function newThreadWithNotes(): Promise<string> {
     const thread = await t.client.threads.create();
-    await writeFiles(path.join(dir, "data", "users", "default", "threads", thread.thread_id, "user-data", "workspace"), { "notes.txt": "otters\n" });
+    await writeFiles(
+      path.join(dir, "data", "users", "default", "threads", thread.thread_id, "user-data", "workspace"),
+      { "notes.txt": "otters\n" },
+    );
     return thread.thread_id;
   }
 
@@ -326,13 +413,17 @@ llm_call:
     expect(ls?.type).toBe("function");
     expect(Object.keys(ls?.function.parameters?.properties ?? {})).toEqual(["description", "path"]);
     expect(ls?.function.parameters?.required).toEqual(["path"]);
-    expect(first.body.tools?.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(["bash", "ls", "read_file", "write_file"]));
+    expect(first.body.tools?.map((tool) => tool.function.name)).toEqual(
+      expect.arrayContaining(["bash", "ls", "read_file", "write_file"]),
+    );
     expect(first.body.messages?.[0]?.role).toBe("system");
     expect(first.body.messages?.at(-1)).toEqual({ role: "user", content: "What is in my workspace?" });
 
     // The second request carries the assistant's tool call and the sandbox's result.
     const assistant = second.body.messages?.find((m) => m.role === "assistant");
-    expect(assistant?.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([[LS_CALL_ID, "ls", LS_TURN.kind === "tool_call" ? LS_TURN.args : {}]]);
+    expect(assistant?.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+      [LS_CALL_ID, "ls", LS_TURN.kind === "tool_call" ? LS_TURN.args : {}],
+    ]);
     const toolResult = second.body.messages?.at(-1);
     expect(toolResult?.role).toBe("tool");
     expect(toolResult?.tool_call_id).toBe(LS_CALL_ID);
@@ -356,7 +447,13 @@ llm_call:
     expect(tool).toMatchObject({ name: "ls", tool_call_id: LS_CALL_ID });
     expect(tool.status ?? "success").toBe("success");
     expect(textOf(tool.content)).toContain("/mnt/user-data/workspace/notes.txt");
-    expect(messages[1]?.tool_calls).toEqual([expect.objectContaining({ id: LS_CALL_ID, name: "ls", args: { description: "List the workspace", path: "/mnt/user-data/workspace" } })]);
+    expect(messages[1]?.tool_calls).toEqual([
+      expect.objectContaining({
+        id: LS_CALL_ID,
+        name: "ls",
+        args: { description: "List the workspace", path: "/mnt/user-data/workspace" },
+      }),
+    ]);
     expect(textOf(messages[3]?.content)).toBe(FINAL_CHUNKS.join(""));
     expect(messages[3]?.id).toBe([...ids][0]);
     const lastValues = events.filter((e) => e.event === "values").at(-1)?.data as Values;

@@ -18,24 +18,60 @@ interface Seen {
   readonly body: Record<string, unknown>;
 }
 
-const sse = (events: readonly [string | undefined, unknown][]) => events.map(([event, data]) => `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`).join("");
+const sse = (events: readonly [string | undefined, unknown][]) =>
+  events
+    .map(([event, data]) => `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`)
+    .join("");
 
 function anthropicAnswer(body: Record<string, unknown>, res: http.ServerResponse): void {
   const usage = { input_tokens: 12, output_tokens: 3 };
   if (body["stream"] !== true) {
     res.writeHead(200, { "content-type": "application/json" }).end(
-      JSON.stringify({ id: "msg_1", type: "message", role: "assistant", model: body["model"], content: [{ type: "text", text: "Hello from Claude." }], stop_reason: "end_turn", stop_sequence: null, usage }),
+      JSON.stringify({
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: body["model"],
+        content: [{ type: "text", text: "Hello from Claude." }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage,
+      }),
     );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream" }).end(
     sse([
-      ["message_start", { type: "message_start", message: { id: "msg_2", type: "message", role: "assistant", model: body["model"], content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 0 } } }],
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id: "msg_2",
+            type: "message",
+            role: "assistant",
+            model: body["model"],
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 0 },
+          },
+        },
+      ],
       ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
-      ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Streamed " } }],
-      ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Claude." } }],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Streamed " } },
+      ],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Claude." } },
+      ],
       ["content_block_stop", { type: "content_block_stop", index: 0 }],
-      ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } }],
+      [
+        "message_delta",
+        { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } },
+      ],
       ["message_stop", { type: "message_stop" }],
     ]),
   );
@@ -43,11 +79,22 @@ function anthropicAnswer(body: Record<string, unknown>, res: http.ServerResponse
 
 function geminiAnswer(url: string, res: http.ServerResponse): void {
   const chunk = (text: string, finish?: string) => ({
-    candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0, ...(finish === undefined ? {} : { finishReason: finish }) }],
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text }] },
+        index: 0,
+        ...(finish === undefined ? {} : { finishReason: finish }),
+      },
+    ],
     usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 2, totalTokenCount: 9 },
   });
   if (url.includes(":streamGenerateContent")) {
-    res.writeHead(200, { "content-type": "text/event-stream" }).end(sse([[undefined, chunk("Streamed ")], [undefined, chunk("Gemini.", "STOP")]]));
+    res.writeHead(200, { "content-type": "text/event-stream" }).end(
+      sse([
+        [undefined, chunk("Streamed ")],
+        [undefined, chunk("Gemini.", "STOP")],
+      ]),
+    );
     return;
   }
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(chunk("Hello from Gemini.", "STOP")));
@@ -77,8 +124,20 @@ describe("built-in providers against local servers", () => {
 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const entry = (use: "anthropic" | "google", model: string): ModelConfig => ({ name: use, use: { kind: use }, model, baseUrl: base, apiKey: "test-key", maxTokens: 256, maxRetries: 0, supportsVision: false, supportsThinking: false, options: {} });
-  const text = (content: unknown) => (typeof content === "string" ? content : (content as { text?: string }[]).map((b) => b.text ?? "").join(""));
+  const entry = (use: "anthropic" | "google", model: string): ModelConfig => ({
+    name: use,
+    use: { kind: use },
+    model,
+    baseUrl: base,
+    apiKey: "test-key",
+    maxTokens: 256,
+    maxRetries: 0,
+    supportsVision: false,
+    supportsThinking: false,
+    options: {},
+  });
+  const text = (content: unknown) =>
+    typeof content === "string" ? content : (content as { text?: string }[]).map((b) => b.text ?? "").join("");
 
   it("use: anthropic speaks the Messages API, plain and streamed", async () => {
     const model = await createChatModel(entry("anthropic", "claude-test"));
@@ -87,7 +146,11 @@ describe("built-in providers against local servers", () => {
     const request = seen.at(-1) as Seen;
     expect(request.url).toBe("/v1/messages");
     expect(request.headers["x-api-key"]).toBe("test-key");
-    expect(request.body).toMatchObject({ model: "claude-test", max_tokens: 256, messages: [{ role: "user", content: "Say hello" }] });
+    expect(request.body).toMatchObject({
+      model: "claude-test",
+      max_tokens: 256,
+      messages: [{ role: "user", content: "Say hello" }],
+    });
 
     let streamed = "";
     for await (const chunk of await model.stream("Stream please")) streamed += text(chunk.content);
@@ -102,7 +165,10 @@ describe("built-in providers against local servers", () => {
     const request = seen.at(-1) as Seen;
     expect(request.url).toMatch(/^\/v1beta\/models\/gemini-test:generateContent/);
     expect(request.headers["x-goog-api-key"]).toBe("test-key");
-    expect(request.body).toMatchObject({ contents: [{ role: "user", parts: [{ text: "Say hello" }] }], generationConfig: { maxOutputTokens: 256 } });
+    expect(request.body).toMatchObject({
+      contents: [{ role: "user", parts: [{ text: "Say hello" }] }],
+      generationConfig: { maxOutputTokens: 256 },
+    });
 
     let streamed = "";
     for await (const chunk of await model.stream("Stream please")) streamed += text(chunk.content);
@@ -116,8 +182,12 @@ describe("built-in providers against local servers", () => {
   });
 
   it("config.yaml chooses them by use: and requires model", () => {
-    const models = parseConfigText("models:\n  - { name: c, use: anthropic, model: claude-x }\n  - { name: g, use: google, model: gemini-x }\n").config.models;
+    const models = parseConfigText(
+      "models:\n  - { name: c, use: anthropic, model: claude-x }\n  - { name: g, use: google, model: gemini-x }\n",
+    ).config.models;
     expect(models.map((m) => m.use)).toEqual([{ kind: "anthropic" }, { kind: "google" }]);
-    expect(() => parseConfigText("models:\n  - { name: c, use: anthropic }\n")).toThrow(/models\[0\]\.model.*use: anthropic/);
+    expect(() => parseConfigText("models:\n  - { name: c, use: anthropic }\n")).toThrow(
+      /models\[0\]\.model.*use: anthropic/,
+    );
   });
 });

@@ -32,7 +32,10 @@ describe.skipIf(!canStartRedisServer())("the server while Redis is down", () => 
       const res = await fetch(`${url}/api/threads/${thread.thread_id}/runs`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ assistant_id: LEAD_AGENT_ASSISTANT_ID, input: { messages: [{ role: "user", content: "Hello" }] } }),
+        body: JSON.stringify({
+          assistant_id: LEAD_AGENT_ASSISTANT_ID,
+          input: { messages: [{ role: "user", content: "Hello" }] },
+        }),
       });
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("5");

@@ -34,7 +34,11 @@ afterAll(async () => {
 });
 
 function names(server: Awaited<ReturnType<typeof startServer>>["server"]): string[] {
-  return [server.manager.store.constructor.name, server.manager.bridge.constructor.name, server.manager.coordinator.constructor.name];
+  return [
+    server.manager.store.constructor.name,
+    server.manager.bridge.constructor.name,
+    server.manager.coordinator.constructor.name,
+  ];
 }
 
 describe("runtime selection", () => {
@@ -58,7 +62,9 @@ describe("runtime selection", () => {
       expect(names(first.server)[0]).toBe("SqliteRunStore");
       const thread = await first.client.threads.create();
       threadId = thread.thread_id;
-      const run = await first.client.runs.create(threadId, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "Hello" }] } });
+      const run = await first.client.runs.create(threadId, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ role: "user", content: "Hello" }] },
+      });
       runId = run.run_id;
       await first.client.runs.join(threadId, runId);
     } finally {
@@ -79,21 +85,33 @@ describe("runtime selection", () => {
     schemas.push(schema);
     prefixes.push(prefix);
     const dir = await temp.make();
-    const env = embeddedEnv({ REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, DEERFLOW_POSTGRES_SCHEMA: schema, DEERFLOW_REDIS_KEY_PREFIX: prefix });
+    const env = embeddedEnv({
+      REDIS_URL: redisUrl,
+      DATABASE_URL: databaseUrl,
+      DEERFLOW_POSTGRES_SCHEMA: schema,
+      DEERFLOW_REDIS_KEY_PREFIX: prefix,
+    });
     const { server, client, url, logs } = await startServer(dir, "storage:\n  data_dir: ./data\n", { env });
     try {
       expect(names(server)).toEqual(["PostgresRunStore", "RedisStreamBridge", "RedisRunCoordinator"]);
-      expect(logs.messages().some((m) => m.startsWith("stream bridge: redis ") && m.includes("REDIS_URL is set"))).toBe(true);
+      expect(logs.messages().some((m) => m.startsWith("stream bridge: redis ") && m.includes("REDIS_URL is set"))).toBe(
+        true,
+      );
       expect(logs.messages().some((m) => m.startsWith("checkpointer: postgres "))).toBe(true);
       const health = await fetch(`${url}/health`);
       expect(await health.json()).toEqual({
         status: "ok",
         checks: { run_store: "ok", stream_bridge: "ok" },
-        details: { local_runs: 0, stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 } },
+        details: {
+          local_runs: 0,
+          stream_bridge: { slow_subscriber_gaps: 0, stale_cursor_gaps: 0, stream_deleted_gaps: 0 },
+        },
       });
 
       const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, { input: { messages: [{ role: "user", content: "Hello" }] } });
+      const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ role: "user", content: "Hello" }] },
+      });
       await client.runs.join(thread.thread_id, run.run_id);
       expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
 
@@ -101,7 +119,10 @@ describe("runtime selection", () => {
       const db = new pg.Client({ connectionString: databaseUrl });
       await db.connect();
       try {
-        const tables = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]);
+        const tables = await db.query<{ table_name: string }>(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
+          [schema],
+        );
         const tableNames = tables.rows.map((r) => r.table_name);
         expect(tableNames).toEqual(expect.arrayContaining(["runs", "threads", "checkpoints"]));
       } finally {
@@ -119,13 +140,25 @@ describe("runtime selection", () => {
     schemas.push(schema);
     prefixes.push(prefix);
     const dir = await temp.make();
-    const env = embeddedEnv({ REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, DEERFLOW_POSTGRES_SCHEMA: schema, DEERFLOW_REDIS_KEY_PREFIX: prefix });
+    const env = embeddedEnv({
+      REDIS_URL: redisUrl,
+      DATABASE_URL: databaseUrl,
+      DEERFLOW_POSTGRES_SCHEMA: schema,
+      DEERFLOW_REDIS_KEY_PREFIX: prefix,
+    });
     const loaded = await loadConfig({ cwd: dir, env });
     const { logger } = captureLogger();
     const deployment = readDeploymentSettings(env);
-    const all = await Promise.all([0, 1, 2, 3].map(() => createRuntimeComponents(loaded, { deployment, logger, cwd: dir, env })));
+    const all = await Promise.all(
+      [0, 1, 2, 3].map(() => createRuntimeComponents(loaded, { deployment, logger, cwd: dir, env })),
+    );
     try {
-      expect(all.map((c) => c.store.constructor.name)).toEqual(["PostgresRunStore", "PostgresRunStore", "PostgresRunStore", "PostgresRunStore"]);
+      expect(all.map((c) => c.store.constructor.name)).toEqual([
+        "PostgresRunStore",
+        "PostgresRunStore",
+        "PostgresRunStore",
+        "PostgresRunStore",
+      ]);
       for (const c of all) await c.healthChecks["run_store"]?.();
     } finally {
       await Promise.all(all.map((c) => c.close()));

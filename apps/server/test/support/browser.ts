@@ -60,11 +60,19 @@ export function ensureConsoleBuilt(): void {
   try {
     // NODE_ENV is vitest's "test": the build must not inherit it.
     const env = { ...process.env, NODE_ENV: "production" };
-    execFileSync(cmd, [...args, "--filter", "@deerflow/web", "build"], { cwd: SERVER_DIR, stdio: "inherit", timeout: 180_000, env });
+    execFileSync(cmd, [...args, "--filter", "@deerflow/web", "build"], {
+      cwd: SERVER_DIR,
+      stdio: "inherit",
+      timeout: 180_000,
+      env,
+    });
   } catch (err) {
-    throw new Error(`apps/web/dist is missing and \`pnpm --filter @deerflow/web build\` failed: ${(err as Error).message}`);
+    throw new Error(
+      `apps/web/dist is missing and \`pnpm --filter @deerflow/web build\` failed: ${(err as Error).message}`,
+    );
   }
-  if (!existsSync(path.join(WEB_DIST, "index.html"))) throw new Error("apps/web/dist/index.html is missing after `pnpm --filter @deerflow/web build`");
+  if (!existsSync(path.join(WEB_DIST, "index.html")))
+    throw new Error("apps/web/dist/index.html is missing after `pnpm --filter @deerflow/web build`");
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");

@@ -16,7 +16,10 @@ description: Systematic multi-source research. Use when the user asks to researc
 `;
 
 /** A skills root with one public skill, and a second one disabled in extensions_config.json. */
-export async function makeSkillsRoot(dir: string, options: { disabled?: string } = {}): Promise<{ root: string; extensionsConfigPath: string }> {
+export async function makeSkillsRoot(
+  dir: string,
+  options: { disabled?: string } = {},
+): Promise<{ root: string; extensionsConfigPath: string }> {
   const root = path.join(dir, "skills");
   await writeFiles(root, { "public/deep-research/SKILL.md": SKILL_MD });
   await fs.mkdir(path.join(root, "custom"), { recursive: true });
@@ -25,7 +28,9 @@ export async function makeSkillsRoot(dir: string, options: { disabled?: string }
     await writeFiles(root, {
       [`public/${options.disabled}/SKILL.md`]: `---\nname: ${options.disabled}\ndescription: A disabled skill about secrets.\n---\n\nDo secret things.\n`,
     });
-    await writeFiles(dir, { "extensions_config.json": JSON.stringify({ skills: { [options.disabled]: { enabled: false } } }) });
+    await writeFiles(dir, {
+      "extensions_config.json": JSON.stringify({ skills: { [options.disabled]: { enabled: false } } }),
+    });
   }
   return { root, extensionsConfigPath };
 }
@@ -33,7 +38,11 @@ export async function makeSkillsRoot(dir: string, options: { disabled?: string }
 /** A LocalSandboxProvider in a temp dir: bubblewrap when available, else host commands (tests only). */
 export async function makeProvider(dir: string, skillsDir?: string): Promise<LocalSandboxProvider> {
   const runner = await createDefaultRunner({ allowHostBash: true });
-  return new LocalSandboxProvider({ baseDir: path.join(dir, "data"), runner, ...(skillsDir === undefined ? {} : { skillsDir }) });
+  return new LocalSandboxProvider({
+    baseDir: path.join(dir, "data"),
+    runner,
+    ...(skillsDir === undefined ? {} : { skillsDir }),
+  });
 }
 
 export function catalogFor(root: string, extensionsConfigPath: string): SkillCatalog {

@@ -25,7 +25,11 @@ export interface ScriptedServer {
  * @param options - `maxRetries` of the model (default 0)
  * @returns the endpoint, the server and its folder
  */
-export async function startScriptedServer(script: Script, extraYaml = "", options: { maxRetries?: number } = {}): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  script: Script,
+  extraYaml = "",
+  options: { maxRetries?: number } = {},
+): Promise<ScriptedServer> {
   const temp = tempDirs();
   const openai = await startScriptedOpenAI({ script });
   const dir = await temp.make();

@@ -34,9 +34,15 @@ export interface CapturedLogs {
 }
 
 /** A pino logger writing parsed records into an array. */
-export function captureLogger(level: "debug" | "info" | "warn" = "info"): { logger: ReturnType<typeof createServerLogger>; logs: CapturedLogs } {
+export function captureLogger(level: "debug" | "info" | "warn" = "info"): {
+  logger: ReturnType<typeof createServerLogger>;
+  logs: CapturedLogs;
+} {
   const records: Record<string, unknown>[] = [];
-  const logger = createServerLogger({ level, destination: { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) } });
+  const logger = createServerLogger({
+    level,
+    destination: { write: (line: string) => void records.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   return { logger, logs: { records, messages: () => records.map((r) => String(r["msg"])) } };
 }
 
@@ -55,7 +61,11 @@ export interface TestServer {
  * @param yaml - config text
  * @param options - env and deployment overrides
  */
-export async function startServer(dir: string, yaml: string, options: Omit<CreateServerOptions, "logger"> = {}): Promise<TestServer> {
+export async function startServer(
+  dir: string,
+  yaml: string,
+  options: Omit<CreateServerOptions, "logger"> = {},
+): Promise<TestServer> {
   await writeFiles(dir, { "config.yaml": yaml });
   const env = options.env ?? embeddedEnv();
   const loaded = await loadConfig({ path: path.join(dir, "config.yaml"), env, cwd: dir });

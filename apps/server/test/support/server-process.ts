@@ -40,11 +40,15 @@ export class ServerProcess {
    * @throws when the process exits first (with its output)
    */
   static async start(args: readonly string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--host", "127.0.0.1", ...args], {
-      cwd: APP_DIR,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/main.ts", "--port", "0", "--host", "127.0.0.1", ...args],
+      {
+        cwd: APP_DIR,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const server = new ServerProcess(child);
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {

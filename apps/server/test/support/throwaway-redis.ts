@@ -28,7 +28,11 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   // A random base keeps parallel test files off each other's ports.
   const port = await firstFreePort("127.0.0.1", 20_000 + Math.floor(Math.random() * 30_000));
   const dir = mkdtempSync(path.join(os.tmpdir(), "deerflow-server-redis-"));
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: "ignore" },
+  );
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; !(await pingRedis("127.0.0.1", port, 200)); i++) {
     if (i >= 200) throw new Error(`redis-server on port ${port} did not start`);

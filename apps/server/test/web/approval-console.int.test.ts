@@ -19,7 +19,8 @@ type StateMessage = { type: string; content: unknown; status?: string; tool_call
 
 function script(request: RecordedRequest): ScriptStep {
   const answered = request.messages.some((m) => m["role"] === "tool");
-  if (!answered) return { toolCalls: [{ name: "write_file", args: { path: FILE, content: "# Otters\n" }, id: "call_write" }] };
+  if (!answered)
+    return { toolCalls: [{ name: "write_file", args: { path: FILE, content: "# Otters\n" }, id: "call_write" }] };
   return { text: "Finished with the note." };
 }
 
@@ -50,15 +51,23 @@ describe.skipIf(!HAVE_CHROMIUM)("console: approval card", () => {
     return decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1) ?? "");
   }
 
-  const messagesOf = async (threadId: string): Promise<StateMessage[]> => (await s.t.client.threads.getState<{ messages: StateMessage[] }>(threadId)).values.messages;
+  const messagesOf = async (threadId: string): Promise<StateMessage[]> =>
+    (await s.t.client.threads.getState<{ messages: StateMessage[] }>(threadId)).values.messages;
 
   it("shows the tool and its arguments, and runs the call with the arguments edited in the card", async () => {
     const threadId = await askForWrite();
     const card = page.getByTestId("approval");
     expect(await card.getByRole("group").locator("legend").textContent()).toBe("Tool write_file");
-    expect(JSON.parse((await card.getByLabel("Arguments of write_file").textContent()) ?? "")).toEqual({ path: FILE, content: "# Otters\n" });
-    expect(await card.getByRole("radio").evaluateAll((els) => els.map((e) => (e.parentElement?.textContent ?? "").trim()))).toEqual(["Approve", "Edit the arguments", "Reject"]);
-    expect(await page.getByTestId("run-status").textContent()).toBe("The run is waiting for your decision on the tool call above.");
+    expect(JSON.parse((await card.getByLabel("Arguments of write_file").textContent()) ?? "")).toEqual({
+      path: FILE,
+      content: "# Otters\n",
+    });
+    expect(
+      await card.getByRole("radio").evaluateAll((els) => els.map((e) => (e.parentElement?.textContent ?? "").trim())),
+    ).toEqual(["Approve", "Edit the arguments", "Reject"]);
+    expect(await page.getByTestId("run-status").textContent()).toBe(
+      "The run is waiting for your decision on the tool call above.",
+    );
     await screenshot(page, "chat-approval-card");
     const violations = await runAxe(page);
     const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -66,13 +75,18 @@ describe.skipIf(!HAVE_CHROMIUM)("console: approval card", () => {
     expect((await messagesOf(threadId)).filter((m) => m.type === "tool")).toEqual([]);
 
     await card.getByLabel("Edit the arguments").check();
-    await card.getByLabel("Arguments to run write_file with (JSON)").fill(JSON.stringify({ path: FILE, content: "# Sea otters\n" }));
+    await card
+      .getByLabel("Arguments to run write_file with (JSON)")
+      .fill(JSON.stringify({ path: FILE, content: "# Sea otters\n" }));
     await card.getByRole("button", { name: "Send decision" }).click();
     await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
     expect(await page.getByTestId("approval").count()).toBe(0);
 
     const messages = await messagesOf(threadId);
-    expect(messages.find((m) => m.type === "ai")?.tool_calls?.[0]?.args).toEqual({ path: FILE, content: "# Sea otters\n" });
+    expect(messages.find((m) => m.type === "ai")?.tool_calls?.[0]?.args).toEqual({
+      path: FILE,
+      content: "# Sea otters\n",
+    });
     expect(messages.filter((m) => m.type === "tool").map((m) => [m.content, m.status])).toEqual([["OK", "success"]]);
     expect(messages.at(-1)?.content).toBe("Finished with the note.");
   });

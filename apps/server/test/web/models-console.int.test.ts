@@ -30,7 +30,10 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
           ? { reasoning: ["Otters ", "hold ", "hands."], text: "Because they sleep in water." }
           : { text: `Answered by ${request.model ?? "?"}.` },
     });
-    const yaml = twoModelsYaml(openai.baseURL, "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }");
+    const yaml = twoModelsYaml(
+      openai.baseURL,
+      "    when_thinking_enabled: { extra_body: { thinking: { type: enabled } } }",
+    );
     server = await startServer(await temp.make("deerflow-models-console-"), yaml);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -92,7 +95,9 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
     expect(await reasoning.getAttribute("open")).toBeNull();
     expect(await answer.getByText("Otters hold hands.").isVisible()).toBe(false);
     // Above the answer text.
-    expect(await answer.evaluate((el) => el.innerText.indexOf("Reasoning") < el.innerText.indexOf("Because they sleep"))).toBe(true);
+    expect(
+      await answer.evaluate((el) => el.innerText.indexOf("Reasoning") < el.innerText.indexOf("Because they sleep")),
+    ).toBe(true);
     await reasoning.locator("summary").click();
     await answer.getByText("Otters hold hands.").waitFor();
     await screenshot(page, "chat-reasoning");

@@ -6,7 +6,13 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { CONSOLE_CSP, CONSOLE_NOT_BUILT_MESSAGE, INFO_PATH, isConsoleRequest, resolveConsoleDir } from "../../src/server/static-console.js";
+import {
+  CONSOLE_CSP,
+  CONSOLE_NOT_BUILT_MESSAGE,
+  INFO_PATH,
+  isConsoleRequest,
+  resolveConsoleDir,
+} from "../../src/server/static-console.js";
 import { tempDirs, writeFiles } from "../support/temp-dir.js";
 import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
@@ -26,7 +32,8 @@ afterAll(async () => {
 async function fixtureBuild(): Promise<string> {
   const dist = path.join(await temp.make("deerflow-console-dist-"), "dist");
   await writeFiles(dist, {
-    "index.html": '<!doctype html><html lang="en"><head><title>t</title><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
+    "index.html":
+      '<!doctype html><html lang="en"><head><title>t</title><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
     "assets/app-abc123.js": "console.log('console');\n",
     ".hidden": "secret\n",
   });
@@ -90,7 +97,12 @@ describe("the console served by createServer", () => {
     expect((await fetch(`${url}/`, { method: "POST" })).status).toBe(404);
     const info = await fetch(`${url}${INFO_PATH}`);
     expect(info.headers.get("cache-control")).toBe("no-store");
-    expect(await info.json()).toEqual({ version: expect.any(String), demoModel: true, defaultModel: "demo", authRequired: false });
+    expect(await info.json()).toEqual({
+      version: expect.any(String),
+      demoModel: true,
+      defaultModel: "demo",
+      authRequired: false,
+    });
     // /api/info is a route of the gateway: in the OpenAPI document and for app.inject.
     const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toContain(INFO_PATH);
@@ -99,14 +111,18 @@ describe("the console served by createServer", () => {
 
   it("with authentication on: the console and /api/info load without a key, the API still needs one", async () => {
     const dist = await fixtureBuild();
-    server = await startServer(await temp.make(), `${HOST_BASH_CONFIG}server:\n  api_keys: ["k-123"]\n`, { consoleDir: dist });
+    server = await startServer(await temp.make(), `${HOST_BASH_CONFIG}server:\n  api_keys: ["k-123"]\n`, {
+      consoleDir: dist,
+    });
     const { url } = server;
     expect((await fetch(`${url}/`)).status).toBe(200);
     expect((await fetch(`${url}/chat/x`)).status).toBe(200);
     expect((await fetch(`${url}/assets/app-abc123.js`)).status).toBe(200);
     expect(await (await fetch(`${url}${INFO_PATH}`)).json()).toMatchObject({ authRequired: true });
     expect((await fetch(`${url}/api/assistants/lead_agent`)).status).toBe(401);
-    expect((await fetch(`${url}/api/assistants/lead_agent`, { headers: { authorization: "Bearer k-123" } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/api/assistants/lead_agent`, { headers: { authorization: "Bearer k-123" } })).status,
+    ).toBe(200);
     expect((await fetch(`${url}/openapi.json`)).status).toBe(401);
     // /api/info is one of the gateway's public routes: open through app.inject too, unlike an unknown API path.
     expect((await server.server.app.inject({ url: INFO_PATH })).statusCode).toBe(200);

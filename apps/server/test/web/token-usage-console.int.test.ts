@@ -23,7 +23,9 @@ describe.skipIf(!HAVE_CHROMIUM)("console: token usage", () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    openai = await startScriptedOpenAI({ script: () => ({ text: "Counted.", usage: { promptTokens: 1200, completionTokens: 34 } }) });
+    openai = await startScriptedOpenAI({
+      script: () => ({ text: "Counted.", usage: { promptTokens: 1200, completionTokens: 34 } }),
+    });
     const yaml = `
 models:
   - name: main
@@ -56,14 +58,25 @@ storage:
     await page.goto(`${server.url}/chat`);
     await send("count my tokens");
     const panel = page.getByTestId("token-usage");
-    await panel.getByTestId("token-usage-thread").filter({ hasText: "1,234 tokens (1,200 in, 34 out, 1 model call)" }).waitFor();
+    await panel
+      .getByTestId("token-usage-thread")
+      .filter({ hasText: "1,234 tokens (1,200 in, 34 out, 1 model call)" })
+      .waitFor();
 
     await send("and again");
-    await panel.getByTestId("token-usage-thread").filter({ hasText: "2,468 tokens (2,400 in, 68 out, 2 model calls)" }).waitFor();
-    expect(await panel.getByTestId("token-usage-run").textContent()).toBe("Latest run1,234 tokens (1,200 in, 34 out, 1 model call)");
+    await panel
+      .getByTestId("token-usage-thread")
+      .filter({ hasText: "2,468 tokens (2,400 in, 68 out, 2 model calls)" })
+      .waitFor();
+    expect(await panel.getByTestId("token-usage-run").textContent()).toBe(
+      "Latest run1,234 tokens (1,200 in, 34 out, 1 model call)",
+    );
 
     const threadId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
-    const api = (await (await fetch(`${server.url}/api/threads/${threadId}/token-usage`)).json()) as { total_tokens: number; llm_call_count: number };
+    const api = (await (await fetch(`${server.url}/api/threads/${threadId}/token-usage`)).json()) as {
+      total_tokens: number;
+      llm_call_count: number;
+    };
     expect(api).toMatchObject({ total_tokens: 2468, llm_call_count: 2 });
     await screenshot(page, "chat-token-usage");
 

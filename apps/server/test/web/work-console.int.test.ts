@@ -11,7 +11,12 @@
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
-import { startScriptedOpenAI, type RecordedRequest, type ScriptedOpenAI, type ScriptStep } from "@deerflow/agent/testing";
+import {
+  startScriptedOpenAI,
+  type RecordedRequest,
+  type ScriptedOpenAI,
+  type ScriptStep,
+} from "@deerflow/agent/testing";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -34,7 +39,8 @@ const lastText = (r: RecordedRequest): string => {
 function script(request: RecordedRequest): ScriptStep {
   if (lastText(request).startsWith("Generate a concise title")) return { text: TITLE };
   const answered = request.messages.some((m) => m["role"] === "tool");
-  if (request.toolNames.includes("write_todos") && !answered) return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
+  if (request.toolNames.includes("write_todos") && !answered)
+    return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
   // Slow final answer: the plan must be on screen while the run is still going.
   return { text: "The report is underway.", delayMs: 1500 };
 }
@@ -86,12 +92,21 @@ title:
     // Still running: the list arrived from the values stream, not from a reload.
     expect(await page.getByTestId("run-status").getAttribute("data-outcome")).toBe("running");
     expect(await list.getByRole("heading").textContent()).toBe("Plan (1 of 2 done)");
-    expect(await list.getByTestId("todo").allTextContents()).toEqual(["Collect otter facts done", "Write the report in progress"]);
+    expect(await list.getByTestId("todo").allTextContents()).toEqual([
+      "Collect otter facts done",
+      "Write the report in progress",
+    ]);
     expect(openai.requests.find((r) => r.toolNames.length > 0)?.toolNames).toContain("write_todos");
 
     await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
-    await page.locator("#page-title").filter({ hasText: new RegExp(`^${TITLE}$`) }).waitFor();
-    await page.locator(".thread-link-title").filter({ hasText: new RegExp(`^${TITLE}$`) }).waitFor();
+    await page
+      .locator("#page-title")
+      .filter({ hasText: new RegExp(`^${TITLE}$`) })
+      .waitFor();
+    await page
+      .locator(".thread-link-title")
+      .filter({ hasText: new RegExp(`^${TITLE}$`) })
+      .waitFor();
     await screenshot(page, "chat-plan-mode-todos");
 
     const violations = await runAxe(page);

@@ -13,7 +13,10 @@ export function ApiKeyPrompt({ refused }: { refused: boolean }) {
       <h1 id="page-title" tabIndex={-1}>
         API key required
       </h1>
-      <p>This server has authentication turned on. Enter one of its API keys (server.api_keys). The key is kept for this browser tab only.</p>
+      <p>
+        This server has authentication turned on. Enter one of its API keys (server.api_keys). The key is kept for this
+        browser tab only.
+      </p>
       {refused && (
         <p role="alert" className="error">
           The server refused the key. Check it and try again.
@@ -22,7 +25,15 @@ export function ApiKeyPrompt({ refused }: { refused: boolean }) {
       <form className="card" onSubmit={save}>
         <input type="text" name="username" autoComplete="username" value="deerflow" readOnly hidden />
         <label htmlFor="api-key">API key</label>
-        <input id="api-key" type="password" autoComplete="current-password" value={key} onChange={(e) => setKey(e.target.value)} required autoFocus />
+        <input
+          id="api-key"
+          type="password"
+          autoComplete="current-password"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          required
+          autoFocus
+        />
         <button type="submit">Use this key</button>
       </form>
     </section>

@@ -20,7 +20,10 @@ interface ActionRequest {
 /** The interrupt value of an approval stop. */
 export interface ApprovalRequest {
   readonly actionRequests: readonly ActionRequest[];
-  readonly reviewConfigs: readonly { readonly actionName: string; readonly allowedDecisions: readonly DecisionType[] }[];
+  readonly reviewConfigs: readonly {
+    readonly actionName: string;
+    readonly allowedDecisions: readonly DecisionType[];
+  }[];
 }
 
 /** What the run is resumed with, one per action, in order. */
@@ -51,10 +54,21 @@ interface Choice {
 const pretty = (args: unknown): string => JSON.stringify(args, null, 2);
 
 /** The card; `onDecide` receives the decisions when they are sent. */
-export function ApprovalCard({ request, disabled, onDecide }: { request: ApprovalRequest; disabled: boolean; onDecide: (decisions: ApprovalDecision[]) => void }) {
-  const [choices, setChoices] = useState<Choice[]>(() => request.actionRequests.map((a) => ({ type: "approve", argsText: pretty(a.args), reason: "" })));
+export function ApprovalCard({
+  request,
+  disabled,
+  onDecide,
+}: {
+  request: ApprovalRequest;
+  disabled: boolean;
+  onDecide: (decisions: ApprovalDecision[]) => void;
+}) {
+  const [choices, setChoices] = useState<Choice[]>(() =>
+    request.actionRequests.map((a) => ({ type: "approve", argsText: pretty(a.args), reason: "" })),
+  );
   const [error, setError] = useState<string | null>(null);
-  const update = (i: number, change: Partial<Choice>) => setChoices((prev) => prev.map((c, j) => (j === i ? { ...c, ...change } : c)));
+  const update = (i: number, change: Partial<Choice>) =>
+    setChoices((prev) => prev.map((c, j) => (j === i ? { ...c, ...change } : c)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -62,7 +76,10 @@ export function ApprovalCard({ request, disabled, onDecide }: { request: Approva
     for (const [i, action] of request.actionRequests.entries()) {
       const choice = choices[i] ?? { type: "approve", argsText: "", reason: "" };
       if (choice.type === "approve") decisions.push({ type: "approve" });
-      else if (choice.type === "reject") decisions.push(choice.reason.trim() === "" ? { type: "reject" } : { type: "reject", message: choice.reason.trim() });
+      else if (choice.type === "reject")
+        decisions.push(
+          choice.reason.trim() === "" ? { type: "reject" } : { type: "reject", message: choice.reason.trim() },
+        );
       else {
         let args: unknown;
         try {
@@ -84,7 +101,11 @@ export function ApprovalCard({ request, disabled, onDecide }: { request: Approva
   return (
     <form className="approval card" aria-labelledby="approval-title" data-testid="approval" onSubmit={submit}>
       <h2 id="approval-title">Approval needed</h2>
-      <p className="muted">The agent stopped before {request.actionRequests.length === 1 ? "this tool call" : `these ${request.actionRequests.length} tool calls`}. Nothing runs until you decide.</p>
+      <p className="muted">
+        The agent stopped before{" "}
+        {request.actionRequests.length === 1 ? "this tool call" : `these ${request.actionRequests.length} tool calls`}.
+        Nothing runs until you decide.
+      </p>
       {request.actionRequests.map((action, i) => {
         const allowed = request.reviewConfigs[i]?.allowedDecisions ?? ["approve", "reject"];
         const choice = choices[i];
@@ -100,20 +121,40 @@ export function ApprovalCard({ request, disabled, onDecide }: { request: Approva
             <div className="approval-choices">
               {allowed.map((type) => (
                 <label key={type}>
-                  <input type="radio" name={`${id}-decision`} value={type} checked={choice?.type === type} onChange={() => update(i, { type })} disabled={disabled} /> {LABEL[type]}
+                  <input
+                    type="radio"
+                    name={`${id}-decision`}
+                    value={type}
+                    checked={choice?.type === type}
+                    onChange={() => update(i, { type })}
+                    disabled={disabled}
+                  />{" "}
+                  {LABEL[type]}
                 </label>
               ))}
             </div>
             {choice?.type === "edit" && (
               <>
                 <label htmlFor={`${id}-args`}>Arguments to run {action.name} with (JSON)</label>
-                <textarea id={`${id}-args`} rows={6} value={choice.argsText} onChange={(e) => update(i, { argsText: e.target.value })} disabled={disabled} />
+                <textarea
+                  id={`${id}-args`}
+                  rows={6}
+                  value={choice.argsText}
+                  onChange={(e) => update(i, { argsText: e.target.value })}
+                  disabled={disabled}
+                />
               </>
             )}
             {choice?.type === "reject" && (
               <>
                 <label htmlFor={`${id}-reason`}>Reason for the agent (optional)</label>
-                <input id={`${id}-reason`} type="text" value={choice.reason} onChange={(e) => update(i, { reason: e.target.value })} disabled={disabled} />
+                <input
+                  id={`${id}-reason`}
+                  type="text"
+                  value={choice.reason}
+                  onChange={(e) => update(i, { reason: e.target.value })}
+                  disabled={disabled}
+                />
               </>
             )}
           </fieldset>

@@ -44,7 +44,10 @@ export function ComposerAttachments({
       const threadId = await ensureThread();
       const form = new FormData();
       for (const file of chosen) form.append("files", file, file.name);
-      const res = await apiJson<WireUploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
+      const res = await apiJson<WireUploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, {
+        method: "POST",
+        body: form,
+      });
       onChange([...files.filter((f) => !res.files.some((r) => r.filename === f.filename)), ...res.files]);
       setStatus(`Attached ${res.files.length} file(s).`);
     } catch (err) {
@@ -59,13 +62,26 @@ export function ComposerAttachments({
       <label htmlFor="composer-attach" className="button button-small button-quiet">
         Attach files
       </label>
-      <input id="composer-attach" ref={inputRef} type="file" multiple className="visually-hidden" onChange={(e) => void attach(e)} disabled={disabled} />
+      <input
+        id="composer-attach"
+        ref={inputRef}
+        type="file"
+        multiple
+        className="visually-hidden"
+        onChange={(e) => void attach(e)}
+        disabled={disabled}
+      />
       {files.length > 0 && (
         <ul className="attached" aria-label="Attached files" data-testid="attached-files">
           {files.map((f) => (
             <li key={f.filename}>
               {f.filename} <span className="muted">({formatBytes(f.size)})</span>{" "}
-              <button type="button" className="button-quiet button-small" onClick={() => onChange(files.filter((x) => x.filename !== f.filename))} aria-label={`Remove ${f.filename}`}>
+              <button
+                type="button"
+                className="button-quiet button-small"
+                onClick={() => onChange(files.filter((x) => x.filename !== f.filename))}
+                aria-label={`Remove ${f.filename}`}
+              >
                 Remove
               </button>
             </li>

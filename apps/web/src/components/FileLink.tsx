@@ -6,7 +6,17 @@
 import { apiFetch, errorText } from "../lib/api";
 import { useAuth } from "../lib/auth";
 
-export function FileLink({ url, name, download = false, label }: { url: string; name: string; download?: boolean; label?: string }) {
+export function FileLink({
+  url,
+  name,
+  download = false,
+  label,
+}: {
+  url: string;
+  name: string;
+  download?: boolean;
+  label?: string;
+}) {
   const { apiKey } = useAuth();
   const href = download ? `${url}?download=true` : url;
   const text = label ?? name;

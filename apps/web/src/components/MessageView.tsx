@@ -56,12 +56,20 @@ function toolKind(name: string, args: Record<string, unknown>): string {
 type ToolCall = { name: string; args: Record<string, unknown>; id?: string | undefined };
 
 function ToolCallView({ call, result, running }: { call: ToolCall; result: Message | undefined; running: boolean }) {
-  const status = result === undefined ? (running ? "running…" : "no result") : (result as { status?: string }).status === "error" ? "failed" : "done";
+  const status =
+    result === undefined
+      ? running
+        ? "running…"
+        : "no result"
+      : (result as { status?: string }).status === "error"
+        ? "failed"
+        : "done";
   const command = call.name === "bash" && typeof call.args["command"] === "string" ? call.args["command"] : undefined;
   return (
     <li className="tool-call" data-testid="tool-call" data-tool-name={call.name} data-status={status}>
       <p className="tool-head">
-        <span className="tool-kind">{toolKind(call.name, call.args)}</span> <code className="tool-name">{call.name}</code>{" "}
+        <span className="tool-kind">{toolKind(call.name, call.args)}</span>{" "}
+        <code className="tool-name">{call.name}</code>{" "}
         <span className={`tool-status tool-status-${status.replace(/\W/g, "")}`}>{status}</span>
       </p>
       {command !== undefined ? (
@@ -86,13 +94,23 @@ function ToolCallView({ call, result, running }: { call: ToolCall; result: Messa
 }
 
 /** A conversation entry. */
-export function MessageView({ message, results, running }: { message: Message; results: ReadonlyMap<string, Message>; running: boolean }) {
+export function MessageView({
+  message,
+  results,
+  running,
+}: {
+  message: Message;
+  results: ReadonlyMap<string, Message>;
+  running: boolean;
+}) {
   if (message.type === "human") {
     return (
       <li className="msg msg-human" data-testid="message-human">
         <p className="who">You</p>
         {/* The agent prepends a <current_uploads> block for the model; the user sees what they wrote. */}
-        <div className="text">{textOf(message.content).replace(/^<current_uploads>[\s\S]*?<\/current_uploads>\n\n/, "")}</div>
+        <div className="text">
+          {textOf(message.content).replace(/^<current_uploads>[\s\S]*?<\/current_uploads>\n\n/, "")}
+        </div>
       </li>
     );
   }
@@ -107,7 +125,12 @@ export function MessageView({ message, results, running }: { message: Message; r
         {calls.length > 0 && (
           <ul className="tool-calls" aria-label="Tool calls">
             {calls.map((call, i) => (
-              <ToolCallView key={call.id ?? i} call={call} result={call.id === undefined ? undefined : results.get(call.id)} running={running} />
+              <ToolCallView
+                key={call.id ?? i}
+                call={call}
+                result={call.id === undefined ? undefined : results.get(call.id)}
+                running={running}
+              />
             ))}
           </ul>
         )}

@@ -33,13 +33,28 @@ export function useModels(): { models: ModelInfo[] | null; error: string | null 
 }
 
 /** A labelled select of the models; `value` is a model name (the first model when unset). */
-export function ModelPicker({ models, value, onChange, disabled }: { models: readonly ModelInfo[]; value: string | null; onChange: (name: string) => void; disabled?: boolean }) {
+export function ModelPicker({
+  models,
+  value,
+  onChange,
+  disabled,
+}: {
+  models: readonly ModelInfo[];
+  value: string | null;
+  onChange: (name: string) => void;
+  disabled?: boolean;
+}) {
   if (models.length === 0) return null;
   const chosen = models.find((m) => m.name === value) ?? models[0];
   return (
     <label className="model-picker" title={chosen?.description ?? undefined}>
       Model{" "}
-      <select value={chosen?.name} onChange={(e) => onChange(e.target.value)} disabled={disabled} data-testid="model-picker">
+      <select
+        value={chosen?.name}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        data-testid="model-picker"
+      >
         {models.map((m) => (
           <option key={m.name} value={m.name}>
             {m.display_name ?? m.name}

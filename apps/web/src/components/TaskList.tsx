@@ -23,17 +23,36 @@ const TERMINAL: Record<string, TaskProgress["status"]> = {
 
 /** Folds one custom event into the task list (other custom events are ignored). */
 export function applyTaskEvent(tasks: readonly TaskProgress[], data: unknown): TaskProgress[] {
-  const e = data as { type?: unknown; task_id?: unknown; description?: unknown; result?: unknown; error?: unknown; message_index?: unknown } | null;
-  if (typeof e !== "object" || e === null || typeof e.type !== "string" || typeof e.task_id !== "string") return [...tasks];
+  const e = data as {
+    type?: unknown;
+    task_id?: unknown;
+    description?: unknown;
+    result?: unknown;
+    error?: unknown;
+    message_index?: unknown;
+  } | null;
+  if (typeof e !== "object" || e === null || typeof e.type !== "string" || typeof e.task_id !== "string")
+    return [...tasks];
   const id = e.task_id;
   const existing = tasks.find((t) => t.id === id);
-  const base: TaskProgress = existing ?? { id, description: typeof e.description === "string" ? e.description : id, status: "running", steps: 0 };
+  const base: TaskProgress = existing ?? {
+    id,
+    description: typeof e.description === "string" ? e.description : id,
+    status: "running",
+    steps: 0,
+  };
   let next: TaskProgress | undefined;
   if (e.type === "task_started") next = { ...base, status: "running" };
-  else if (e.type === "task_running") next = { ...base, steps: typeof e.message_index === "number" ? e.message_index : base.steps + 1 };
+  else if (e.type === "task_running")
+    next = { ...base, steps: typeof e.message_index === "number" ? e.message_index : base.steps + 1 };
   else if (e.type in TERMINAL) {
     const status = TERMINAL[e.type] ?? "failed";
-    next = { ...base, status, ...(typeof e.result === "string" ? { result: e.result } : {}), ...(typeof e.error === "string" ? { error: e.error } : {}) };
+    next = {
+      ...base,
+      status,
+      ...(typeof e.result === "string" ? { result: e.result } : {}),
+      ...(typeof e.error === "string" ? { error: e.error } : {}),
+    };
   }
   if (next === undefined) return [...tasks];
   const updated = next;
@@ -58,8 +77,15 @@ export function TaskList({ tasks }: { tasks: readonly TaskProgress[] }) {
         {tasks.map((t) => (
           <li key={t.id} data-status={t.status} data-testid="subagent-task">
             <strong>{t.description}</strong> <span className={`task-status task-${t.status}`}>{LABEL[t.status]}</span>
-            {t.steps > 0 && <span className="muted"> · {t.steps} step{t.steps === 1 ? "" : "s"}</span>}
-            {t.result !== undefined && <p className="task-result">{t.result.length > 400 ? `${t.result.slice(0, 400)}…` : t.result}</p>}
+            {t.steps > 0 && (
+              <span className="muted">
+                {" "}
+                · {t.steps} step{t.steps === 1 ? "" : "s"}
+              </span>
+            )}
+            {t.result !== undefined && (
+              <p className="task-result">{t.result.length > 400 ? `${t.result.slice(0, 400)}…` : t.result}</p>
+            )}
             {t.error !== undefined && <p className="task-error">{t.error}</p>}
           </li>
         ))}

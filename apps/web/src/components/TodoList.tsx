@@ -18,7 +18,10 @@ export function TodoList({ todos }: { todos: readonly Todo[] }) {
   return (
     <section className="todos" aria-labelledby="todos-title" data-testid="todos">
       <h2 id="todos-title">
-        Plan <span className="muted">({done} of {todos.length} done)</span>
+        Plan{" "}
+        <span className="muted">
+          ({done} of {todos.length} done)
+        </span>
       </h2>
       <ol>
         {todos.map((t, i) => (

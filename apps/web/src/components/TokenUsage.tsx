@@ -31,14 +31,22 @@ function Row({ label, usage, testId }: { label: string; usage: TokenUsageCounts;
 }
 
 /** The usage panel; nothing before the thread's first counted model call. */
-export function TokenUsage({ thread, run }: { thread?: TokenUsageCounts | undefined; run?: TokenUsageCounts | undefined }) {
+export function TokenUsage({
+  thread,
+  run,
+}: {
+  thread?: TokenUsageCounts | undefined;
+  run?: TokenUsageCounts | undefined;
+}) {
   if (thread === undefined || thread.llm_call_count === 0) return null;
   return (
     <section className="token-usage" aria-labelledby="token-usage-title" data-testid="token-usage">
       <h2 id="token-usage-title">Token usage</h2>
       <dl>
         <Row label="This thread" usage={thread} testId="token-usage-thread" />
-        {run !== undefined && run.llm_call_count > 0 ? <Row label="Latest run" usage={run} testId="token-usage-run" /> : null}
+        {run !== undefined && run.llm_call_count > 0 ? (
+          <Row label="Latest run" usage={run} testId="token-usage-run" />
+        ) : null}
       </dl>
     </section>
   );

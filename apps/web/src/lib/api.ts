@@ -36,7 +36,10 @@ function describeDetail(detail: unknown, status?: number): string {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     return detail
-      .map((d: { loc?: unknown[]; msg?: string }) => `${Array.isArray(d.loc) ? d.loc.join(".") + ": " : ""}${d.msg ?? JSON.stringify(d)}`)
+      .map(
+        (d: { loc?: unknown[]; msg?: string }) =>
+          `${Array.isArray(d.loc) ? d.loc.join(".") + ": " : ""}${d.msg ?? JSON.stringify(d)}`,
+      )
       .join("; ");
   }
   if (typeof detail === "object" && detail !== null && typeof (detail as { message?: unknown }).message === "string") {

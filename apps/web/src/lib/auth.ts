@@ -61,5 +61,9 @@ function subscribe(listener: () => void): () => void {
 
 /** The key and whether the server refused it, as React state. */
 export function useAuth(): AuthSnapshot {
-  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot);
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  );
 }

@@ -17,7 +17,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The current path (`/chat/abc`). */
 export function usePathname(): string {
-  return useSyncExternalStore(subscribe, () => window.location.pathname, () => "/");
+  return useSyncExternalStore(
+    subscribe,
+    () => window.location.pathname,
+    () => "/",
+  );
 }
 
 /** Goes to `to` (same origin). */
@@ -36,10 +40,14 @@ export interface Route {
 
 /** Parses `/chat/<id>`, `/threads`, `/skills`, `/files/<id>`; `/` is the chat. */
 export function parseRoute(pathname: string): Route {
-  const parts = pathname.split("/").filter((p) => p !== "").map((p) => decodeURIComponent(p));
+  const parts = pathname
+    .split("/")
+    .filter((p) => p !== "")
+    .map((p) => decodeURIComponent(p));
   const [first, ...rest] = parts;
   if (first === undefined) return { page: "chat", params: [] };
-  if (first === "chat" || first === "threads" || first === "skills" || first === "files") return { page: first, params: rest };
+  if (first === "chat" || first === "threads" || first === "skills" || first === "files")
+    return { page: first, params: rest };
   return { page: "not-found", params: parts };
 }
 
@@ -47,7 +55,15 @@ export function parseRoute(pathname: string): Route {
 export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
   const handle = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(to);
   };

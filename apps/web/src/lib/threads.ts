@@ -20,7 +20,9 @@ export function notifyThreadsChanged(): void {
  * state's `title`, else its first words, else its id.
  */
 export function threadTitle(thread: Pick<Thread, "thread_id" | "metadata" | "values">): string {
-  const title = (thread.metadata as Record<string, unknown> | null)?.["title"] ?? (thread.values as { title?: unknown } | null)?.title;
+  const title =
+    (thread.metadata as Record<string, unknown> | null)?.["title"] ??
+    (thread.values as { title?: unknown } | null)?.title;
   if (typeof title === "string" && title.trim() !== "") return title.trim();
   const messages = (thread.values as { messages?: Array<{ type?: string; content?: unknown }> } | null)?.messages;
   const first = messages?.find((m) => m.type === "human")?.content;

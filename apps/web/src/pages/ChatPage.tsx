@@ -26,7 +26,14 @@ import { Link, navigate } from "../lib/router";
 import { notifyThreadsChanged, rememberThread, threadTitle, useThreadList } from "../lib/threads";
 
 /** The lead agent's state as the console reads it. */
-type AgentState = { messages: Message[]; artifacts?: string[]; todos?: Todo[]; title?: string; token_usage?: TokenUsageCounts; run_token_usage?: TokenUsageCounts };
+type AgentState = {
+  messages: Message[];
+  artifacts?: string[];
+  todos?: Todo[];
+  title?: string;
+  token_usage?: TokenUsageCounts;
+  run_token_usage?: TokenUsageCounts;
+};
 
 interface Outcome {
   readonly kind: "done" | "cancelled" | "error";
@@ -48,7 +55,10 @@ function ThreadSidebar({ threadId }: { threadId: string | null }) {
       <ul className="thread-links">
         {threads.map((t) => (
           <li key={t.thread_id}>
-            <Link to={`/chat/${encodeURIComponent(t.thread_id)}`} aria-current={t.thread_id === threadId ? "page" : undefined}>
+            <Link
+              to={`/chat/${encodeURIComponent(t.thread_id)}`}
+              aria-current={t.thread_id === threadId ? "page" : undefined}
+            >
               <span className="thread-link-title">{threadTitle(t)}</span>
               <span className="thread-link-meta">{formatTime(t.updated_at)}</span>
             </Link>
@@ -91,10 +101,16 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
       notifyThreadsChanged();
     },
     onCustomEvent: (data) => setTasks((prev) => applyTaskEvent(prev, data)),
-    onStop: () => setOutcome({ kind: "cancelled", text: "Run cancelled. The agent stopped; what it did so far is kept." }),
-    onError: (err) => setOutcome((prev) => (prev?.kind === "cancelled" ? prev : { kind: "error", text: `Run failed: ${errorText(err)}` })),
+    onStop: () =>
+      setOutcome({ kind: "cancelled", text: "Run cancelled. The agent stopped; what it did so far is kept." }),
+    onError: (err) =>
+      setOutcome((prev) =>
+        prev?.kind === "cancelled" ? prev : { kind: "error", text: `Run failed: ${errorText(err)}` },
+      ),
     onFinish: () => {
-      setOutcome((prev) => (prev?.kind === "cancelled" || prev?.kind === "error" ? prev : { kind: "done", text: "Answer complete." }));
+      setOutcome((prev) =>
+        prev?.kind === "cancelled" || prev?.kind === "error" ? prev : { kind: "done", text: "Answer complete." },
+      );
       notifyThreadsChanged();
     },
   });
@@ -146,7 +162,9 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
 
   // The picked model (else the server's default, listed first) and, for a thinking model, the switch.
   const runModelContext = (): Record<string, unknown> =>
-    pickedModel === undefined ? {} : { model_name: pickedModel.name, ...(pickedModel.supports_thinking ? { thinking_enabled: thinking } : {}) };
+    pickedModel === undefined
+      ? {}
+      : { model_name: pickedModel.name, ...(pickedModel.supports_thinking ? { thinking_enabled: thinking } : {}) };
 
   const send = () => {
     const text = draft.trim();
@@ -157,10 +175,17 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     setStopping(false);
     setSubmitted(true);
     // Attached uploads ride on the message (additional_kwargs.files); the agent announces them to the model.
-    const human: Message = { type: "human", content: text, ...(attachments.length === 0 ? {} : { additional_kwargs: { files: messageFiles(attachments) } }) };
+    const human: Message = {
+      type: "human",
+      content: text,
+      ...(attachments.length === 0 ? {} : { additional_kwargs: { files: messageFiles(attachments) } }),
+    };
     setAttachments([]);
     const options = {
-      optimisticValues: (prev: AgentState) => ({ ...prev, messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }] }),
+      optimisticValues: (prev: AgentState) => ({
+        ...prev,
+        messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }],
+      }),
       // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
       context: { ...(planMode ? { is_plan_mode: true } : {}), ...runModelContext() },
     };
@@ -226,7 +251,8 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
 
         {messages.length === 0 && !stream.isLoading && !stream.isThreadLoading && (
           <p className="muted empty-hint">
-            Ask the agent something. Try “please list the workspace”, “write a short report about otters”, or “research otters and beavers in parallel”.
+            Ask the agent something. Try “please list the workspace”, “write a short report about otters”, or “research
+            otters and beavers in parallel”.
           </p>
         )}
 
@@ -248,7 +274,10 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
             <ul>
               {artifacts.map((p) => (
                 <li key={p}>
-                  <FileLink url={`/api/threads/${encodeURIComponent(threadId)}/artifacts${p}`} name={p.split("/").at(-1) ?? p} />{" "}
+                  <FileLink
+                    url={`/api/threads/${encodeURIComponent(threadId)}/artifacts${p}`}
+                    name={p.split("/").at(-1) ?? p}
+                  />{" "}
                   <span className="muted">{p}</span>
                 </li>
               ))}
@@ -262,7 +291,14 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
           </div>
         )}
 
-        {approval !== undefined && !stream.isLoading && <ApprovalCard key={interrupt?.id ?? "approval"} request={approval} disabled={stream.isLoading} onDecide={decide} />}
+        {approval !== undefined && !stream.isLoading && (
+          <ApprovalCard
+            key={interrupt?.id ?? "approval"}
+            request={approval}
+            disabled={stream.isLoading}
+            onDecide={decide}
+          />
+        )}
 
         {stream.error !== undefined && stream.error !== null && outcome?.kind !== "cancelled" && (
           <p role="alert" className="error">
@@ -270,7 +306,13 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
           </p>
         )}
 
-        <p className="run-status" role="status" aria-live="polite" data-testid="run-status" data-outcome={stream.isLoading ? "running" : (outcome?.kind ?? "idle")}>
+        <p
+          className="run-status"
+          role="status"
+          aria-live="polite"
+          data-testid="run-status"
+          data-outcome={stream.isLoading ? "running" : (outcome?.kind ?? "idle")}
+        >
           {status}
         </p>
 
@@ -297,12 +339,21 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
                 Stop
               </button>
               {/* After Send and Stop, so Tab goes from the message straight to Send. */}
-              {models !== null && <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />}
-              {pickedModel?.supports_thinking === true && <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />}
+              {models !== null && (
+                <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />
+              )}
+              {pickedModel?.supports_thinking === true && (
+                <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />
+              )}
               <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
             </div>
           </div>
-          <ComposerAttachments files={attachments} onChange={setAttachments} ensureThread={ensureThread} disabled={stream.isLoading} />
+          <ComposerAttachments
+            files={attachments}
+            onChange={setAttachments}
+            ensureThread={ensureThread}
+            disabled={stream.isLoading}
+          />
         </form>
       </section>
     </div>

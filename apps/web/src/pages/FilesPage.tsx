@@ -44,7 +44,9 @@ function FileTable({ files, caption, testId }: { files: readonly WireFileInfo[];
 
 /** The gateway's message, plus the files stored under another name than the one chosen. */
 function uploadSummary(result: WireUploadResult): string {
-  const renamed = result.files.filter((f) => f.original_filename !== undefined).map((f) => `${f.original_filename} stored as ${f.filename}`);
+  const renamed = result.files
+    .filter((f) => f.original_filename !== undefined)
+    .map((f) => `${f.original_filename} stored as ${f.filename}`);
   return renamed.length === 0 ? result.message : `${result.message}; ${renamed.join(", ")}`;
 }
 
@@ -83,7 +85,9 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
   // Shown before choosing files, so a refused upload is no surprise; a failure only hides the line.
   useEffect(() => {
     if (threadId === null) return;
-    apiJson<WireUploadLimits>(`/threads/${encodeURIComponent(threadId)}/uploads/limits`).then(setLimits, () => setLimits(null));
+    apiJson<WireUploadLimits>(`/threads/${encodeURIComponent(threadId)}/uploads/limits`).then(setLimits, () =>
+      setLimits(null),
+    );
   }, [threadId]);
 
   const upload = async (event: FormEvent) => {
@@ -98,7 +102,10 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
     setBusy(true);
     setStatus("Uploading…");
     try {
-      const res = await apiJson<WireUploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, { method: "POST", body: form });
+      const res = await apiJson<WireUploadResult>(`/threads/${encodeURIComponent(threadId)}/uploads`, {
+        method: "POST",
+        body: form,
+      });
       setStatus(uploadSummary(res));
       if (inputRef.current !== null) inputRef.current.value = "";
       await load();
@@ -126,7 +133,11 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
       </div>
       <div className="field-row">
         <label htmlFor="files-thread">Thread</label>
-        <select id="files-thread" value={threadId ?? ""} onChange={(e) => navigate(`/files/${encodeURIComponent(e.target.value)}`)}>
+        <select
+          id="files-thread"
+          value={threadId ?? ""}
+          onChange={(e) => navigate(`/files/${encodeURIComponent(e.target.value)}`)}
+        >
           {threadId === null && <option value="">Choose a thread</option>}
           {threadId !== null && current === undefined && <option value={threadId}>{threadId}</option>}
           {threads.map((t) => (
@@ -150,10 +161,13 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
         <>
           <form className="card upload-form" onSubmit={(e) => void upload(e)}>
             <h2>Upload files</h2>
-            <p className="muted">Uploads land in /mnt/user-data/uploads of this thread, where the agent can read them.</p>
+            <p className="muted">
+              Uploads land in /mnt/user-data/uploads of this thread, where the agent can read them.
+            </p>
             {limits !== null && (
               <p className="muted" data-testid="upload-limits">
-                Up to {limits.max_files} files per upload, {formatBytes(limits.max_file_size)} each, {formatBytes(limits.max_total_size)} in total.
+                Up to {limits.max_files} files per upload, {formatBytes(limits.max_file_size)} each,{" "}
+                {formatBytes(limits.max_total_size)} in total.
               </p>
             )}
             <label htmlFor="files-upload">Files to upload</label>
@@ -166,9 +180,21 @@ export function FilesPage({ threadId }: { threadId: string | null }) {
             {status}
           </p>
           <h2>Uploads</h2>
-          {files === null ? <p className="muted">Loading…</p> : <FileTable files={files.uploads} caption="Uploaded files" testId="uploads-table" />}
+          {files === null ? (
+            <p className="muted">Loading…</p>
+          ) : (
+            <FileTable files={files.uploads} caption="Uploaded files" testId="uploads-table" />
+          )}
           <h2>Outputs</h2>
-          {files === null ? <p className="muted">Loading…</p> : <FileTable files={files.outputs} caption="Files the agent wrote to /mnt/user-data/outputs" testId="outputs-table" />}
+          {files === null ? (
+            <p className="muted">Loading…</p>
+          ) : (
+            <FileTable
+              files={files.outputs}
+              caption="Files the agent wrote to /mnt/user-data/outputs"
+              testId="outputs-table"
+            />
+          )}
         </>
       )}
     </section>

@@ -76,7 +76,10 @@ function UploadSkill({ onInstalled }: { onInstalled: (name: string) => void }) {
     setBusy(true);
     setResult(null);
     try {
-      const res = await apiJson<{ skill_name: string; message: string }>("/skills/upload", { method: "POST", body: form });
+      const res = await apiJson<{ skill_name: string; message: string }>("/skills/upload", {
+        method: "POST",
+        body: form,
+      });
       setResult({ ok: res.message });
       if (inputRef.current !== null) inputRef.current.value = "";
       onInstalled(res.skill_name);
@@ -90,7 +93,10 @@ function UploadSkill({ onInstalled }: { onInstalled: (name: string) => void }) {
   return (
     <form className="card upload-form" onSubmit={(e) => void upload(e)} aria-labelledby="upload-title">
       <h2 id="upload-title">Install a skill</h2>
-      <p className="muted">Upload a .skill archive. It is checked (archive safety, SKILL.md validation, security scan) before it is installed as a custom skill.</p>
+      <p className="muted">
+        Upload a .skill archive. It is checked (archive safety, SKILL.md validation, security scan) before it is
+        installed as a custom skill.
+      </p>
       <label htmlFor="skill-file">.skill archive</label>
       <input id="skill-file" ref={inputRef} type="file" accept=".skill" />
       <button type="submit" disabled={busy}>
@@ -192,7 +198,16 @@ function SkillFiles({ name, revision }: { name: string; revision: number }) {
       <p role="status" aria-live="polite" className="status-line" data-testid="skill-file-status">
         {problem}
       </p>
-      <pre id={contentId} className="code skill-file-content" tabIndex={0} role="region" aria-label={`Content of ${current}`} aria-busy={text === null} data-testid="skill-file-content" data-path={current}>
+      <pre
+        id={contentId}
+        className="code skill-file-content"
+        tabIndex={0}
+        role="region"
+        aria-label={`Content of ${current}`}
+        aria-busy={text === null}
+        data-testid="skill-file-content"
+        data-path={current}
+      >
         {text ?? ""}
       </pre>
     </div>
@@ -212,7 +227,9 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
   const custom = skill.category === "custom";
 
   const loadHistory = useCallback(async () => {
-    const h = await apiJson<{ history: WireHistoryRecord[] }>(`/skills/custom/${encodeURIComponent(skill.name)}/history`);
+    const h = await apiJson<{ history: WireHistoryRecord[] }>(
+      `/skills/custom/${encodeURIComponent(skill.name)}/history`,
+    );
     setHistory(h.history);
   }, [skill.name]);
 
@@ -244,7 +261,10 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
     setBusy(true);
     setStatus("");
     try {
-      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { content } });
+      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}`, {
+        method: "PUT",
+        json: { content },
+      });
       setContent(s.content);
       setSaved(s.content);
       setEditError(null);
@@ -262,7 +282,10 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
   const rollback = async (index: number, record: WireHistoryRecord) => {
     setBusy(true);
     try {
-      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}/rollback`, { method: "POST", json: { history_index: index } });
+      const s = await apiJson<WireCustomSkill>(`/skills/custom/${encodeURIComponent(skill.name)}/rollback`, {
+        method: "POST",
+        json: { history_index: index },
+      });
       setContent(s.content);
       setSaved(s.content);
       setEditError(null);
@@ -320,7 +343,15 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
             <button type="submit" disabled={busy || content === saved}>
               Save SKILL.md
             </button>
-            <button type="button" className="button-quiet" disabled={busy || content === saved} onClick={() => { setContent(saved); setEditError(null); }}>
+            <button
+              type="button"
+              className="button-quiet"
+              disabled={busy || content === saved}
+              onClick={() => {
+                setContent(saved);
+                setEditError(null);
+              }}
+            >
               Discard changes
             </button>
           </div>
@@ -353,13 +384,24 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
                       <th scope="row">{formatTime(record.ts)}</th>
                       <td>
                         {record.action} <code>{record.file_path}</code>
-                        {record.rollback_from_ts !== undefined && <span className="muted"> (restored the version before {formatTime(record.rollback_from_ts)})</span>}
+                        {record.rollback_from_ts !== undefined && (
+                          <span className="muted">
+                            {" "}
+                            (restored the version before {formatTime(record.rollback_from_ts)})
+                          </span>
+                        )}
                       </td>
                       <td>{record.author}</td>
                       <td>{record.scanner?.decision ?? "—"}</td>
                       <td>
                         {record.prev_content !== null && record.file_path === "SKILL.md" ? (
-                          <button type="button" className="button-small" disabled={busy} onClick={() => void rollback(index, record)} aria-label={`Roll back the ${record.action} of ${formatTime(record.ts)}`}>
+                          <button
+                            type="button"
+                            className="button-small"
+                            disabled={busy}
+                            onClick={() => void rollback(index, record)}
+                            aria-label={`Roll back the ${record.action} of ${formatTime(record.ts)}`}
+                          >
                             Roll back
                           </button>
                         ) : (
@@ -395,12 +437,16 @@ export function SkillsPage({ selected }: { selected: string | null }) {
   useEffect(() => void load(), [load]);
 
   const toggle = async (skill: SkillResponse) => {
-    const replace = (next: SkillResponse) => setSkills((prev) => prev?.map((s) => (s.name === next.name ? next : s)) ?? null);
+    const replace = (next: SkillResponse) =>
+      setSkills((prev) => prev?.map((s) => (s.name === next.name ? next : s)) ?? null);
     setPending(skill.name);
     // Shown at once; put back if the server refuses.
     replace({ ...skill, enabled: !skill.enabled });
     try {
-      const updated = await apiJson<SkillResponse>(`/skills/${encodeURIComponent(skill.name)}`, { method: "PUT", json: { enabled: !skill.enabled } });
+      const updated = await apiJson<SkillResponse>(`/skills/${encodeURIComponent(skill.name)}`, {
+        method: "PUT",
+        json: { enabled: !skill.enabled },
+      });
       replace(updated);
       setStatus(`${updated.name} is now ${updated.enabled ? "enabled" : "disabled"}.`);
     } catch (err) {
@@ -431,7 +477,9 @@ export function SkillsPage({ selected }: { selected: string | null }) {
       </p>
       {error !== null && <p role="alert">Could not load skills: {error}</p>}
       {selectedSkill !== undefined && <SkillDetail skill={selectedSkill} onChanged={() => void load()} />}
-      {selected !== null && skills !== null && selectedSkill === undefined && <p role="alert">No skill named {selected}.</p>}
+      {selected !== null && skills !== null && selectedSkill === undefined && (
+        <p role="alert">No skill named {selected}.</p>
+      )}
       {skills !== null && (
         <table className="table" data-testid="skills-table">
           <caption className="visually-hidden">Installed skills</caption>
@@ -445,9 +493,18 @@ export function SkillsPage({ selected }: { selected: string | null }) {
           </thead>
           <tbody>
             {skills.map((s) => (
-              <tr key={s.name} data-testid="skill-row" data-skill={s.name} data-enabled={String(s.enabled)} data-category={s.category}>
+              <tr
+                key={s.name}
+                data-testid="skill-row"
+                data-skill={s.name}
+                data-enabled={String(s.enabled)}
+                data-category={s.category}
+              >
                 <th scope="row">
-                  <Link to={`/skills/${encodeURIComponent(s.name)}`} aria-current={s.name === selected ? "page" : undefined}>
+                  <Link
+                    to={`/skills/${encodeURIComponent(s.name)}`}
+                    aria-current={s.name === selected ? "page" : undefined}
+                  >
                     {s.name}
                   </Link>
                 </th>
@@ -456,7 +513,13 @@ export function SkillsPage({ selected }: { selected: string | null }) {
                 </td>
                 <td>
                   <label className="toggle">
-                    <input type="checkbox" checked={s.enabled} disabled={pending === s.name} onChange={() => void toggle(s)} aria-label={`Enable ${s.name}`} />
+                    <input
+                      type="checkbox"
+                      checked={s.enabled}
+                      disabled={pending === s.name}
+                      onChange={() => void toggle(s)}
+                      aria-label={`Enable ${s.name}`}
+                    />
                     <span aria-hidden="true">{s.enabled ? "on" : "off"}</span>
                   </label>
                 </td>

@@ -11,7 +11,9 @@ import { notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads
 function matches(thread: Thread, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === "") return true;
-  const haystack = [threadTitle(thread), thread.thread_id, JSON.stringify(thread.metadata ?? {})].join(" ").toLowerCase();
+  const haystack = [threadTitle(thread), thread.thread_id, JSON.stringify(thread.metadata ?? {})]
+    .join(" ")
+    .toLowerCase();
   return q.split(/\s+/).every((word) => haystack.includes(word));
 }
 
@@ -93,10 +95,23 @@ function ThreadRow({ thread, onMessage }: { thread: Thread; onMessage: (text: st
           </span>
         ) : (
           <>
-            <button type="button" className="button-quiet" onClick={() => { setName(title); setMode("rename"); }} aria-label={`Rename ${title}`}>
+            <button
+              type="button"
+              className="button-quiet"
+              onClick={() => {
+                setName(title);
+                setMode("rename");
+              }}
+              aria-label={`Rename ${title}`}
+            >
               Rename
             </button>{" "}
-            <button type="button" className="button-quiet" onClick={() => setMode("confirm-delete")} aria-label={`Delete ${title}`}>
+            <button
+              type="button"
+              className="button-quiet"
+              onClick={() => setMode("confirm-delete")}
+              aria-label={`Delete ${title}`}
+            >
               Delete
             </button>
           </>
@@ -124,10 +139,20 @@ export function ThreadsPage() {
       </div>
       <div className="search">
         <label htmlFor="thread-search">Search threads</label>
-        <input id="thread-search" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Title, metadata or id" />
+        <input
+          id="thread-search"
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Title, metadata or id"
+        />
       </div>
       <p role="status" aria-live="polite" className="status-line">
-        {message !== "" ? message : loading ? "Loading threads…" : `${shown.length} of ${threads.length} thread${threads.length === 1 ? "" : "s"}`}
+        {message !== ""
+          ? message
+          : loading
+            ? "Loading threads…"
+            : `${shown.length} of ${threads.length} thread${threads.length === 1 ? "" : "s"}`}
       </p>
       {error !== null && <p role="alert">Could not load threads: {error}</p>}
       {shown.length > 0 && (

@@ -15,16 +15,32 @@ describe("lead chain: auxiliary model calls", () => {
     const base = staticModels({ main: fakeModel().respond(new AIMessage("Paris.")), thinker: fakeModel() });
     const models = await RunModels.create({
       ...base,
-      profile: (name) => (name === "thinker" ? { supportsThinking: true, whenThinkingEnabled: { extra_body: { thinking: { type: "enabled" } } } } : undefined),
+      profile: (name) =>
+        name === "thinker"
+          ? { supportsThinking: true, whenThinkingEnabled: { extra_body: { thinking: { type: "enabled" } } } }
+          : undefined,
       variant: async (_name, fields) => {
         built.push(fields);
         return fakeModel().respond(new AIMessage("Capital Question"));
       },
     });
-    const parts = { logger: silentLogger, models, options: { title: { modelName: "thinker" } } } as unknown as LeadChainParts;
+    const parts = {
+      logger: silentLogger,
+      models,
+      options: { title: { modelName: "thinker" } },
+    } as unknown as LeadChainParts;
     const title = LEAD_CHAIN.find((e) => e.name === "TitleMiddleware")?.create(parts);
-    const agent = createAgent({ model: models.defaultModel, tools: [], middleware: title === undefined ? [] : [title], stateSchema: TitleState, checkpointer: new MemorySaver() });
-    const state = (await agent.invoke({ messages: [new HumanMessage("What is the capital of France?")] }, { configurable: { thread_id: "t" } })) as { title?: string };
+    const agent = createAgent({
+      model: models.defaultModel,
+      tools: [],
+      middleware: title === undefined ? [] : [title],
+      stateSchema: TitleState,
+      checkpointer: new MemorySaver(),
+    });
+    const state = (await agent.invoke(
+      { messages: [new HumanMessage("What is the capital of France?")] },
+      { configurable: { thread_id: "t" } },
+    )) as { title?: string };
     expect(state.title).toBe("Capital Question");
     expect(built).toEqual([{ extra_body: { thinking: { type: "disabled" } }, reasoning_effort: "minimal" }]);
   });

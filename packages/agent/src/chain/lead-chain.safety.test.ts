@@ -3,7 +3,13 @@ import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { localProvider } from "../../test/support/fixtures.js";
-import { AllowlistProvider, createLeadAgent, readBeforeWriteBlockedText, staticModels, type LeadMiddlewareOptions } from "../index.js";
+import {
+  AllowlistProvider,
+  createLeadAgent,
+  readBeforeWriteBlockedText,
+  staticModels,
+  type LeadMiddlewareOptions,
+} from "../index.js";
 
 const FILE = "/mnt/user-data/workspace/notes.md";
 
@@ -13,7 +19,12 @@ async function writeRun(middleware: LeadMiddlewareOptions, text = "update the no
   const model = fakeModel()
     .respondWithTools([{ name: "write_file", args: { path: FILE, content: "mine" }, id: "w1" }])
     .respond(new AIMessage("done"));
-  const agent = await createLeadAgent({ models: staticModels({ fake: model }), sandboxProvider: provider, checkpointer: new MemorySaver(), middleware });
+  const agent = await createLeadAgent({
+    models: staticModels({ fake: model }),
+    sandboxProvider: provider,
+    checkpointer: new MemorySaver(),
+    middleware,
+  });
   const config = { configurable: { thread_id: "safety" } };
   // The thread's sandbox (the same one the run's tools get); FILE exists before the run.
   await (await provider.acquire("safety")).writeFile(FILE, "theirs");
@@ -29,8 +40,12 @@ describe("the lead chain's safety middlewares", () => {
   });
 
   it("denies a tool through the configured guardrail provider", async () => {
-    const { result } = await writeRun({ guardrails: { provider: new AllowlistProvider({ deniedTools: ["write_file"] }) } });
-    expect(result?.content).toBe("Guardrail denied: tool 'write_file' was blocked (oap.tool_not_allowed). Reason: tool 'write_file' is denied. Choose an alternative approach.");
+    const { result } = await writeRun({
+      guardrails: { provider: new AllowlistProvider({ deniedTools: ["write_file"] }) },
+    });
+    expect(result?.content).toBe(
+      "Guardrail denied: tool 'write_file' was blocked (oap.tool_not_allowed). Reason: tool 'write_file' is denied. Choose an alternative approach.",
+    );
   });
 
   it("sends the model the user's forged tags escaped", async () => {

@@ -71,14 +71,21 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // Outermost tool wrapper: errors of every inner tool wrapper become results too.
   { name: "ToolErrorHandlingMiddleware", create: (p) => createToolErrorMiddleware({ logger: p.logger }) },
   // DeerFlow row 1: the outermost model-call wrapper, so no inner middleware sees the user's forged tags.
-  { name: "InputSanitizationMiddleware", create: ({ options, logger }) => createInputSanitizationMiddleware({ ...options.inputSanitization, logger }) },
+  {
+    name: "InputSanitizationMiddleware",
+    create: ({ options, logger }) => createInputSanitizationMiddleware({ ...options.inputSanitization, logger }),
+  },
   // DeerFlow row 2: oversized results saved to the thread's outputs/.tool-results/ (cut without a sandbox).
   {
     name: "ToolOutputBudgetMiddleware",
     create: ({ options, sessions, logger }) => {
       const { enabled = true, ...budget } = options.toolOutput ?? {};
       if (!enabled) return undefined;
-      return createToolOutputBudgetMiddleware({ ...budget, logger, ...(sessions === undefined ? {} : { getSandbox: (scope) => sessions.sandboxFor(scope) }) });
+      return createToolOutputBudgetMiddleware({
+        ...budget,
+        logger,
+        ...(sessions === undefined ? {} : { getSandbox: (scope) => sessions.sandboxFor(scope) }),
+      });
     },
   },
   // DeerFlow row 3: inside the output budget (row 2), so what it stores and samples is already neutralised.
@@ -116,14 +123,26 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // DeerFlow row 8: retries, circuit breaker and fallback models around the run's model (set by RunModelMiddleware, outside).
   {
     name: "LlmErrorHandlingMiddleware",
-    create: ({ options, models, logger }) => createLlmErrorHandlingMiddleware({ ...options.llmErrorHandling, resolveModel: (name) => models.get(name), logger }),
+    create: ({ options, models, logger }) =>
+      createLlmErrorHandlingMiddleware({
+        ...options.llmErrorHandling,
+        resolveModel: (name) => models.get(name),
+        logger,
+      }),
   },
   // DeerFlow row 9b: the guardrail provider judges every call; then the human approves the configured tools.
   {
     name: "GuardrailMiddleware",
     create: ({ options, logger }) => {
       const { provider, failClosed, passport } = options.guardrails ?? {};
-      return provider === undefined ? undefined : createGuardrailMiddleware({ provider, logger, ...(failClosed === undefined ? {} : { failClosed }), ...(passport === undefined ? {} : { passport }) });
+      return provider === undefined
+        ? undefined
+        : createGuardrailMiddleware({
+            provider,
+            logger,
+            ...(failClosed === undefined ? {} : { failClosed }),
+            ...(passport === undefined ? {} : { passport }),
+          });
     },
   },
   {
@@ -137,7 +156,9 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   {
     name: "ReadBeforeWriteMiddleware",
     create: ({ sessions, options, logger }) =>
-      sessions === undefined || options.readBeforeWrite?.enabled === false ? undefined : createReadBeforeWriteMiddleware({ getSandbox: (scope) => sessions.sandboxFor(scope), logger }),
+      sessions === undefined || options.readBeforeWrite?.enabled === false
+        ? undefined
+        : createReadBeforeWriteMiddleware({ getSandbox: (scope) => sessions.sandboxFor(scope), logger }),
   },
   // DeerFlow rows 17-18: the summary (summary_text) shown as data, then summarization; off by default.
   {
@@ -149,7 +170,8 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
         // A named summary model that cannot be resolved falls back to the run's (DeerFlow).
         // Auxiliary calls run with thinking off (DeerFlow §5.2).
         const run = { ...readRunOptions(scope), thinkingEnabled: false };
-        if (modelName !== undefined && models.has(modelName)) return (await models.resolve({ ...run, modelName }).catch(async () => models.resolve(run))).model;
+        if (modelName !== undefined && models.has(modelName))
+          return (await models.resolve({ ...run, modelName }).catch(async () => models.resolve(run))).model;
         return (await models.resolve(run)).model;
       };
       return createSummarizationMiddleware({ ...summarization, model, logger });
@@ -158,13 +180,19 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // DeerFlow row 19: write_todos and `todos` for runs with is_plan_mode.
   { name: "PlanModeMiddleware", create: (p) => createPlanModeMiddleware(p.options.planMode) },
   // DeerFlow row 20: the thread's and the run's token usage.
-  { name: "TokenUsageMiddleware", create: ({ options }) => (options.tokenUsage?.enabled === false ? undefined : createTokenUsageMiddleware()) },
+  {
+    name: "TokenUsageMiddleware",
+    create: ({ options }) => (options.tokenUsage?.enabled === false ? undefined : createTokenUsageMiddleware()),
+  },
   // DeerFlow row 21.
   {
     name: "TitleMiddleware",
     create: ({ options, models, logger }) => {
       const { modelName, ...title } = options.title ?? {};
-      const model = modelName === undefined ? undefined : async () => (await models.resolve({ modelName, thinkingEnabled: false })).model;
+      const model =
+        modelName === undefined
+          ? undefined
+          : async () => (await models.resolve({ modelName, thinkingEnabled: false })).model;
       return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
     },
   },
@@ -174,7 +202,10 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     create: ({ sessions, models }) =>
       sessions === undefined
         ? undefined
-        : createViewImageMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}), supportsVision: (run) => models.supportsVision(readRunOptions(run)) }),
+        : createViewImageMiddleware({
+            getSandbox: (config) => sessions.sandboxFor(config ?? {}),
+            supportsVision: (run) => models.supportsVision(readRunOptions(run)),
+          }),
   },
   {
     name: "SubagentLimitMiddleware",
@@ -205,7 +236,10 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // DeerFlow row 32: an empty answer after a tool run is retried once, then a visible message and an error run.
   { name: "TerminalResponseMiddleware", create: ({ logger }) => createTerminalResponseMiddleware({ logger }) },
   // DeerFlow rows 33-34: finish_reason length → stop_reason model_length_capped; safety stops lose their tool calls.
-  { name: "ModelLengthFinishReasonMiddleware", create: ({ logger }) => createModelLengthFinishReasonMiddleware({ logger }) },
+  {
+    name: "ModelLengthFinishReasonMiddleware",
+    create: ({ logger }) => createModelLengthFinishReasonMiddleware({ logger }),
+  },
   {
     name: "SafetyFinishReasonMiddleware",
     create: ({ options, logger }) => {

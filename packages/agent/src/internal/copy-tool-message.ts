@@ -10,7 +10,10 @@ import { ToolMessage } from "@langchain/core/messages";
  * @param changes - new `content`, and keys merged into `additional_kwargs`
  * @returns the copy
  */
-export function copyToolMessage(message: ToolMessage, changes: { readonly content?: ToolMessage["content"]; readonly additionalKwargs?: Readonly<Record<string, unknown>> }): ToolMessage {
+export function copyToolMessage(
+  message: ToolMessage,
+  changes: { readonly content?: ToolMessage["content"]; readonly additionalKwargs?: Readonly<Record<string, unknown>> },
+): ToolMessage {
   return new ToolMessage({
     content: changes.content ?? message.content,
     tool_call_id: message.tool_call_id,

@@ -11,7 +11,13 @@ import { reportRunError, reportRunStop, type RunReportCarrier } from "@deerflow/
 import type { Logger } from "../logger.js";
 
 /** DeerFlow's stop reasons (any other string is allowed for custom guards). */
-export type StopReason = "loop_capped" | "token_capped" | "safety_capped" | "subagent_limit_capped" | "model_length_capped" | (string & {});
+export type StopReason =
+  | "loop_capped"
+  | "token_capped"
+  | "safety_capped"
+  | "subagent_limit_capped"
+  | "model_length_capped"
+  | (string & {});
 
 /**
  * Stamps the run's stop reason (the first stamp of a run wins).

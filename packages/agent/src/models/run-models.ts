@@ -87,7 +87,10 @@ export class RunModels {
     const name = this.nameFor(run);
     const profile = this.#resolver.profile?.(name);
     if (profile === undefined || this.#resolver.variant === undefined) return { name, model: await this.get(name) };
-    const request = { ...(run.thinkingEnabled === undefined ? {} : { thinkingEnabled: run.thinkingEnabled }), ...(run.reasoningEffort === undefined ? {} : { reasoningEffort: run.reasoningEffort }) };
+    const request = {
+      ...(run.thinkingEnabled === undefined ? {} : { thinkingEnabled: run.thinkingEnabled }),
+      ...(run.reasoningEffort === undefined ? {} : { reasoningEffort: run.reasoningEffort }),
+    };
     const thinking = resolveRunThinking(profile, request);
     if (thinking.thinkingRefused) this.#warnNoThinking(run, name);
     if (Object.keys(thinking.fields).length === 0) return { name, model: await this.get(name) };
@@ -105,7 +108,10 @@ export class RunModels {
     const key = run.runId ?? run.threadId ?? name;
     if (this.#thinkingWarned.get(key) !== undefined) return;
     this.#thinkingWarned.set(key, true);
-    this.#logger.warn({ threadId: run.threadId, runId: run.runId, model: name }, "thinking requested on a model without supports_thinking; thinking disabled");
+    this.#logger.warn(
+      { threadId: run.threadId, runId: run.runId, model: name },
+      "thinking requested on a model without supports_thinking; thinking disabled",
+    );
   }
 
   /** Whether the run's model sees images (`supports_vision`). */

@@ -46,13 +46,15 @@ export interface RunThinking {
 }
 
 type Fields = Record<string, unknown>;
-const asRecord = (v: unknown): Fields | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Fields) : undefined);
+const asRecord = (v: unknown): Fields | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Fields) : undefined;
 
 function derivedDisable(profile: ModelThinkingProfile): Fields {
   const enabled = profile.whenThinkingEnabled ?? {};
   if (profile.provider === "anthropic") return { thinking: { type: "disabled" } };
   const extraBody = asRecord(enabled["extra_body"]);
-  if (asRecord(extraBody?.["thinking"])?.["type"] !== undefined) return { extra_body: { thinking: { type: "disabled" } }, reasoning_effort: "minimal" };
+  if (asRecord(extraBody?.["thinking"])?.["type"] !== undefined)
+    return { extra_body: { thinking: { type: "disabled" } }, reasoning_effort: "minimal" };
   const templateKwargs = asRecord(extraBody?.["chat_template_kwargs"]);
   if (templateKwargs !== undefined) {
     const off: Fields = {};

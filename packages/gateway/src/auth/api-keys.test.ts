@@ -13,7 +13,12 @@ describe("ApiKeyRing", () => {
     expect(ring.match("root-key")).toEqual({ userId: "ops", admin: true, authenticated: true });
   });
 
-  it.each([["a prefix", "root"], ["a longer key", "root-key-x"], ["an empty key", ""], ["another case", "ROOT-KEY"]])("rejects %s", (_l, key) => {
+  it.each([
+    ["a prefix", "root"],
+    ["a longer key", "root-key-x"],
+    ["an empty key", ""],
+    ["another case", "ROOT-KEY"],
+  ])("rejects %s", (_l, key) => {
     expect(ring.match(key)).toBeUndefined();
   });
 

@@ -57,14 +57,21 @@ export class ApiKeyRing {
     const seen = new Set<string>();
     this.#keys = options.apiKeys.map((entry, i) => {
       const e: ApiKeyEntry = typeof entry === "string" ? { key: entry } : entry;
-      if (typeof e.key !== "string" || e.key.length === 0) throw new GatewayError("CONFIG_INVALID", `auth.apiKeys[${i}] has an empty key`);
+      if (typeof e.key !== "string" || e.key.length === 0)
+        throw new GatewayError("CONFIG_INVALID", `auth.apiKeys[${i}] has an empty key`);
       if (seen.has(e.key)) throw new GatewayError("CONFIG_INVALID", `auth.apiKeys[${i}] repeats an earlier key`);
       seen.add(e.key);
       const userId = e.userId ?? DEFAULT_USER_ID;
       if (!USER_ID_PATTERN.test(userId) || userId === "." || userId === "..") {
-        throw new GatewayError("CONFIG_INVALID", `auth.apiKeys[${i}].userId ${JSON.stringify(userId)} must match ${USER_ID_PATTERN.source}`);
+        throw new GatewayError(
+          "CONFIG_INVALID",
+          `auth.apiKeys[${i}].userId ${JSON.stringify(userId)} must match ${USER_ID_PATTERN.source}`,
+        );
       }
-      return { digest: digest(e.key), principal: Object.freeze({ userId, admin: e.admin === true, authenticated: true }) };
+      return {
+        digest: digest(e.key),
+        principal: Object.freeze({ userId, admin: e.admin === true, authenticated: true }),
+      };
     });
   }
 

@@ -13,7 +13,10 @@ import { splitSkillArchivePath } from "./skill-archive-path.js";
 import type { ByteRange, OpenedThreadFile, ThreadFiles, ThreadScope } from "./thread-files.js";
 import { parseUserDataPath, type UserDataPath } from "./virtual-path.js";
 
-type ArtifactRequest = FastifyRequest<{ Params: { thread_id: string; "*": string }; Querystring: { download?: boolean } }>;
+type ArtifactRequest = FastifyRequest<{
+  Params: { thread_id: string; "*": string };
+  Querystring: { download?: boolean };
+}>;
 
 /** What the route needs from the files plugin. */
 export interface ArtifactRouteOptions {
@@ -33,7 +36,11 @@ interface Artifact {
 
 const RANGE_NOT_SATISFIABLE_MESSAGE = "Requested range is not satisfiable";
 
-async function openArtifact(options: ArtifactRouteOptions, scope: ThreadScope, target: UserDataPath): Promise<Artifact> {
+async function openArtifact(
+  options: ArtifactRouteOptions,
+  scope: ThreadScope,
+  target: UserDataPath,
+): Promise<Artifact> {
   const split = splitSkillArchivePath(target);
   if (split !== undefined) {
     try {
@@ -69,7 +76,8 @@ async function serve(request: ArtifactRequest, reply: FastifyReply, artifact: Ar
     throw new GatewayError("RANGE_NOT_SATISFIABLE", RANGE_NOT_SATISFIABLE_MESSAGE);
   }
   // Even a whole-file answer names its last byte, so a file growing while it streams cannot outrun Content-Length.
-  const range: ByteRange | undefined = decision.kind === "partial" ? decision.range : body.size > 0 ? { start: 0, end: body.size - 1 } : undefined;
+  const range: ByteRange | undefined =
+    decision.kind === "partial" ? decision.range : body.size > 0 ? { start: 0, end: body.size - 1 } : undefined;
   const download = request.query.download === true;
   reply
     .header("content-type", contentType)
@@ -81,7 +89,8 @@ async function serve(request: ArtifactRequest, reply: FastifyReply, artifact: Ar
     .header("content-disposition", contentDisposition(download ? "attachment" : "inline", body.name));
   // Agent-written HTML/SVG must not run script in the gateway's origin.
   if (!download && isActiveContent(contentType)) reply.header("content-security-policy", "sandbox");
-  if (decision.kind === "partial") reply.code(206).header("content-range", `bytes ${decision.range.start}-${decision.range.end}/${body.size}`);
+  if (decision.kind === "partial")
+    reply.code(206).header("content-range", `bytes ${decision.range.start}-${decision.range.end}/${body.size}`);
   if (request.method === "HEAD") {
     await body.close();
     return reply.send();

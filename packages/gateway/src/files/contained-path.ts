@@ -8,7 +8,9 @@ import { TRAVERSAL_MESSAGE } from "./virtual-path.js";
 
 /** @param err - a thrown value. @returns its Node error code, if any. */
 export function errnoOf(err: unknown): string | undefined {
-  return typeof err === "object" && err !== null && typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : undefined;
+  return typeof err === "object" && err !== null && typeof (err as { code?: unknown }).code === "string"
+    ? (err as { code: string }).code
+    : undefined;
 }
 
 /** @param err - a thrown value. @returns whether it means "no such file" (including a file used as a directory). */

@@ -33,6 +33,8 @@ describe("contentDisposition", () => {
   });
 
   it("encodes characters that would end the parameter", () => {
-    expect(contentDisposition("inline", "a'b(c).txt")).toBe(`inline; filename="a'b(c).txt"; filename*=UTF-8''a%27b%28c%29.txt`);
+    expect(contentDisposition("inline", "a'b(c).txt")).toBe(
+      `inline; filename="a'b(c).txt"; filename*=UTF-8''a%27b%28c%29.txt`,
+    );
   });
 });

@@ -49,7 +49,13 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /** Types a browser would execute in the gateway's origin if served inline without a sandbox CSP. */
-const ACTIVE: ReadonlySet<string> = new Set(["text/html", "image/svg+xml", "application/xml", "text/xml", "application/xhtml+xml"]);
+const ACTIVE: ReadonlySet<string> = new Set([
+  "text/html",
+  "image/svg+xml",
+  "application/xml",
+  "text/xml",
+  "application/xhtml+xml",
+]);
 
 /**
  * @param fileName - a file name or path.
@@ -77,6 +83,9 @@ export function isActiveContent(contentType: string): boolean {
  */
 export function contentDisposition(type: "inline" | "attachment", fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${type}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

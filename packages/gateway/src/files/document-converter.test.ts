@@ -22,13 +22,21 @@ describe("uploads with a document converter", () => {
 
   const upload = (files: readonly FormFile[], thread = "t1") => {
     const body = multipartBody(files);
-    return fx.app.inject({ method: "POST", url: `/api/threads/${thread}/uploads`, payload: body.payload, headers: body.headers });
+    return fx.app.inject({
+      method: "POST",
+      url: `/api/threads/${thread}/uploads`,
+      payload: body.payload,
+      headers: body.headers,
+    });
   };
   const uploads = (thread = "t1") => path.join(fx.userData(thread, "default"), "uploads");
 
   it("writes report.md next to report.pdf and describes it in the answer", async () => {
     fx = await createFixture({ gateway: { documentConverter: converter } });
-    const res = await upload([{ filename: "report.pdf", data: "quarterly numbers" }, { filename: "notes.txt", data: "plain" }]);
+    const res = await upload([
+      { filename: "report.pdf", data: "quarterly numbers" },
+      { filename: "notes.txt", data: "plain" },
+    ]);
     expect(res.statusCode).toBe(200);
     const [pdf, txt] = res.json().files;
     expect(pdf).toMatchObject({
@@ -44,8 +52,13 @@ describe("uploads with a document converter", () => {
   it("never replaces a user file: report_1.md when report.md exists, distinct names within a request", async () => {
     fx = await createFixture({ gateway: { documentConverter: converter } });
     await putThreadFile(fx, "t1", "uploads/report.md", "mine");
-    const res = await upload([{ filename: "report.pdf", data: "a" }, { filename: "report.pdf", data: "b" }]);
-    expect(res.json().files.map((f: { filename: string; markdown_file?: string }) => [f.filename, f.markdown_file])).toEqual([
+    const res = await upload([
+      { filename: "report.pdf", data: "a" },
+      { filename: "report.pdf", data: "b" },
+    ]);
+    expect(
+      res.json().files.map((f: { filename: string; markdown_file?: string }) => [f.filename, f.markdown_file]),
+    ).toEqual([
       ["report.pdf", "report_1.md"],
       ["report_1.pdf", "report_1_1.md"],
     ]);

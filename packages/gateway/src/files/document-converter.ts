@@ -67,10 +67,14 @@ export async function writeMarkdownCompanions(
     try {
       markdown = await converter.toMarkdown(await readAll(files, scope, info), info.filename);
     } catch (err) {
-      logger?.warn({ err, filename: info.filename }, "document conversion failed; the upload has no Markdown companion");
+      logger?.warn(
+        { err, filename: info.filename },
+        "document conversion failed; the upload has no Markdown companion",
+      );
       continue;
     }
-    const stem = info.filename.slice(0, info.filename.length - path.posix.extname(info.filename).length) || info.filename;
+    const stem =
+      info.filename.slice(0, info.filename.length - path.posix.extname(info.filename).length) || info.filename;
     const name = claimUniqueName(`${stem}.md`, claimed);
     const batch = await files.beginUpload(scope);
     try {

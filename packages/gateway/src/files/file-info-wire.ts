@@ -25,6 +25,8 @@ export function toWireFileInfo(artifactsBase: string, info: ThreadFileInfo, orig
     virtual_path: info.path,
     modified: info.modified,
     artifact_url: url,
-    ...(originalFilename === undefined || originalFilename === info.filename ? {} : { original_filename: originalFilename }),
+    ...(originalFilename === undefined || originalFilename === info.filename
+      ? {}
+      : { original_filename: originalFilename }),
   };
 }

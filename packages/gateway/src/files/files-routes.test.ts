@@ -22,9 +22,15 @@ describe("thread files routes", () => {
 
   const upload = (files: readonly FormFile[], thread = "t1", headers: Record<string, string> = {}) => {
     const body = multipartBody(files);
-    return fx.app.inject({ method: "POST", url: `/api/threads/${thread}/uploads`, payload: body.payload, headers: { ...headers, ...body.headers } });
+    return fx.app.inject({
+      method: "POST",
+      url: `/api/threads/${thread}/uploads`,
+      payload: body.payload,
+      headers: { ...headers, ...body.headers },
+    });
   };
-  const uploadsDir = async (thread = "t1", userId = "default") => readdir(path.join(fx.userData(thread, userId), "uploads")).catch(() => [] as string[]);
+  const uploadsDir = async (thread = "t1", userId = "default") =>
+    readdir(path.join(fx.userData(thread, userId), "uploads")).catch(() => [] as string[]);
 
   describe("POST /api/threads/:thread_id/uploads", () => {
     it("stores several files and describes them", async () => {
@@ -76,7 +82,10 @@ describe("thread files routes", () => {
       [".bashrc", 'Invalid filename: ".bashrc" (hidden files are not accepted)'],
     ])("rejects the name %j and writes nothing, not even the valid files", async (filename, detail) => {
       await setup();
-      const res = await upload([{ filename: "ok.txt", data: "ok" }, { filename, data: "x" }]);
+      const res = await upload([
+        { filename: "ok.txt", data: "ok" },
+        { filename, data: "x" },
+      ]);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail });
       expect(await uploadsDir()).toEqual([]);
@@ -91,7 +100,10 @@ describe("thread files routes", () => {
 
     it("answers an oversize file with 413 and leaves nothing half-written", async () => {
       await setup({ uploads: { maxFileBytes: 1024 } });
-      const res = await upload([{ filename: "small.txt", data: "fine" }, { filename: "big.bin", data: randomBytes(4096) }]);
+      const res = await upload([
+        { filename: "small.txt", data: "fine" },
+        { filename: "big.bin", data: randomBytes(4096) },
+      ]);
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({ detail: 'File too large: "big.bin" exceeds the 1024-byte limit.' });
       expect(await uploadsDir()).toEqual([]);
@@ -107,7 +119,10 @@ describe("thread files routes", () => {
 
     it("answers files over the total limit with 413", async () => {
       await setup({ uploads: { maxFileBytes: 1000, maxTotalBytes: 1500 } });
-      const res = await upload([{ filename: "a.bin", data: randomBytes(900) }, { filename: "b.bin", data: randomBytes(900) }]);
+      const res = await upload([
+        { filename: "a.bin", data: randomBytes(900) },
+        { filename: "b.bin", data: randomBytes(900) },
+      ]);
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({ detail: "Upload too large: the files exceed 1500 bytes in total." });
       expect(await uploadsDir()).toEqual([]);
@@ -125,12 +140,22 @@ describe("thread files routes", () => {
       await setup();
       const res = await upload([{ filename: "a.txt", data: "a" }], "bad.id");
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ detail: [{ loc: ["path", "thread_id"], msg: "String should match pattern '^[A-Za-z0-9_-]{1,64}$'", type: "string_pattern_mismatch" }] });
+      expect(res.json()).toEqual({
+        detail: [
+          {
+            loc: ["path", "thread_id"],
+            msg: "String should match pattern '^[A-Za-z0-9_-]{1,64}$'",
+            type: "string_pattern_mismatch",
+          },
+        ],
+      });
     });
 
     it("accepts UUID thread ids", async () => {
       await setup();
-      expect((await upload([{ filename: "a.txt", data: "a" }], "0b7a4c3e-5f1d-4e2a-9c8b-7d6e5f4a3b2c")).statusCode).toBe(200);
+      expect(
+        (await upload([{ filename: "a.txt", data: "a" }], "0b7a4c3e-5f1d-4e2a-9c8b-7d6e5f4a3b2c")).statusCode,
+      ).toBe(200);
     });
 
     it("keeps users' threads apart", async () => {
@@ -157,9 +182,18 @@ describe("thread files routes", () => {
   describe("GET /api/threads/:thread_id/uploads/list", () => {
     it("lists uploads with count", async () => {
       await setup();
-      await upload([{ filename: "b.txt", data: "bb" }, { filename: "a.txt", data: "a" }]);
+      await upload([
+        { filename: "b.txt", data: "bb" },
+        { filename: "a.txt", data: "a" },
+      ]);
       const res = await fx.app.inject({ url: "/api/threads/t1/uploads/list" });
-      expect(res.json()).toMatchObject({ count: 2, files: [{ filename: "a.txt", size: 1 }, { filename: "b.txt", size: 2 }] });
+      expect(res.json()).toMatchObject({
+        count: 2,
+        files: [
+          { filename: "a.txt", size: 1 },
+          { filename: "b.txt", size: 2 },
+        ],
+      });
     });
 
     it("answers an empty list for an unknown thread", async () => {
@@ -184,13 +218,16 @@ describe("thread files routes", () => {
       expect(res.json()).toEqual({ detail: "File not found: /mnt/user-data/uploads/none.txt" });
     });
 
-    it.each(["..%2Foutputs%2Freport.md", "..%5C..%5Cx", "%2Fetc%2Fpasswd"])("answers traversal %s with 403", async (name) => {
-      await setup();
-      await putThreadFile(fx, "t1", "outputs/report.md", "keep");
-      const res = await fx.app.inject({ method: "DELETE", url: `/api/threads/t1/uploads/${name}` });
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ detail: "Access denied: path traversal detected" });
-    });
+    it.each(["..%2Foutputs%2Freport.md", "..%5C..%5Cx", "%2Fetc%2Fpasswd"])(
+      "answers traversal %s with 403",
+      async (name) => {
+        await setup();
+        await putThreadFile(fx, "t1", "outputs/report.md", "keep");
+        const res = await fx.app.inject({ method: "DELETE", url: `/api/threads/t1/uploads/${name}` });
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ detail: "Access denied: path traversal detected" });
+      },
+    );
 
     it("answers a NUL byte with 400", async () => {
       await setup();
@@ -215,7 +252,10 @@ describe("thread files routes", () => {
     it("answers HEAD with the headers only", async () => {
       await setup();
       await putThreadFile(fx, "t1", "outputs/report.md", "# Report\n");
-      const res = await fx.app.inject({ method: "HEAD", url: "/api/threads/t1/artifacts/mnt/user-data/outputs/report.md" });
+      const res = await fx.app.inject({
+        method: "HEAD",
+        url: "/api/threads/t1/artifacts/mnt/user-data/outputs/report.md",
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-length"]).toBe("9");
       expect(res.body).toBe("");
@@ -224,7 +264,9 @@ describe("thread files routes", () => {
     it("serves an attachment with ?download=true", async () => {
       await setup();
       await putThreadFile(fx, "t1", "outputs/charts/q1.png", Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-      const res = await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/charts/q1.png?download=true" });
+      const res = await fx.app.inject({
+        url: "/api/threads/t1/artifacts/mnt/user-data/outputs/charts/q1.png?download=true",
+      });
       expect(res.headers["content-type"]).toBe("image/png");
       expect(res.headers["content-disposition"]).toBe(`attachment; filename="q1.png"; filename*=UTF-8''q1.png`);
       expect(res.rawPayload).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
@@ -240,7 +282,9 @@ describe("thread files routes", () => {
     it("serves uploads and the workspace too", async () => {
       await setup();
       await putThreadFile(fx, "t1", "workspace/main.py", "print(1)\n");
-      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/workspace/main.py" })).body).toBe("print(1)\n");
+      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/workspace/main.py" })).body).toBe(
+        "print(1)\n",
+      );
     });
 
     it.each([
@@ -278,13 +322,21 @@ describe("thread files routes", () => {
     it("does not serve another user's thread", async () => {
       await setup({}, true);
       await putThreadFile(fx, "t1", "outputs/private.md", "alice only", "alice");
-      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/private.md", headers: alice })).statusCode).toBe(200);
-      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/private.md", headers: admin })).statusCode).toBe(404);
+      expect(
+        (await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/private.md", headers: alice }))
+          .statusCode,
+      ).toBe(200);
+      expect(
+        (await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/private.md", headers: admin }))
+          .statusCode,
+      ).toBe(404);
     });
 
     it("requires a key when auth is on", async () => {
       await setup({}, true);
-      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/x.md" })).statusCode).toBe(401);
+      expect((await fx.app.inject({ url: "/api/threads/t1/artifacts/mnt/user-data/outputs/x.md" })).statusCode).toBe(
+        401,
+      );
     });
   });
 
@@ -296,15 +348,24 @@ describe("thread files routes", () => {
       await putThreadFile(fx, "t1", "uploads/data.csv", "a,b");
       await putThreadFile(fx, "t1", "workspace/scratch.txt", "not listed");
       const res = await fx.app.inject({ url: "/api/threads/t1/files" });
-      const body = res.json() as { outputs: Array<{ path: string; artifact_url: string }>; uploads: Array<{ path: string }> };
-      expect(body.outputs.map((f) => f.path)).toEqual(["/mnt/user-data/outputs/charts/q1.png", "/mnt/user-data/outputs/report.md"]);
+      const body = res.json() as {
+        outputs: Array<{ path: string; artifact_url: string }>;
+        uploads: Array<{ path: string }>;
+      };
+      expect(body.outputs.map((f) => f.path)).toEqual([
+        "/mnt/user-data/outputs/charts/q1.png",
+        "/mnt/user-data/outputs/report.md",
+      ]);
       expect(body.outputs[0]?.artifact_url).toBe("/api/threads/t1/artifacts/mnt/user-data/outputs/charts/q1.png");
       expect(body.uploads.map((f) => f.path)).toEqual(["/mnt/user-data/uploads/data.csv"]);
     });
 
     it("answers empty lists for a new thread", async () => {
       await setup();
-      expect((await fx.app.inject({ url: "/api/threads/new-thread/files" })).json()).toEqual({ outputs: [], uploads: [] });
+      expect((await fx.app.inject({ url: "/api/threads/new-thread/files" })).json()).toEqual({
+        outputs: [],
+        uploads: [],
+      });
     });
   });
 });

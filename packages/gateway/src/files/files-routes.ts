@@ -64,7 +64,10 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
   const limits = { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads };
   const prefix = app.prefix;
   // The multipart parser is scoped to this plugin: other routes answer multipart bodies with 415.
-  await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles } });
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles },
+  });
 
   async function scopeOf(request: FastifyRequest<{ Params: ThreadParams }>): Promise<ThreadScope> {
     const threadId = request.params.thread_id;
@@ -99,13 +102,23 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
         const stored = await batch.commit();
         const originals = new Map(received.map((r) => [r.filename, r.originalFilename]));
         const toWire = wire(scope.threadId);
-        const companions = options.documentConverter === undefined ? new Map<string, ThreadFileInfo>() : await writeMarkdownCompanions(files, scope, stored, options.documentConverter, request.log);
+        const companions =
+          options.documentConverter === undefined
+            ? new Map<string, ThreadFileInfo>()
+            : await writeMarkdownCompanions(files, scope, stored, options.documentConverter, request.log);
         return {
           success: true,
           files: stored.map((f) => {
             const md = companions.get(f.filename);
             const info = toWire(f, originals.get(f.filename));
-            return md === undefined ? info : { ...info, markdown_file: md.filename, markdown_virtual_path: md.path, markdown_artifact_url: toWire(md).artifact_url };
+            return md === undefined
+              ? info
+              : {
+                  ...info,
+                  markdown_file: md.filename,
+                  markdown_virtual_path: md.path,
+                  markdown_artifact_url: toWire(md).artifact_url,
+                };
           }),
           message: `Successfully uploaded ${stored.length} file(s)`,
           skipped_files: [],
@@ -119,7 +132,13 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
   app.get<{ Params: ThreadParams }>(
     "/threads/:thread_id/uploads/limits",
     {
-      schema: { summary: "The upload limits in force", tags: ["threads"], params: threadParamsSchema, response: { 200: uploadLimitsSchema }, "x-errors": [403, 404] },
+      schema: {
+        summary: "The upload limits in force",
+        tags: ["threads"],
+        params: threadParamsSchema,
+        response: { 200: uploadLimitsSchema },
+        "x-errors": [403, 404],
+      },
     },
     async (request) => {
       await scopeOf(request);
@@ -129,7 +148,15 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
 
   app.get<{ Params: ThreadParams }>(
     "/threads/:thread_id/uploads/list",
-    { schema: { summary: "List the thread's uploaded files", tags: ["threads"], params: threadParamsSchema, response: { 200: uploadListSchema }, "x-errors": [403, 404] } },
+    {
+      schema: {
+        summary: "List the thread's uploaded files",
+        tags: ["threads"],
+        params: threadParamsSchema,
+        response: { 200: uploadListSchema },
+        "x-errors": [403, 404],
+      },
+    },
     async (request) => {
       const scope = await scopeOf(request);
       const list = (await files.list(scope, "uploads")).map((f) => wire(scope.threadId)(f));
@@ -139,7 +166,15 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
 
   app.delete<{ Params: ThreadParams & { filename: string } }>(
     "/threads/:thread_id/uploads/:filename",
-    { schema: { summary: "Delete an uploaded file", tags: ["threads"], params: deleteUploadParamsSchema, response: { 200: successMessageSchema }, "x-errors": [400, 403, 404] } },
+    {
+      schema: {
+        summary: "Delete an uploaded file",
+        tags: ["threads"],
+        params: deleteUploadParamsSchema,
+        response: { 200: successMessageSchema },
+        "x-errors": [400, 403, 404],
+      },
+    },
     async (request) => {
       const filename = existingFilename(request.params.filename);
       const scope = await scopeOf(request);
@@ -156,10 +191,21 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
 
   app.get<{ Params: ThreadParams }>(
     "/threads/:thread_id/files",
-    { schema: { summary: "List the thread's outputs (recursively) and uploads", tags: ["threads"], params: threadParamsSchema, response: { 200: threadFilesSchema }, "x-errors": [403, 404] } },
+    {
+      schema: {
+        summary: "List the thread's outputs (recursively) and uploads",
+        tags: ["threads"],
+        params: threadParamsSchema,
+        response: { 200: threadFilesSchema },
+        "x-errors": [403, 404],
+      },
+    },
     async (request) => {
       const scope = await scopeOf(request);
-      const [outputs, uploads] = await Promise.all([files.list(scope, "outputs", { recursive: true }), files.list(scope, "uploads")]);
+      const [outputs, uploads] = await Promise.all([
+        files.list(scope, "outputs", { recursive: true }),
+        files.list(scope, "uploads"),
+      ]);
       const toWire = wire(scope.threadId);
       return { outputs: outputs.map((f) => toWire(f)), uploads: uploads.map((f) => toWire(f)) };
     },

@@ -74,9 +74,15 @@ describe("LocalThreadFiles", () => {
     });
 
     it("answers FILE_NOT_FOUND for a missing file and an unknown folder", async () => {
-      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/none.md")))).toBe("FILE_NOT_FOUND");
+      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/none.md")))).toBe(
+        "FILE_NOT_FOUND",
+      );
       expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/secrets/x")))).toBe("FILE_NOT_FOUND");
-      expect(await codeOf(files.open({ userId: "default", threadId: "other" }, parseUserDataPath("/mnt/user-data/outputs/x")))).toBe("FILE_NOT_FOUND");
+      expect(
+        await codeOf(
+          files.open({ userId: "default", threadId: "other" }, parseUserDataPath("/mnt/user-data/outputs/x")),
+        ),
+      ).toBe("FILE_NOT_FOUND");
     });
 
     it("answers NOT_A_FILE for folders", async () => {
@@ -88,14 +94,18 @@ describe("LocalThreadFiles", () => {
       const secret = path.join(root, "secret.txt");
       await writeFile(secret, "top secret");
       await symlink(secret, path.join(userData, "outputs", "leak.txt"));
-      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/leak.txt")))).toBe("PATH_TRAVERSAL");
+      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/leak.txt")))).toBe(
+        "PATH_TRAVERSAL",
+      );
     });
 
     it("refuses a symlinked folder leading outside the thread", async () => {
       await mkdir(path.join(root, "elsewhere"));
       await writeFile(path.join(root, "elsewhere", "x.txt"), "x");
       await symlink(path.join(root, "elsewhere"), path.join(userData, "outputs", "dir"));
-      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/dir/x.txt")))).toBe("PATH_TRAVERSAL");
+      expect(await codeOf(files.open(scope, parseUserDataPath("/mnt/user-data/outputs/dir/x.txt")))).toBe(
+        "PATH_TRAVERSAL",
+      );
     });
 
     it("refuses a symlink into another thread of the same user", async () => {

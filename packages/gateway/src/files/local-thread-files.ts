@@ -11,7 +11,14 @@ import { isPathInside } from "@deerflow/kernel";
 import { threadUserDataDir } from "@deerflow/sandbox";
 import { errnoOf, isMissing, resolveContained } from "./contained-path.js";
 import { LocalUploadBatch } from "./local-upload-batch.js";
-import type { ByteRange, OpenedThreadFile, ThreadFileInfo, ThreadFiles, ThreadScope, UploadBatch } from "./thread-files.js";
+import type {
+  ByteRange,
+  OpenedThreadFile,
+  ThreadFileInfo,
+  ThreadFiles,
+  ThreadScope,
+  UploadBatch,
+} from "./thread-files.js";
 import { TRAVERSAL_MESSAGE, virtualPathOf, type UserDataArea, type UserDataPath } from "./virtual-path.js";
 
 /** Options of {@link LocalThreadFiles}. */
@@ -29,7 +36,8 @@ const ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 function checkId(kind: string, value: string): string {
-  if (!ID_PATTERN.test(value) || value === "." || value === "..") throw new GatewayError("BAD_REQUEST", `Invalid ${kind} id`);
+  if (!ID_PATTERN.test(value) || value === "." || value === "..")
+    throw new GatewayError("BAD_REQUEST", `Invalid ${kind} id`);
   return value;
 }
 
@@ -43,7 +51,10 @@ function openedFile(handle: fs.FileHandle, size: number, modified: Date, name: s
     name,
     read(range?: ByteRange): Readable {
       if (stream !== undefined || closed) throw new Error("thread file already read or closed");
-      stream = handle.createReadStream({ autoClose: true, ...(range === undefined ? {} : { start: range.start, end: range.end }) });
+      stream = handle.createReadStream({
+        autoClose: true,
+        ...(range === undefined ? {} : { start: range.start, end: range.end }),
+      });
       return stream;
     },
     async close(): Promise<void> {
@@ -92,10 +103,17 @@ export class LocalThreadFiles implements ThreadFiles {
    * @throws GatewayError `BAD_REQUEST` for ids that are not folder-safe.
    */
   userDataDir(scope: ThreadScope): string {
-    return threadUserDataDir(this.root, { userId: checkId("user", scope.userId), threadId: checkId("thread", scope.threadId) });
+    return threadUserDataDir(this.root, {
+      userId: checkId("user", scope.userId),
+      threadId: checkId("thread", scope.threadId),
+    });
   }
 
-  async list(scope: ThreadScope, area: UserDataArea, options: { readonly recursive?: boolean } = {}): Promise<ThreadFileInfo[]> {
+  async list(
+    scope: ThreadScope,
+    area: UserDataArea,
+    options: { readonly recursive?: boolean } = {},
+  ): Promise<ThreadFileInfo[]> {
     const userData = this.userDataDir(scope);
     const dir = path.join(userData, area);
     let realDir: string;
@@ -129,7 +147,8 @@ export class LocalThreadFiles implements ThreadFiles {
         if (depth > 0) await this.#walk(full, rel, area, depth - 1, out);
       } else if (entry.isFile()) {
         const st = await fs.lstat(full).catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
-        if (st?.isFile()) out.push({ filename: rel, size: st.size, path: virtualPathOf(area, rel), modified: st.mtimeMs / 1000 });
+        if (st?.isFile())
+          out.push({ filename: rel, size: st.size, path: virtualPathOf(area, rel), modified: st.mtimeMs / 1000 });
       }
     }
   }
@@ -157,7 +176,14 @@ export class LocalThreadFiles implements ThreadFiles {
       const again = await fs.realpath(real).catch(() => undefined);
       const now = again === undefined ? undefined : await fs.stat(again).catch(() => undefined);
       const realBase = await fs.realpath(userData);
-      if (again === undefined || now === undefined || again !== real || !isPathInside(again, realBase) || now.ino !== st.ino || now.dev !== st.dev) {
+      if (
+        again === undefined ||
+        now === undefined ||
+        again !== real ||
+        !isPathInside(again, realBase) ||
+        now.ino !== st.ino ||
+        now.dev !== st.dev
+      ) {
         throw new GatewayError("PATH_TRAVERSAL", TRAVERSAL_MESSAGE);
       }
       return openedFile(handle, st.size, st.mtime, path.basename(real));
@@ -185,6 +211,8 @@ export class LocalThreadFiles implements ThreadFiles {
     if (st === undefined) throw notFound(vpath)();
     if (st.isDirectory()) throw new GatewayError("NOT_A_FILE", `Path is not a file: ${vpath}`);
     // unlink removes a symlink itself, never its target.
-    await fs.unlink(target).catch((err: unknown) => (isMissing(err) ? Promise.reject(notFound(vpath)()) : Promise.reject(err)));
+    await fs
+      .unlink(target)
+      .catch((err: unknown) => (isMissing(err) ? Promise.reject(notFound(vpath)()) : Promise.reject(err)));
   }
 }

@@ -31,7 +31,8 @@ export class LocalUploadBatch implements UploadBatch {
 
   async add(filename: string, data: AsyncIterable<Uint8Array>): Promise<number> {
     if (this.#closed) throw new Error("upload batch already finished");
-    if (this.#staged.some((s) => s.filename === filename)) throw new Error(`upload batch already holds ${JSON.stringify(filename)}`);
+    if (this.#staged.some((s) => s.filename === filename))
+      throw new Error(`upload batch already holds ${JSON.stringify(filename)}`);
     const temp = path.join(this.#dir, `.upload-${randomUUID()}.part`);
     // Recorded before the first byte, so abort() removes it even if this call fails midway.
     this.#staged.push({ filename, temp });
@@ -45,15 +46,26 @@ export class LocalUploadBatch implements UploadBatch {
     try {
       // Check every target before renaming anything, so a refusal leaves no file replaced.
       for (const { filename } of this.#staged) {
-        const existing = await fs.lstat(path.join(this.#dir, filename)).catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
-        if (existing?.isDirectory()) throw new GatewayError("BAD_REQUEST", `Cannot replace a directory with an uploaded file: ${JSON.stringify(filename)}`);
+        const existing = await fs
+          .lstat(path.join(this.#dir, filename))
+          .catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
+        if (existing?.isDirectory())
+          throw new GatewayError(
+            "BAD_REQUEST",
+            `Cannot replace a directory with an uploaded file: ${JSON.stringify(filename)}`,
+          );
       }
       const stored: ThreadFileInfo[] = [];
       for (const s of this.#staged) {
         const target = path.join(this.#dir, s.filename);
         await fs.rename(s.temp, target);
         const st = await fs.lstat(target);
-        stored.push({ filename: s.filename, size: st.size, path: virtualPathOf("uploads", s.filename), modified: st.mtimeMs / 1000 });
+        stored.push({
+          filename: s.filename,
+          size: st.size,
+          path: virtualPathOf("uploads", s.filename),
+          modified: st.mtimeMs / 1000,
+        });
       }
       return stored;
     } finally {

@@ -70,7 +70,13 @@ export async function receiveUploads(
     const parts = request.parts({
       // Keep the client's name as sent: uploadFilename strips directories itself and reports the original.
       preservePath: true,
-      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.maxFiles,
+        fields: MAX_FIELDS,
+        fieldSize: MAX_FIELD_BYTES,
+        parts: limits.maxFiles + MAX_FIELDS,
+      },
     });
     for await (const part of parts) {
       if (part.type !== "file") continue;
@@ -80,19 +86,28 @@ export async function receiveUploads(
         for await (const chunk of source) {
           total += chunk.length;
           if (total > limits.maxTotalBytes) {
-            throw new GatewayError("PAYLOAD_TOO_LARGE", `Upload too large: the files exceed ${limits.maxTotalBytes} bytes in total.`);
+            throw new GatewayError(
+              "PAYLOAD_TOO_LARGE",
+              `Upload too large: the files exceed ${limits.maxTotalBytes} bytes in total.`,
+            );
           }
           yield chunk;
         }
       }
       const bytes = await batch.add(filename, counted(part.file));
       if (part.file.truncated) {
-        throw new GatewayError("FILE_TOO_LARGE", `File too large: ${JSON.stringify(filename)} exceeds the ${limits.maxFileBytes}-byte limit.`);
+        throw new GatewayError(
+          "FILE_TOO_LARGE",
+          `File too large: ${JSON.stringify(filename)} exceeds the ${limits.maxFileBytes}-byte limit.`,
+        );
       }
       received.push({ filename, originalFilename: clientBasename(part.filename), bytes });
     }
   } catch (err) {
-    if (codeOf(err) === "FST_FILES_LIMIT") throw new GatewayError("TOO_MANY_FILES", `Too many files: at most ${limits.maxFiles} per request.`, { cause: err });
+    if (codeOf(err) === "FST_FILES_LIMIT")
+      throw new GatewayError("TOO_MANY_FILES", `Too many files: at most ${limits.maxFiles} per request.`, {
+        cause: err,
+      });
     throw err;
   }
   if (received.length === 0) throw new GatewayError("BAD_REQUEST", "No files were uploaded.");

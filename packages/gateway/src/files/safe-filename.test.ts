@@ -43,12 +43,24 @@ describe("uploadFilename", () => {
     expect(uploadFilename(raw)).toBe(raw);
   });
 
-  it.each(["", "..", ".", "dir/", "a/..", ".env", ".upload-x.part", "a\0b", "tab\there", "x".repeat(256), "\u200B", "\u202E.env", "c1\u0085.txt", "ls\u2028.txt"])(
-    "rejects %j",
-    (raw) => {
-      expect(codeOf(() => uploadFilename(raw))).toBe("INVALID_FILENAME");
-    },
-  );
+  it.each([
+    "",
+    "..",
+    ".",
+    "dir/",
+    "a/..",
+    ".env",
+    ".upload-x.part",
+    "a\0b",
+    "tab\there",
+    "x".repeat(256),
+    "\u200B",
+    "\u202E.env",
+    "c1\u0085.txt",
+    "ls\u2028.txt",
+  ])("rejects %j", (raw) => {
+    expect(codeOf(() => uploadFilename(raw))).toBe("INVALID_FILENAME");
+  });
 });
 
 describe("clientBasename", () => {

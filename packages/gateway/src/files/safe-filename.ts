@@ -32,11 +32,20 @@ function shown(name: string): string {
 }
 
 function checkName(name: string, original: string): string {
-  if (name === "" || name === "." || name === "..") throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)}`);
-  if (name.startsWith(".")) throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)} (hidden files are not accepted)`);
-  if (CONTROL.test(name)) throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)} (control characters are not allowed)`);
+  if (name === "" || name === "." || name === "..")
+    throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)}`);
+  if (name.startsWith("."))
+    throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)} (hidden files are not accepted)`);
+  if (CONTROL.test(name))
+    throw new GatewayError(
+      "INVALID_FILENAME",
+      `Invalid filename: ${shown(original)} (control characters are not allowed)`,
+    );
   if (Buffer.byteLength(name, "utf8") > MAX_FILENAME_BYTES) {
-    throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(original)} (longer than ${MAX_FILENAME_BYTES} bytes)`);
+    throw new GatewayError(
+      "INVALID_FILENAME",
+      `Invalid filename: ${shown(original)} (longer than ${MAX_FILENAME_BYTES} bytes)`,
+    );
   }
   return name;
 }
@@ -78,7 +87,8 @@ function isWindowsDeviceName(name: string): boolean {
  * ```
  */
 export function uploadFilename(raw: string): string {
-  if (raw.includes("\0")) throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(raw)} (control characters are not allowed)`);
+  if (raw.includes("\0"))
+    throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${shown(raw)} (control characters are not allowed)`);
   const name = clientBasename(raw).replace(INVISIBLE, "").replaceAll(":", "_").trim();
   return checkName(isWindowsDeviceName(name) ? `_${name}` : name, raw);
 }

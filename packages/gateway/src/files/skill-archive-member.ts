@@ -67,7 +67,8 @@ export async function openSkillArchiveMember(
   options: ArchivePreviewOptions,
 ): Promise<OpenedArchiveMember> {
   const archive = await files.open(scope, split.archive).catch((err: unknown) => {
-    if (codeOf(err) === "FILE_NOT_FOUND") throw new GatewayError("FILE_NOT_FOUND", `Skill file not found: ${split.archive.virtualPath}`);
+    if (codeOf(err) === "FILE_NOT_FOUND")
+      throw new GatewayError("FILE_NOT_FOUND", `Skill file not found: ${split.archive.virtualPath}`);
     throw err;
   });
   let member;
@@ -75,12 +76,15 @@ export async function openSkillArchiveMember(
     const tmp = await privateDir(options.tempDir);
     try {
       const copy = await copyArchive(archive.read(), tmp.dir, options.maxArchiveBytes);
-      member = await readSkillArchiveMember(copy, split.member, { maxBytes: options.maxMemberBytes ?? MAX_ARCHIVE_PREVIEW_BYTES });
+      member = await readSkillArchiveMember(copy, split.member, {
+        maxBytes: options.maxMemberBytes ?? MAX_ARCHIVE_PREVIEW_BYTES,
+      });
     } finally {
       await tmp.dispose();
     }
   } catch (err) {
-    if (codeOf(err) === "ARCHIVE_TOO_LARGE") throw new GatewayError("FILE_TOO_LARGE", (err as Error).message, { cause: err });
+    if (codeOf(err) === "ARCHIVE_TOO_LARGE")
+      throw new GatewayError("FILE_TOO_LARGE", (err as Error).message, { cause: err });
     throw err;
   } finally {
     await archive.close();
@@ -93,7 +97,8 @@ export async function openSkillArchiveMember(
     modified: archive.modified,
     name,
     contentType: byExtension === "application/octet-stream" && looksLikeText(data) ? TEXT_PLAIN : byExtension,
-    read: (range?: ByteRange) => Readable.from([range === undefined ? data : data.subarray(range.start, range.end + 1)]),
+    read: (range?: ByteRange) =>
+      Readable.from([range === undefined ? data : data.subarray(range.start, range.end + 1)]),
     close: async () => undefined,
   };
 }

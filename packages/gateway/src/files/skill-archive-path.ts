@@ -31,7 +31,12 @@ export function splitSkillArchivePath(target: UserDataPath): SkillArchivePath | 
   if (at < 0) return undefined;
   const segments = target.segments.slice(0, at + 1);
   return {
-    archive: { virtualPath: [USER_DATA_ROOT, target.area, ...segments].join("/"), area: target.area, segments, top: target.top },
+    archive: {
+      virtualPath: [USER_DATA_ROOT, target.area, ...segments].join("/"),
+      area: target.area,
+      segments,
+      top: target.top,
+    },
     member: target.segments.slice(at + 1).join("/"),
   };
 }

@@ -6,16 +6,11 @@ import { claimUniqueName } from "./unique-name.js";
 describe("claimUniqueName", () => {
   it("numbers repeats before the last extension, skipping names already claimed", () => {
     const claimed = new Set<string>();
-    expect(["data.txt", "data.txt", "data_1.txt", "data.txt", "a.tar.gz", "a.tar.gz", "README", "README"].map((n) => claimUniqueName(n, claimed))).toEqual([
-      "data.txt",
-      "data_1.txt",
-      "data_1_1.txt",
-      "data_2.txt",
-      "a.tar.gz",
-      "a.tar_1.gz",
-      "README",
-      "README_1",
-    ]);
+    expect(
+      ["data.txt", "data.txt", "data_1.txt", "data.txt", "a.tar.gz", "a.tar.gz", "README", "README"].map((n) =>
+        claimUniqueName(n, claimed),
+      ),
+    ).toEqual(["data.txt", "data_1.txt", "data_1_1.txt", "data_2.txt", "a.tar.gz", "a.tar_1.gz", "README", "README_1"]);
   });
 
   it("shortens the stem, never splitting a character, to stay within the name limit", () => {

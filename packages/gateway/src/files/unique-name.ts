@@ -45,7 +45,11 @@ export function claimUniqueName(name: string, claimed: Set<string>): string {
     const marker = `_${n}${ext}`;
     const room = MAX_FILENAME_BYTES - Buffer.byteLength(marker, "utf8");
     const shortened = truncateUtf8(stem, room);
-    if (shortened === "") throw new GatewayError("INVALID_FILENAME", `Invalid filename: ${JSON.stringify(name)} (no room for a unique suffix)`);
+    if (shortened === "")
+      throw new GatewayError(
+        "INVALID_FILENAME",
+        `Invalid filename: ${JSON.stringify(name)} (no room for a unique suffix)`,
+      );
     candidate = `${shortened}${marker}`;
   }
   claimed.add(candidate);

@@ -13,7 +13,12 @@ function codeOf(fn: () => unknown): string | undefined {
 
 describe("parseUserDataPath", () => {
   it("accepts the path with or without the leading slash and normalises it", () => {
-    expect(parseUserDataPath("mnt/user-data/outputs/x.skill")).toEqual({ virtualPath: "/mnt/user-data/outputs/x.skill", area: "outputs", segments: ["x.skill"], top: "outputs" });
+    expect(parseUserDataPath("mnt/user-data/outputs/x.skill")).toEqual({
+      virtualPath: "/mnt/user-data/outputs/x.skill",
+      area: "outputs",
+      segments: ["x.skill"],
+      top: "outputs",
+    });
     expect(parseUserDataPath("/mnt//user-data/./uploads/a/b.md").virtualPath).toBe("/mnt/user-data/uploads/a/b.md");
   });
 
@@ -25,11 +30,19 @@ describe("parseUserDataPath", () => {
     expect(parseUserDataPath("/mnt/user-data/secrets/x")).toMatchObject({ area: undefined, top: "secrets" });
   });
 
-  it.each(["/etc/passwd", "mnt/user-dataX/a", "/mnt/other", "", "../mnt/user-data/outputs/x", "C:\\mnt\\user-data"])("rejects %j as outside the user data", (p) => {
-    expect(codeOf(() => parseUserDataPath(p))).toBe("INVALID_PATH");
-  });
+  it.each(["/etc/passwd", "mnt/user-dataX/a", "/mnt/other", "", "../mnt/user-data/outputs/x", "C:\\mnt\\user-data"])(
+    "rejects %j as outside the user data",
+    (p) => {
+      expect(codeOf(() => parseUserDataPath(p))).toBe("INVALID_PATH");
+    },
+  );
 
-  it.each(["/mnt/user-data/../etc/passwd", "/mnt/user-data/outputs/../../x", "/mnt/user-data/outputs/a\\..\\..\\b", "mnt/user-data/.."])("rejects traversal in %j", (p) => {
+  it.each([
+    "/mnt/user-data/../etc/passwd",
+    "/mnt/user-data/outputs/../../x",
+    "/mnt/user-data/outputs/a\\..\\..\\b",
+    "mnt/user-data/..",
+  ])("rejects traversal in %j", (p) => {
     expect(codeOf(() => parseUserDataPath(p))).toBe("PATH_TRAVERSAL");
   });
 

@@ -67,7 +67,14 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
 
   app.get(
     "/health",
-    { schema: { summary: "Health check with component checks", tags: ["health"], security: [], response: { 200: healthResponse, 503: healthResponse } } },
+    {
+      schema: {
+        summary: "Health check with component checks",
+        tags: ["health"],
+        security: [],
+        response: { 200: healthResponse, 503: healthResponse },
+      },
+    },
     async (request, reply) => {
       let details: Readonly<Record<string, unknown>> | undefined;
       try {
@@ -76,7 +83,8 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
         request.log.warn({ err }, "health details failed");
       }
       const extra = details === undefined ? {} : { details };
-      if (options.drain?.draining === true) return reply.code(503).send({ status: "unavailable", draining: true, ...extra });
+      if (options.drain?.draining === true)
+        return reply.code(503).send({ status: "unavailable", draining: true, ...extra });
       if (checks.length === 0) return { status: "ok", ...extra };
       const results = await Promise.allSettled(checks.map(([, check]) => runCheck(check, timeoutMs)));
       const report: Record<string, "ok" | "failed"> = {};
@@ -97,7 +105,14 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
 
   app.get(
     "/ok",
-    { schema: { summary: "Liveness probe (LangGraph Platform)", tags: ["health"], security: [], response: { 200: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } } } } },
+    {
+      schema: {
+        summary: "Liveness probe (LangGraph Platform)",
+        tags: ["health"],
+        security: [],
+        response: { 200: { type: "object", required: ["ok"], properties: { ok: { type: "boolean" } } } },
+      },
+    },
     async () => ({ ok: true }),
   );
 }

@@ -61,7 +61,10 @@ export class GatewayDrain {
   start(options: DrainOptions = {}): void {
     const retryAfter = options.retryAfterSeconds ?? this.#retryAfterSeconds;
     if (!Number.isInteger(retryAfter) || retryAfter < 1) {
-      throw new GatewayError("CONFIG_INVALID", `retryAfterSeconds must be a positive integer, got ${String(options.retryAfterSeconds)}`);
+      throw new GatewayError(
+        "CONFIG_INVALID",
+        `retryAfterSeconds must be a positive integer, got ${String(options.retryAfterSeconds)}`,
+      );
     }
     this.#retryAfterSeconds = retryAfter;
     this.#draining = true;
@@ -75,7 +78,11 @@ export class GatewayDrain {
   install(app: FastifyInstance): void {
     app.addHook("onRequest", async (request, reply) => {
       if (this.#draining && !PUBLIC_PATHS.has(request.routeOptions.url ?? "") && !answersPublicly(request)) {
-        return reply.code(503).header("retry-after", String(this.#retryAfterSeconds)).header("connection", "close").send({ detail: DRAINING_MESSAGE });
+        return reply
+          .code(503)
+          .header("retry-after", String(this.#retryAfterSeconds))
+          .header("connection", "close")
+          .send({ detail: DRAINING_MESSAGE });
       }
       this.#inFlight += 1;
       reply.raw.once("close", () => {
@@ -117,7 +124,8 @@ export function attachDrain(app: FastifyInstance): GatewayDrain {
  */
 export function drainGateway(app: FastifyInstance, options: DrainOptions = {}): GatewayDrain {
   const drain = drains.get(app);
-  if (drain === undefined) throw new GatewayError("CONFIG_INVALID", "drainGateway: the Fastify instance was not built by createGateway");
+  if (drain === undefined)
+    throw new GatewayError("CONFIG_INVALID", "drainGateway: the Fastify instance was not built by createGateway");
   drain.start(options);
   return drain;
 }

@@ -17,7 +17,10 @@ import { toErrorResponse } from "./error-response.js";
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request, reply) => {
     const contentType = request.headers["content-type"];
-    const { statusCode, detail, serverError, retryAfterSeconds } = toErrorResponse(err, typeof contentType === "string" ? contentType : undefined);
+    const { statusCode, detail, serverError, retryAfterSeconds } = toErrorResponse(
+      err,
+      typeof contentType === "string" ? contentType : undefined,
+    );
     if (serverError) request.log.error({ err, method: request.method, url: request.url }, "request failed");
     else request.log.debug({ statusCode, code: (err as { code?: unknown }).code }, "request rejected");
     if (retryAfterSeconds !== undefined) reply.header("retry-after", String(retryAfterSeconds));

@@ -32,7 +32,11 @@ describe("toErrorResponse", () => {
     ["ARCHIVE_UNSAFE", 400],
     ["HISTORY_NOT_FOUND", 400],
   ] as const)("maps SkillsError %s to %i with its message", (code, status) => {
-    expect(toErrorResponse(new SkillsError(code, "msg"))).toEqual({ statusCode: status, detail: "msg", serverError: false });
+    expect(toErrorResponse(new SkillsError(code, "msg"))).toEqual({
+      statusCode: status,
+      detail: "msg",
+      serverError: false,
+    });
   });
 
   it.each([
@@ -44,7 +48,11 @@ describe("toErrorResponse", () => {
     ["NOT_CANCELLABLE", 409],
     ["INVALID_ARGUMENT", 422],
   ])("maps runtime code %s to %i", (code, status) => {
-    expect(toErrorResponse(new RuntimeError(code, `Run r1: ${code}`))).toEqual({ statusCode: status, detail: `Run r1: ${code}`, serverError: false });
+    expect(toErrorResponse(new RuntimeError(code, `Run r1: ${code}`))).toEqual({
+      statusCode: status,
+      detail: `Run r1: ${code}`,
+      serverError: false,
+    });
   });
 
   it.each([
@@ -71,17 +79,45 @@ describe("toErrorResponse", () => {
   });
 
   it("hides the message of unknown errors", () => {
-    expect(toErrorResponse(new Error("ENOENT: /home/me/.ssh/id_rsa"))).toEqual({ statusCode: 500, detail: "Internal Server Error", serverError: true });
-    expect(toErrorResponse("a string")).toEqual({ statusCode: 500, detail: "Internal Server Error", serverError: true });
+    expect(toErrorResponse(new Error("ENOENT: /home/me/.ssh/id_rsa"))).toEqual({
+      statusCode: 500,
+      detail: "Internal Server Error",
+      serverError: true,
+    });
+    expect(toErrorResponse("a string")).toEqual({
+      statusCode: 500,
+      detail: "Internal Server Error",
+      serverError: true,
+    });
   });
 
   it("renders a security block with findings as DeerFlow's structured detail", () => {
-    const finding = { ruleId: "secret-private-key", severity: "CRITICAL", file: "k.pem", line: 1, message: "Private key", remediation: "Remove it", evidence: "[redacted]" };
-    const err = new SkillsError("SECURITY_BLOCKED", "Static security scan blocked skill 'x': ...", { details: { skillName: "x", findings: [finding] } });
+    const finding = {
+      ruleId: "secret-private-key",
+      severity: "CRITICAL",
+      file: "k.pem",
+      line: 1,
+      message: "Private key",
+      remediation: "Remove it",
+      evidence: "[redacted]",
+    };
+    const err = new SkillsError("SECURITY_BLOCKED", "Static security scan blocked skill 'x': ...", {
+      details: { skillName: "x", findings: [finding] },
+    });
     expect(toErrorResponse(err).detail).toEqual({
       message: "Static security scan blocked skill 'x': ...",
       skill_name: "x",
-      findings: [{ rule_id: "secret-private-key", severity: "CRITICAL", file: "k.pem", line: 1, message: "Private key", remediation: "Remove it", evidence: "[redacted]" }],
+      findings: [
+        {
+          rule_id: "secret-private-key",
+          severity: "CRITICAL",
+          file: "k.pem",
+          line: 1,
+          message: "Private key",
+          remediation: "Remove it",
+          evidence: "[redacted]",
+        },
+      ],
     });
   });
 
@@ -89,7 +125,11 @@ describe("toErrorResponse", () => {
     const tooLarge = Object.assign(new Error("too large"), { code: "FST_ERR_CTP_BODY_TOO_LARGE", statusCode: 413 });
     expect(toErrorResponse(tooLarge).statusCode).toBe(413);
     const badJson = Object.assign(new Error("bad"), { code: "FST_ERR_CTP_INVALID_JSON_BODY", statusCode: 400 });
-    expect(toErrorResponse(badJson)).toEqual({ statusCode: 400, detail: "Malformed JSON in request body.", serverError: false });
+    expect(toErrorResponse(badJson)).toEqual({
+      statusCode: 400,
+      detail: "Malformed JSON in request body.",
+      serverError: false,
+    });
     const media = Object.assign(new Error("x"), { code: "FST_ERR_CTP_INVALID_MEDIA_TYPE", statusCode: 415 });
     expect(toErrorResponse(media, "text/plain").detail).toBe("Unsupported Media Type: text/plain");
   });
@@ -112,6 +152,8 @@ describe("GatewayError", () => {
   });
 
   it("carries a structured detail when given one", () => {
-    expect(new GatewayError("VALIDATION_FAILED", "bad", { detail: [{ loc: ["body"] }] }).detail).toEqual([{ loc: ["body"] }]);
+    expect(new GatewayError("VALIDATION_FAILED", "bad", { detail: [{ loc: ["body"] }] }).detail).toEqual([
+      { loc: ["body"] },
+    ]);
   });
 });

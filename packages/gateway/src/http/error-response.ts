@@ -21,7 +21,13 @@ export interface ErrorResponse {
 }
 
 /** Error class names of `@deerflow/*` packages whose `code` is trusted without the shared brand. */
-const DEERFLOW_ERROR_NAMES: ReadonlySet<string> = new Set(["GatewayError", "SkillsError", "RuntimeError", "SandboxError", "SubagentError"]);
+const DEERFLOW_ERROR_NAMES: ReadonlySet<string> = new Set([
+  "GatewayError",
+  "SkillsError",
+  "RuntimeError",
+  "SandboxError",
+  "SubagentError",
+]);
 
 interface FastifyLikeError {
   readonly code: string;
@@ -39,7 +45,11 @@ function codeOf(err: unknown): string | undefined {
 
 function isFastifyError(err: unknown): err is FastifyLikeError {
   const code = codeOf(err);
-  return err instanceof Error && code !== undefined && (code.startsWith("FST_") || Array.isArray((err as { validation?: unknown }).validation));
+  return (
+    err instanceof Error &&
+    code !== undefined &&
+    (code.startsWith("FST_") || Array.isArray((err as { validation?: unknown }).validation))
+  );
 }
 
 function generic(statusCode: number): string {
@@ -69,7 +79,8 @@ function fastifyResponse(err: FastifyLikeError, contentType: string | undefined)
       return { statusCode: 413, detail: "Too many form fields in one request.", serverError: false };
     default: {
       const status = err.statusCode ?? 500;
-      if (status >= 400 && status < 500) return { statusCode: status, detail: err.message || generic(status), serverError: false };
+      if (status >= 400 && status < 500)
+        return { statusCode: status, detail: err.message || generic(status), serverError: false };
       return { statusCode: 500, detail: generic(500), serverError: true };
     }
   }
@@ -102,8 +113,15 @@ export function toErrorResponse(err: unknown, contentType?: string): ErrorRespon
     const statusCode = statusForCode(code);
     if (statusCode !== undefined) {
       if (statusCode >= 500) {
-        const retryAfterSeconds = Object.hasOwn(RETRY_AFTER_SECONDS_BY_CODE, code) ? RETRY_AFTER_SECONDS_BY_CODE[code] : undefined;
-        return { statusCode, detail: generic(statusCode), serverError: true, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+        const retryAfterSeconds = Object.hasOwn(RETRY_AFTER_SECONDS_BY_CODE, code)
+          ? RETRY_AFTER_SECONDS_BY_CODE[code]
+          : undefined;
+        return {
+          statusCode,
+          detail: generic(statusCode),
+          serverError: true,
+          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        };
       }
       return { statusCode, detail: skillErrorDetail(err) ?? (err as Error).message, serverError: false };
     }

@@ -16,9 +16,15 @@ const api: FastifyPluginAsync = async (app) => {
 
 /** A console-like public plugin: facts under /api and a wildcard page route at the root. */
 const site: FastifyPluginAsync = async (app) => {
-  app.get("/api/info", { schema: { summary: "Facts", response: { 200: { type: "object", properties: { version: { type: "string" } } } } } }, async () => ({
-    version: "1.0.0",
-  }));
+  app.get(
+    "/api/info",
+    {
+      schema: { summary: "Facts", response: { 200: { type: "object", properties: { version: { type: "string" } } } } },
+    },
+    async () => ({
+      version: "1.0.0",
+    }),
+  );
   app.get("/*", async (request) => `page ${request.url}`);
 };
 
@@ -80,7 +86,11 @@ describe("publicRoutes", () => {
       expect(await codeOf(createGateway({ routes: [api], publicRoutes: [shadow] }))).toBe("CONFIG_INVALID");
     }
     // Another method on the same path is not a shadow.
-    const gw = await gateway({ auth: { apiKeys: [{ key: KEY }] }, routes: [api], publicRoutes: [async (p) => void p.post("/api/things/special", async () => "posted")] });
+    const gw = await gateway({
+      auth: { apiKeys: [{ key: KEY }] },
+      routes: [api],
+      publicRoutes: [async (p) => void p.post("/api/things/special", async () => "posted")],
+    });
     expect((await gw.inject({ method: "POST", url: "/api/things/special" })).body).toBe("posted");
   });
 
@@ -94,7 +104,9 @@ describe("publicRoutes", () => {
 
   it("documents public routes without the key requirement", async () => {
     const gw = await gateway({ auth: { apiKeys: [{ key: KEY }] }, routes: [api], publicRoutes: [site] });
-    const doc = (await gw.inject({ url: "/openapi.json", headers: WITH_KEY })).json<{ paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> }>();
+    const doc = (await gw.inject({ url: "/openapi.json", headers: WITH_KEY })).json<{
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    }>();
     expect(doc.paths["/api/info"]?.["get"]?.security).toEqual([]);
     expect(doc.paths["/api/info"]?.["get"]?.responses["401"]).toBeUndefined();
     expect(doc.paths["/api/secret"]?.["get"]?.responses["401"]).toBeDefined();

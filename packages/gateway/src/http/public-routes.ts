@@ -49,7 +49,8 @@ function patternMatches(pattern: string, path: string): boolean {
 
 /** The API prefix a public route's config carries, or `undefined` for another route. */
 function apiPrefixOf(config: unknown): string | undefined {
-  const value = typeof config === "object" && config !== null ? (config as Record<symbol, unknown>)[PUBLIC_ROUTE] : undefined;
+  const value =
+    typeof config === "object" && config !== null ? (config as Record<symbol, unknown>)[PUBLIC_ROUTE] : undefined;
   return typeof value === "string" ? value : undefined;
 }
 
@@ -85,12 +86,22 @@ function checkNotShadowing(route: RouteOptions, apiPrefix: string, apiRoutes: re
   if (!isUnder(apiPrefix, route.url)) return;
   const name = `${String(route.method)} ${route.url}`;
   if (/[:*(]/.test(route.url)) {
-    throw new GatewayError("CONFIG_INVALID", `Public route ${name}: under ${apiPrefix} a public route must have a fixed path.`);
+    throw new GatewayError(
+      "CONFIG_INVALID",
+      `Public route ${name}: under ${apiPrefix} a public route must have a fixed path.`,
+    );
   }
   const methods = methodsOf(route);
   for (const api of apiRoutes) {
-    if (isUnder(apiPrefix, api.url) && [...methodsOf(api)].some((m) => methods.has(m)) && patternMatches(api.url, route.url)) {
-      throw new GatewayError("CONFIG_INVALID", `Public route ${name} would shadow the API route ${String(api.method)} ${api.url}.`);
+    if (
+      isUnder(apiPrefix, api.url) &&
+      [...methodsOf(api)].some((m) => methods.has(m)) &&
+      patternMatches(api.url, route.url)
+    ) {
+      throw new GatewayError(
+        "CONFIG_INVALID",
+        `Public route ${name} would shadow the API route ${String(api.method)} ${api.url}.`,
+      );
     }
   }
 }
@@ -102,7 +113,12 @@ function checkNotShadowing(route: RouteOptions, apiPrefix: string, apiRoutes: re
  * @param apiRoutes - the routes registered so far (from {@link recordRoutes}).
  * @throws GatewayError `CONFIG_INVALID` for a public route that could shadow an API route.
  */
-export async function registerPublicRoutes(app: FastifyInstance, plugins: readonly FastifyPluginAsync[], apiPrefix: string, apiRoutes: readonly RouteShape[]): Promise<void> {
+export async function registerPublicRoutes(
+  app: FastifyInstance,
+  plugins: readonly FastifyPluginAsync[],
+  apiPrefix: string,
+  apiRoutes: readonly RouteShape[],
+): Promise<void> {
   const known = [...apiRoutes];
   await app.register(async (scope) => {
     scope.addHook("onRoute", (route) => {

@@ -4,7 +4,15 @@ import { SkillsError } from "@deerflow/skills";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.js";
 import { toErrorResponse } from "./error-response.js";
-import { ERROR_STATUS_BY_CODE, GATEWAY_STATUSES, RETRY_AFTER_SECONDS_BY_CODE, RUNTIME_STATUSES, SANDBOX_STATUSES, SKILLS_STATUSES, statusForCode } from "./status-table.js";
+import {
+  ERROR_STATUS_BY_CODE,
+  GATEWAY_STATUSES,
+  RETRY_AFTER_SECONDS_BY_CODE,
+  RUNTIME_STATUSES,
+  SANDBOX_STATUSES,
+  SKILLS_STATUSES,
+  statusForCode,
+} from "./status-table.js";
 
 /** Each package's part of the table (exhaustive over its code union at compile time) and how to raise one of its errors. */
 const PARTS: ReadonlyArray<[string, Readonly<Record<string, number>>, (code: string) => Error]> = [

@@ -21,7 +21,12 @@ export interface AjvLikeError {
   readonly message?: string;
 }
 
-const LOCATIONS: Readonly<Record<string, string>> = { body: "body", params: "path", querystring: "query", headers: "header" };
+const LOCATIONS: Readonly<Record<string, string>> = {
+  body: "body",
+  params: "path",
+  querystring: "query",
+  headers: "header",
+};
 
 const TYPE_MESSAGES: Readonly<Record<string, [string, string]>> = {
   string: ["Input should be a valid string", "string_type"],
@@ -51,7 +56,9 @@ function describe(error: AjvLikeError): { msg: string; type: string; field?: str
       return { msg: "Extra inputs are not permitted", type: "extra_forbidden", field: String(p["additionalProperty"]) };
     case "type": {
       const known = TYPE_MESSAGES[String(p["type"])];
-      return known ? { msg: known[0], type: known[1] } : { msg: `Input should be of type ${String(p["type"])}`, type: "type_error" };
+      return known
+        ? { msg: known[0], type: known[1] }
+        : { msg: `Input should be of type ${String(p["type"])}`, type: "type_error" };
     }
     case "pattern":
       return { msg: `String should match pattern '${String(p["pattern"])}'`, type: "string_pattern_mismatch" };

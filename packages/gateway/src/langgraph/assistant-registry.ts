@@ -89,15 +89,22 @@ export class AssistantRegistry {
     const createdAt = new Date().toISOString();
     for (const definition of definitions) {
       const { assistantId, graphId } = definition;
-      for (const [label, value] of [["assistantId", assistantId], ["graphId", graphId]] as const) {
+      for (const [label, value] of [
+        ["assistantId", assistantId],
+        ["graphId", graphId],
+      ] as const) {
         if (typeof value !== "string" || !ID_PATTERN.test(value)) {
-          throw new GatewayError("CONFIG_INVALID", `Assistant ${label} ${JSON.stringify(value)} must match ${ID_PATTERN.source}`);
+          throw new GatewayError(
+            "CONFIG_INVALID",
+            `Assistant ${label} ${JSON.stringify(value)} must match ${ID_PATTERN.source}`,
+          );
         }
       }
       if (typeof definition.graph !== "function" || typeof definition.stateGraph !== "function") {
         throw new GatewayError("CONFIG_INVALID", `Assistant ${assistantId} needs graph and stateGraph functions`);
       }
-      if (this.#byId.has(assistantId)) throw new GatewayError("CONFIG_INVALID", `Duplicate assistant id ${assistantId}`);
+      if (this.#byId.has(assistantId))
+        throw new GatewayError("CONFIG_INVALID", `Duplicate assistant id ${assistantId}`);
       this.#byId.set(assistantId, { ...definition, createdAt });
     }
     for (const assistant of this.#byId.values()) {

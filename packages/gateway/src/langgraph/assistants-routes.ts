@@ -6,7 +6,12 @@ import type { RegisteredAssistant } from "./assistant-registry.js";
 import { assistantOrThrow, type LangGraphContext } from "./context.js";
 import { assistantParamsSchema } from "./request-schemas.js";
 import { assistantSchema } from "./response-schemas.js";
-import { assistantCountSchema, assistantSearchSchema, type AssistantCountBody, type AssistantSearchBody } from "./schemas.js";
+import {
+  assistantCountSchema,
+  assistantSearchSchema,
+  type AssistantCountBody,
+  type AssistantSearchBody,
+} from "./schemas.js";
 import { selectFields, toWireAssistant } from "./wire.js";
 
 type AssistantParams = { assistant_id: string };
@@ -19,7 +24,10 @@ function queryOf(body: AssistantCountBody | undefined) {
   };
 }
 
-function sortKey(assistant: RegisteredAssistant, field: NonNullable<NonNullable<AssistantSearchBody>["sort_by"]>): string {
+function sortKey(
+  assistant: RegisteredAssistant,
+  field: NonNullable<NonNullable<AssistantSearchBody>["sort_by"]>,
+): string {
   switch (field) {
     case "assistant_id":
       return assistant.assistantId;
@@ -35,7 +43,10 @@ function sortKey(assistant: RegisteredAssistant, field: NonNullable<NonNullable<
 const graphJsonSchema = {
   type: "object",
   additionalProperties: true,
-  properties: { nodes: { type: "array", items: { type: "object", additionalProperties: true } }, edges: { type: "array", items: { type: "object", additionalProperties: true } } },
+  properties: {
+    nodes: { type: "array", items: { type: "object", additionalProperties: true } },
+    edges: { type: "array", items: { type: "object", additionalProperties: true } },
+  },
 } as const;
 
 const schemasSchema = {
@@ -60,7 +71,8 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
     {
       schema: {
         summary: "Search assistants",
-        description: "By graph id, name (case-insensitive substring) and metadata; registration order unless sort_by. X-Pagination-Total gives the match count.",
+        description:
+          "By graph id, name (case-insensitive substring) and metadata; registration order unless sort_by. X-Pagination-Total gives the match count.",
         tags,
         body: assistantSearchSchema,
         response: { 200: { type: "array", items: assistantSchema } },
@@ -72,7 +84,10 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
       const sortBy = body?.sort_by;
       if (sortBy != null) {
         const sign = body?.sort_order === "desc" ? -1 : 1;
-        matches.sort((a, b) => sign * (sortKey(a, sortBy) < sortKey(b, sortBy) ? -1 : sortKey(a, sortBy) > sortKey(b, sortBy) ? 1 : 0));
+        matches.sort(
+          (a, b) =>
+            sign * (sortKey(a, sortBy) < sortKey(b, sortBy) ? -1 : sortKey(a, sortBy) > sortKey(b, sortBy) ? 1 : 0),
+        );
       }
       const offset = body?.offset ?? 0;
       const limit = body?.limit ?? 10;
@@ -85,13 +100,23 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
 
   app.post<{ Body: AssistantCountBody }>(
     "/assistants/count",
-    { schema: { summary: "Count assistants", tags, body: assistantCountSchema, response: { 200: { type: "integer" } } } },
+    {
+      schema: { summary: "Count assistants", tags, body: assistantCountSchema, response: { 200: { type: "integer" } } },
+    },
     async (request) => ctx.assistants.count(queryOf(request.body)),
   );
 
   app.get<{ Params: AssistantParams }>(
     "/assistants/:assistant_id",
-    { schema: { summary: "Get an assistant (by assistant id or graph id)", tags, params: assistantParamsSchema, response: { 200: assistantSchema }, "x-errors": [404] } },
+    {
+      schema: {
+        summary: "Get an assistant (by assistant id or graph id)",
+        tags,
+        params: assistantParamsSchema,
+        response: { 200: assistantSchema },
+        "x-errors": [404],
+      },
+    },
     async (request) => toWireAssistant(assistantOrThrow(ctx, request.params.assistant_id)),
   );
 
@@ -129,7 +154,14 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
     },
     async (request) => {
       const assistant = assistantOrThrow(ctx, request.params.assistant_id);
-      return { graph_id: assistant.graphId, input_schema: null, output_schema: null, state_schema: null, config_schema: null, context_schema: null };
+      return {
+        graph_id: assistant.graphId,
+        input_schema: null,
+        output_schema: null,
+        state_schema: null,
+        config_schema: null,
+        context_schema: null,
+      };
     },
   );
 }

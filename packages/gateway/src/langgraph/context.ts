@@ -43,7 +43,8 @@ export function runNotFound(runId: string): RuntimeError {
  */
 export function assistantOrThrow(ctx: LangGraphContext, id: string): RegisteredAssistant {
   const assistant = ctx.assistants.get(id);
-  if (assistant === undefined) throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${id}"`, { details: { assistantId: id } });
+  if (assistant === undefined)
+    throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${id}"`, { details: { assistantId: id } });
   return assistant;
 }
 
@@ -57,7 +58,11 @@ export async function authorize(ctx: LangGraphContext, request: FastifyRequest, 
  *
  * @throws RuntimeError `THREAD_NOT_FOUND` (404).
  */
-export async function threadOrThrow(ctx: LangGraphContext, request: FastifyRequest, threadId: string): Promise<ThreadRecord> {
+export async function threadOrThrow(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  threadId: string,
+): Promise<ThreadRecord> {
   await authorize(ctx, request, threadId);
   const thread = await ctx.manager.store.getThread(threadId);
   if (thread === null) throw threadNotFound(threadId);
@@ -69,7 +74,12 @@ export async function threadOrThrow(ctx: LangGraphContext, request: FastifyReque
  *
  * @throws RuntimeError `RUN_NOT_FOUND` (404).
  */
-export async function runOrThrow(ctx: LangGraphContext, request: FastifyRequest, threadId: string, runId: string): Promise<RunRecord> {
+export async function runOrThrow(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  threadId: string,
+  runId: string,
+): Promise<RunRecord> {
   await authorize(ctx, request, threadId);
   const run = await ctx.manager.get(runId);
   if (run === null || run.threadId !== threadId) throw runNotFound(runId);

@@ -64,7 +64,10 @@ export interface LangGraphRoutesOptions {
 export function langgraphRoutes(options: LangGraphRoutesOptions): FastifyPluginAsync {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   if (!Number.isInteger(heartbeatMs) || heartbeatMs < 1 || heartbeatMs > 2_147_483_647) {
-    throw new GatewayError("CONFIG_INVALID", `heartbeatMs must be a positive integer number of milliseconds, got ${String(options.heartbeatMs)}`);
+    throw new GatewayError(
+      "CONFIG_INVALID",
+      `heartbeatMs must be a positive integer number of milliseconds, got ${String(options.heartbeatMs)}`,
+    );
   }
   return async (app) => {
     const ctx: LangGraphContext = {

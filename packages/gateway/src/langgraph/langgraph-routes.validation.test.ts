@@ -20,8 +20,18 @@ describe("LangGraph routes: request validation", () => {
     await server.close();
   });
 
-  async function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown, headers: Record<string, string> = {}) {
-    const res = await server.app.inject({ method, url: `/api${url}`, headers, ...(body === undefined ? {} : { payload: body as object }) });
+  async function call(
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const res = await server.app.inject({
+      method,
+      url: `/api${url}`,
+      headers,
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     return { status: res.statusCode, body: res.body === "" ? undefined : (res.json() as { detail: unknown }) };
   }
 
@@ -37,17 +47,29 @@ describe("LangGraph routes: request validation", () => {
   const loc = (res: { body?: { detail: unknown } | undefined }) => (res.body?.detail as Detail)[0]?.loc;
 
   describe("POST /threads/:thread_id/runs*", () => {
-    it.each(["/runs", "/runs/stream", "/runs/wait"])("answers 422 for an unsupported stream mode on %s and creates no run", async (suffix) => {
-      const threadId = await newThread();
-      const res = await call("POST", `/threads/${threadId}${suffix}`, { assistant_id: "agent", stream_mode: ["values", "events"] });
-      expect(res.status).toBe(422);
-      expect(res.body?.detail).toEqual([{ loc: ["body", "stream_mode", 1], msg: expect.stringContaining('"messages-tuple"'), type: "enum" }]);
-      expect(await runsOf(threadId)).toEqual([]);
-    });
+    it.each(["/runs", "/runs/stream", "/runs/wait"])(
+      "answers 422 for an unsupported stream mode on %s and creates no run",
+      async (suffix) => {
+        const threadId = await newThread();
+        const res = await call("POST", `/threads/${threadId}${suffix}`, {
+          assistant_id: "agent",
+          stream_mode: ["values", "events"],
+        });
+        expect(res.status).toBe(422);
+        expect(res.body?.detail).toEqual([
+          { loc: ["body", "stream_mode", 1], msg: expect.stringContaining('"messages-tuple"'), type: "enum" },
+        ]);
+        expect(await runsOf(threadId)).toEqual([]);
+      },
+    );
 
     it("accepts a single stream mode as a string", async () => {
       const threadId = await newThread();
-      const res = await call("POST", `/threads/${threadId}/runs`, { assistant_id: "agent", input: { messages: [] }, stream_mode: "updates" });
+      const res = await call("POST", `/threads/${threadId}/runs`, {
+        assistant_id: "agent",
+        input: { messages: [] },
+        stream_mode: "updates",
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ kwargs: { stream_mode: ["updates"] } });
     });
@@ -112,7 +134,10 @@ describe("LangGraph routes: request validation", () => {
 
     it("answers 409 on a busy thread under reject, keeping only the active run", async () => {
       const threadId = await newThread();
-      const first = await call("POST", `/threads/${threadId}/runs`, { assistant_id: "slow", input: { messages: [{ role: "user", content: "hold" }] } });
+      const first = await call("POST", `/threads/${threadId}/runs`, {
+        assistant_id: "slow",
+        input: { messages: [{ role: "user", content: "hold" }] },
+      });
       await eventually(async () => (server.gates.waiting(threadId) === 1 ? true : undefined), "the run to hold");
       const second = await call("POST", `/threads/${threadId}/runs/stream`, { assistant_id: "slow", input: null });
       expect(second.status).toBe(409);
@@ -127,7 +152,12 @@ describe("LangGraph routes: request validation", () => {
 
     it("answers 400 for malformed JSON", async () => {
       const threadId = await newThread();
-      const res = await server.app.inject({ method: "POST", url: `/api/threads/${threadId}/runs`, headers: { "content-type": "application/json" }, payload: "{nope" });
+      const res = await server.app.inject({
+        method: "POST",
+        url: `/api/threads/${threadId}/runs`,
+        headers: { "content-type": "application/json" },
+        payload: "{nope",
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: "Malformed JSON in request body." });
     });
@@ -144,7 +174,9 @@ describe("LangGraph routes: request validation", () => {
     it("answers 404 for an unknown run and 422 for a bad cancel action", async () => {
       const threadId = await newThread();
       const runId = randomUUID();
-      expect((await call("GET", `/threads/${threadId}/runs/${runId}`)).body).toEqual({ detail: `Run ${runId} not found` });
+      expect((await call("GET", `/threads/${threadId}/runs/${runId}`)).body).toEqual({
+        detail: `Run ${runId} not found`,
+      });
       expect((await call("POST", `/threads/${threadId}/runs/${runId}/cancel`)).status).toBe(404);
       const bad = await call("POST", `/threads/${threadId}/runs/${runId}/cancel?action=explode`);
       expect(bad.status).toBe(422);
@@ -157,10 +189,15 @@ describe("LangGraph routes: request validation", () => {
       const threadId = await newThread();
       const run = await call("POST", `/threads/${threadId}/runs`, { assistant_id: "agent", input: { messages: [] } });
       const runId = (run.body as unknown as { run_id: string }).run_id;
-      const badId = await call("GET", `/threads/${threadId}/runs/${runId}/stream`, undefined, { "last-event-id": "five" });
+      const badId = await call("GET", `/threads/${threadId}/runs/${runId}/stream`, undefined, {
+        "last-event-id": "five",
+      });
       expect(badId.status).toBe(422);
       expect(loc(badId)).toEqual(["header", "last-event-id"]);
-      const badMode = await call("GET", `/threads/${threadId}/runs/${runId}/stream?stream_mode=${encodeURIComponent('["values","bogus"]')}`);
+      const badMode = await call(
+        "GET",
+        `/threads/${threadId}/runs/${runId}/stream?stream_mode=${encodeURIComponent('["values","bogus"]')}`,
+      );
       expect(badMode.status).toBe(422);
       expect(loc(badMode)).toEqual(["query", "stream_mode"]);
     });
@@ -171,8 +208,13 @@ describe("LangGraph routes: request validation", () => {
       expect(loc(await call("POST", "/threads", { thread_id: "no/slash" }))).toEqual(["body", "thread_id"]);
       expect(loc(await call("POST", "/threads", { supersteps: [{ updates: [] }] }))).toEqual(["body", "supersteps"]);
       const threadId = await newThread();
-      expect(await call("POST", "/threads", { thread_id: threadId })).toEqual({ status: 409, body: { detail: `Thread ${threadId} already exists` } });
-      expect((await call("POST", "/threads", { thread_id: threadId, if_exists: "do_nothing", ttl: { ttl: 5 } })).status).toBe(200);
+      expect(await call("POST", "/threads", { thread_id: threadId })).toEqual({
+        status: 409,
+        body: { detail: `Thread ${threadId} already exists` },
+      });
+      expect(
+        (await call("POST", "/threads", { thread_id: threadId, if_exists: "do_nothing", ttl: { ttl: 5 } })).status,
+      ).toBe(200);
     });
 
     it("validates search bodies", async () => {
@@ -202,7 +244,9 @@ describe("LangGraph routes: request validation", () => {
       const res = await call("POST", `/threads/${threadId}/state`, { values: { messages: [] } });
       expect(res.status).toBe(400);
       expect(res.body?.detail).toEqual(expect.stringContaining("has no graph yet"));
-      expect((await call("GET", `/threads/${threadId}/state/nope`)).body).toEqual({ detail: "Checkpoint nope not found" });
+      expect((await call("GET", `/threads/${threadId}/state/nope`)).body).toEqual({
+        detail: "Checkpoint nope not found",
+      });
       expect(loc(await call("POST", `/threads/${threadId}/history`, { before: 5 }))).toEqual(["body", "before"]);
     });
   });
@@ -211,38 +255,86 @@ describe("LangGraph routes: request validation", () => {
     it("paginates searches and names created runs", async () => {
       const owner = randomUUID();
       for (let i = 0; i < 3; i += 1) await call("POST", "/threads", { metadata: { owner } });
-      const page = await server.app.inject({ method: "POST", url: "/api/threads/search", payload: { metadata: { owner }, limit: 2 } });
+      const page = await server.app.inject({
+        method: "POST",
+        url: "/api/threads/search",
+        payload: { metadata: { owner }, limit: 2 },
+      });
       expect(page.json()).toHaveLength(2);
       expect(page.headers["x-pagination-total"]).toBe("3");
       expect(page.headers["x-pagination-next"]).toBe("2");
-      expect((await server.app.inject({ method: "POST", url: "/api/threads/count", payload: { metadata: { owner } } })).json()).toBe(3);
+      expect(
+        (
+          await server.app.inject({ method: "POST", url: "/api/threads/count", payload: { metadata: { owner } } })
+        ).json(),
+      ).toBe(3);
 
       const threadId = await newThread();
-      const created = await server.app.inject({ method: "POST", url: `/api/threads/${threadId}/runs`, payload: { assistant_id: "agent", input: { messages: [] } } });
+      const created = await server.app.inject({
+        method: "POST",
+        url: `/api/threads/${threadId}/runs`,
+        payload: { assistant_id: "agent", input: { messages: [] } },
+      });
       const runId = (created.json() as { run_id: string }).run_id;
       expect(created.headers["content-location"]).toBe(`/api/threads/${threadId}/runs/${runId}`);
-      const stateless = await server.app.inject({ method: "POST", url: "/api/runs", payload: { assistant_id: "agent", input: { messages: [] } } });
-      expect(stateless.headers["content-location"]).toBe(`/api/runs/${(stateless.json() as { run_id: string }).run_id}`);
+      const stateless = await server.app.inject({
+        method: "POST",
+        url: "/api/runs",
+        payload: { assistant_id: "agent", input: { messages: [] } },
+      });
+      expect(stateless.headers["content-location"]).toBe(
+        `/api/runs/${(stateless.json() as { run_id: string }).run_id}`,
+      );
     });
   });
 
   describe("OpenAPI", () => {
     it("documents the routes and the RunCreate body", async () => {
       const doc = (await server.app.inject({ url: "/openapi.json" })).json() as {
-        paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>>;
+        paths: Record<
+          string,
+          Record<
+            string,
+            { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }
+          >
+        >;
       };
-      for (const path of ["/api/threads/{thread_id}/runs/stream", "/api/runs/wait", "/api/threads/{thread_id}/history", "/api/assistants/search"]) {
+      for (const path of [
+        "/api/threads/{thread_id}/runs/stream",
+        "/api/runs/wait",
+        "/api/threads/{thread_id}/history",
+        "/api/assistants/search",
+      ]) {
         expect(doc.paths[path]?.["post"], path).toBeDefined();
       }
       expect(doc.paths["/api/threads/{thread_id}/runs/{run_id}/stream"]?.["get"]).toBeDefined();
-      const body = doc.paths["/api/threads/{thread_id}/runs/stream"]?.["post"]?.requestBody?.content["application/json"]?.schema.properties ?? {};
-      expect(Object.keys(body)).toEqual(expect.arrayContaining(["assistant_id", "input", "command", "stream_mode", "multitask_strategy", "on_disconnect", "checkpoint"]));
+      const body =
+        doc.paths["/api/threads/{thread_id}/runs/stream"]?.["post"]?.requestBody?.content["application/json"]?.schema
+          .properties ?? {};
+      expect(Object.keys(body)).toEqual(
+        expect.arrayContaining([
+          "assistant_id",
+          "input",
+          "command",
+          "stream_mode",
+          "multitask_strategy",
+          "on_disconnect",
+          "checkpoint",
+        ]),
+      );
     });
   });
 
   describe("options", () => {
     it.each([0, -1, 1.5])("refuses heartbeatMs %s", (heartbeatMs) => {
-      expect(() => langgraphRoutes({ manager: server.manager, checkpointer: server.checkpointer, assistants: server.assistants, heartbeatMs })).toThrow(/heartbeatMs/);
+      expect(() =>
+        langgraphRoutes({
+          manager: server.manager,
+          checkpointer: server.checkpointer,
+          assistants: server.assistants,
+          heartbeatMs,
+        }),
+      ).toThrow(/heartbeatMs/);
     });
   });
 });

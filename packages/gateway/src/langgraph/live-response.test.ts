@@ -45,7 +45,10 @@ describe("LiveResponse", () => {
     const { raw, reply, request, hijacked } = fakes();
     new LiveResponses().open(request, reply, 200, { "content-type": "text/event-stream" });
     expect(hijacked()).toBe(true);
-    expect(raw.head).toEqual({ status: 200, headers: { "access-control-allow-origin": "http://x.test", "content-type": "text/event-stream" } });
+    expect(raw.head).toEqual({
+      status: 200,
+      headers: { "access-control-allow-origin": "http://x.test", "content-type": "text/event-stream" },
+    });
     expect(raw.flushed).toBe(true);
   });
 
@@ -103,7 +106,10 @@ describe("LiveResponse", () => {
     const first = live.open(a.request, a.reply, 200, {});
     const second = live.open(b.request, b.reply, 200, {});
     live.closeAll();
-    for (const [response, raw] of [[first, a.raw], [second, b.raw]] as const) {
+    for (const [response, raw] of [
+      [first, a.raw],
+      [second, b.raw],
+    ] as const) {
       expect(response.signal.reason).toBe("server_closing");
       expect(response.clientGone).toBe(false);
       expect(raw.writableEnded).toBe(true);

@@ -21,7 +21,12 @@ export class LiveResponses {
   readonly #open = new Set<LiveResponse>();
 
   /** Starts a response: status and headers are sent at once. */
-  open(request: FastifyRequest, reply: FastifyReply, status: number, headers: Readonly<Record<string, string>>): LiveResponse {
+  open(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+  ): LiveResponse {
     const response = new LiveResponse(request, reply, status, headers, () => this.#open.delete(response));
     if (!response.signal.aborted) this.#open.add(response);
     return response;
@@ -49,7 +54,13 @@ export class LiveResponse {
   /** Aborted when the client disconnects or the server closes. */
   readonly signal: AbortSignal = this.#controller.signal;
 
-  constructor(request: FastifyRequest, reply: FastifyReply, status: number, headers: Readonly<Record<string, string>>, onDone: () => void) {
+  constructor(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+    onDone: () => void,
+  ) {
     this.#raw = reply.raw;
     this.#onDone = onDone;
     const raw = this.#raw;
@@ -57,7 +68,8 @@ export class LiveResponse {
     // A write to a socket the client closed fails asynchronously; `close` reports it.
     raw.on("error", () => {});
     const merged: Record<string, string | number | string[]> = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) merged[name] = value as string | number | string[];
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) merged[name] = value as string | number | string[];
     reply.hijack();
     if (raw.destroyed || request.raw.socket?.destroyed === true) {
       this.abort("client_disconnected");

@@ -4,16 +4,35 @@
  */
 import type { FromSchema } from "json-schema-to-ts";
 import { threadIdSchema } from "../schemas.js";
-import { RUN_STATUSES, assistantIdSchema, checkpointIdSchema, ignoredSelectQuerySchema, paging, runIdSchema } from "./schema-parts.js";
+import {
+  RUN_STATUSES,
+  assistantIdSchema,
+  checkpointIdSchema,
+  ignoredSelectQuerySchema,
+  paging,
+  runIdSchema,
+} from "./schema-parts.js";
 
 /** `/assistants/:assistant_id`. */
-export const assistantParamsSchema = { type: "object", required: ["assistant_id"], properties: { assistant_id: assistantIdSchema } } as const;
+export const assistantParamsSchema = {
+  type: "object",
+  required: ["assistant_id"],
+  properties: { assistant_id: assistantIdSchema },
+} as const;
 
 /** `/threads/:thread_id/runs/:run_id`. */
-export const runParamsSchema = { type: "object", required: ["thread_id", "run_id"], properties: { thread_id: threadIdSchema, run_id: runIdSchema } } as const;
+export const runParamsSchema = {
+  type: "object",
+  required: ["thread_id", "run_id"],
+  properties: { thread_id: threadIdSchema, run_id: runIdSchema },
+} as const;
 
 /** `/runs/:run_id`. */
-export const statelessRunParamsSchema = { type: "object", required: ["run_id"], properties: { run_id: runIdSchema } } as const;
+export const statelessRunParamsSchema = {
+  type: "object",
+  required: ["run_id"],
+  properties: { run_id: runIdSchema },
+} as const;
 
 /** `/threads/:thread_id/state/:checkpoint_id`. */
 export const checkpointParamsSchema = {
@@ -39,8 +58,15 @@ export type CancelQuery = FromSchema<typeof cancelQuerySchema>;
 export const joinQuerySchema = {
   type: "object",
   properties: {
-    cancel_on_disconnect: { ...flagSchema, description: "1/true: cancel the run (interrupt) if this client disconnects." },
-    stream_mode: { type: "array", items: { type: "string" }, description: "Only these modes' events (a JSON list or repeated parameter); default all." },
+    cancel_on_disconnect: {
+      ...flagSchema,
+      description: "1/true: cancel the run (interrupt) if this client disconnects.",
+    },
+    stream_mode: {
+      type: "array",
+      items: { type: "string" },
+      description: "Only these modes' events (a JSON list or repeated parameter); default all.",
+    },
   },
 } as const;
 /** The join and join-stream query, defaults applied. */
@@ -49,13 +75,23 @@ export type JoinQuery = FromSchema<typeof joinQuerySchema>;
 /** `Last-Event-ID` (resume after this event; -1 = from the first). */
 export const lastEventIdHeadersSchema = {
   type: "object",
-  properties: { "last-event-id": { type: "string", pattern: "^(-1|0|\\d{1,20}-\\d{1,20})$", description: 'An event id ("<ms>-<seq>"), or -1 for the whole stream.' } },
+  properties: {
+    "last-event-id": {
+      type: "string",
+      pattern: "^(-1|0|\\d{1,20}-\\d{1,20})$",
+      description: 'An event id ("<ms>-<seq>"), or -1 for the whole stream.',
+    },
+  },
 } as const;
 
 /** `GET /threads/:thread_id/runs` query. */
 export const runListQuerySchema = {
   type: "object",
-  properties: { ...paging(1000), status: { type: "string", enum: [...RUN_STATUSES] }, select: ignoredSelectQuerySchema },
+  properties: {
+    ...paging(1000),
+    status: { type: "string", enum: [...RUN_STATUSES] },
+    select: ignoredSelectQuerySchema,
+  },
 } as const;
 /** The run listing query, defaults applied. */
 export type RunListQuery = FromSchema<typeof runListQuerySchema>;

@@ -2,7 +2,15 @@
  * JSON Schemas of the LangGraph routes' answers (the OpenAPI document and
  * Fastify's serializer). Records are open: members not listed here pass through.
  */
-import { STRING, RUN_STATUSES, THREAD_STATUSES, anyObject, nullableObject, openObject, timestamps } from "./schema-parts.js";
+import {
+  STRING,
+  RUN_STATUSES,
+  THREAD_STATUSES,
+  anyObject,
+  nullableObject,
+  openObject,
+  timestamps,
+} from "./schema-parts.js";
 
 /** A checkpoint as answered (`null` before the first one). */
 const checkpointRefSchema = {
@@ -64,11 +72,17 @@ export const runSchema = openObject({
   metadata: anyObject,
   kwargs: anyObject,
   multitask_strategy: STRING,
-  stop_reason: { type: "string", description: "Why the agent stopped early (e.g. loop_capped, token_capped, model_length_capped); absent otherwise." },
+  stop_reason: {
+    type: "string",
+    description: "Why the agent stopped early (e.g. loop_capped, token_capped, model_length_capped); absent otherwise.",
+  },
 });
 
 /** `{checkpoint, configurable}` answer of `POST /threads/:thread_id/state`. */
-export const stateUpdateResponseSchema = openObject({ checkpoint: checkpointRefSchema, configurable: { ...anyObject, description: "The same checkpoint as a config." } });
+export const stateUpdateResponseSchema = openObject({
+  checkpoint: checkpointRefSchema,
+  configurable: { ...anyObject, description: "The same checkpoint as a config." },
+});
 
 /** Documentation of SSE responses (not serialized by Fastify). */
 export const SSE_DESCRIPTION =

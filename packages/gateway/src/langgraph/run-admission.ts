@@ -30,7 +30,12 @@ export interface AdmittedRun {
  *   RuntimeError `ASSISTANT_NOT_FOUND`, `THREAD_NOT_FOUND` (404), `THREAD_BUSY` (409, strategy `reject`),
  *   GatewayError `NOT_FOUND` for an unknown checkpoint.
  */
-export async function admitRun(ctx: LangGraphContext, request: FastifyRequest, threadId: string | null, body: RunCreateBody): Promise<AdmittedRun> {
+export async function admitRun(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  threadId: string | null,
+  body: RunCreateBody,
+): Promise<AdmittedRun> {
   const userId = runUserIdOf(request.principal, body);
   const assistant = assistantOrThrow(ctx, body.assistant_id);
   const stateless = threadId === null;
@@ -48,7 +53,10 @@ export async function admitRun(ctx: LangGraphContext, request: FastifyRequest, t
   }
   const run = await ctx.manager.create(toCreateRunInput(body, assistant, tid, ifNotExists, userId));
   // The thread's state is read with the graph of its latest run (a created thread got this metadata already).
-  if (existing !== null && (existing.metadata["assistant_id"] !== assistant.assistantId || existing.metadata["graph_id"] !== assistant.graphId)) {
+  if (
+    existing !== null &&
+    (existing.metadata["assistant_id"] !== assistant.assistantId || existing.metadata["graph_id"] !== assistant.graphId)
+  ) {
     await ctx.manager.store
       .updateThread(tid, { metadata: { graph_id: assistant.graphId, assistant_id: assistant.assistantId } })
       .catch((err: unknown) => request.log.warn({ err, threadId: tid }, "could not record the thread's assistant"));
@@ -59,7 +67,9 @@ export async function admitRun(ctx: LangGraphContext, request: FastifyRequest, t
 /** `Content-Location` of a run: DeerFlow's `/api/threads/{tid}/runs/{rid}` (or `/api/runs/{rid}`). */
 export function contentLocationOf(ctx: LangGraphContext, admitted: Pick<AdmittedRun, "run" | "stateless">): string {
   const { run } = admitted;
-  return admitted.stateless ? `${ctx.prefix}/runs/${run.runId}` : `${ctx.prefix}/threads/${run.threadId}/runs/${run.runId}`;
+  return admitted.stateless
+    ? `${ctx.prefix}/runs/${run.runId}`
+    : `${ctx.prefix}/threads/${run.threadId}/runs/${run.runId}`;
 }
 
 /**
@@ -72,12 +82,18 @@ function streamLocationOf(admitted: Pick<AdmittedRun, "run" | "stateless">): str
 }
 
 /** Headers of an SSE response for this run. */
-export function sseHeadersOf(ctx: LangGraphContext, admitted: Pick<AdmittedRun, "run" | "stateless">): Record<string, string> {
+export function sseHeadersOf(
+  ctx: LangGraphContext,
+  admitted: Pick<AdmittedRun, "run" | "stateless">,
+): Record<string, string> {
   return { ...SSE_HEADERS, "content-location": contentLocationOf(ctx, admitted), location: streamLocationOf(admitted) };
 }
 
 /** Headers of a `/wait` or `/join` response (JSON with keep-alive newlines). */
-export function waitHeadersOf(ctx: LangGraphContext, admitted: Pick<AdmittedRun, "run" | "stateless">): Record<string, string> {
+export function waitHeadersOf(
+  ctx: LangGraphContext,
+  admitted: Pick<AdmittedRun, "run" | "stateless">,
+): Record<string, string> {
   return {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-cache",
@@ -102,7 +118,9 @@ export function joinStreamModes(raw: readonly string[] | undefined): ((event: st
     for (const value of Array.isArray(values) ? values : [values]) {
       if (typeof value !== "string" || !(STREAM_MODES as readonly string[]).includes(value)) {
         throw new GatewayError("VALIDATION_FAILED", "Unsupported stream mode", {
-          detail: [{ loc: ["query", "stream_mode"], msg: `Input should be one of ${STREAM_MODES.join(", ")}`, type: "enum" }],
+          detail: [
+            { loc: ["query", "stream_mode"], msg: `Input should be one of ${STREAM_MODES.join(", ")}`, type: "enum" },
+          ],
         });
       }
       modes.push(value);
@@ -111,7 +129,8 @@ export function joinStreamModes(raw: readonly string[] | undefined): ((event: st
   const names = new Set<string>(["metadata", "error"]);
   for (const mode of modes) {
     if (mode === "messages-tuple") names.add("messages");
-    else if (mode === "messages") for (const n of ["messages", "messages/metadata", "messages/partial", "messages/complete"]) names.add(n);
+    else if (mode === "messages")
+      for (const n of ["messages", "messages/metadata", "messages/partial", "messages/complete"]) names.add(n);
     else names.add(mode);
   }
   return (event) => names.has(event.split("|")[0] ?? event);

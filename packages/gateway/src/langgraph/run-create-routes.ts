@@ -14,7 +14,12 @@ import { runCreateSchema, type RunCreateBody } from "./schemas.js";
 import { toWireRun } from "./wire.js";
 
 /** A create route's handler: `threadId` null for a stateless run. */
-type CreateHandler = (request: FastifyRequest, reply: FastifyReply, threadId: string | null, body: RunCreateBody) => Promise<unknown>;
+type CreateHandler = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  threadId: string | null,
+  body: RunCreateBody,
+) => Promise<unknown>;
 
 /** The three ways to create a run, shared by the thread-bound and stateless routes. */
 interface RunCreators {
@@ -47,7 +52,10 @@ function runCreators(ctx: LangGraphContext): RunCreators {
       const admitted = await admitRun(ctx, request, threadId, body);
       const { run } = admitted;
       const response = ctx.live.open(request, reply, 200, sseHeadersOf(ctx, admitted));
-      const piped = pipeRunStream(manager, response, { runId: run.runId, ...followOptions(ctx, request, run.onDisconnect === "cancel") });
+      const piped = pipeRunStream(manager, response, {
+        runId: run.runId,
+        ...followOptions(ctx, request, run.onDisconnect === "cancel"),
+      });
       cleanupLater(request, admitted, piped);
       await piped;
     },
@@ -58,7 +66,9 @@ function runCreators(ctx: LangGraphContext): RunCreators {
       const response = ctx.live.open(request, reply, 200, waitHeadersOf(ctx, admitted));
       await answerWhenDone(manager, ctx.state, response, run, {
         ...followOptions(ctx, request, run.onDisconnect === "cancel"),
-        ...(admitted.deleteThreadAfter ? { beforeAnswer: async () => void (await manager.deleteThread(run.threadId)) } : {}),
+        ...(admitted.deleteThreadAfter
+          ? { beforeAnswer: async () => void (await manager.deleteThread(run.threadId)) }
+          : {}),
       });
     },
   };
@@ -80,7 +90,11 @@ export function registerThreadRunCreateRoutes(app: FastifyInstance, ctx: LangGra
 
   app.post<Route>(
     "/threads/:thread_id/runs",
-    { schema: schema("Create a background run", "Answers the run (status pending) with Content-Location.", { 200: runSchema }) },
+    {
+      schema: schema("Create a background run", "Answers the run (status pending) with Content-Location.", {
+        200: runSchema,
+      }),
+    },
     async (request, reply) => create.background(request, reply, request.params.thread_id, request.body),
   );
   app.post<Route>(
@@ -114,13 +128,19 @@ export function registerStatelessRunCreateRoutes(app: FastifyInstance, ctx: Lang
   });
   type Route = { Body: RunCreateBody };
 
-  app.post<Route>("/runs", { schema: schema("Create a stateless background run", { 200: runSchema }) }, async (request, reply) =>
-    create.background(request, reply, null, request.body),
+  app.post<Route>(
+    "/runs",
+    { schema: schema("Create a stateless background run", { 200: runSchema }) },
+    async (request, reply) => create.background(request, reply, null, request.body),
   );
-  app.post<Route>("/runs/stream", { schema: schema("Create a stateless run and stream it (SSE)", sseResponse) }, async (request, reply) =>
-    create.stream(request, reply, null, request.body),
+  app.post<Route>(
+    "/runs/stream",
+    { schema: schema("Create a stateless run and stream it (SSE)", sseResponse) },
+    async (request, reply) => create.stream(request, reply, null, request.body),
   );
-  app.post<Route>("/runs/wait", { schema: schema("Create a stateless run and wait for its final values", waitResponse) }, async (request, reply) =>
-    create.wait(request, reply, null, request.body),
+  app.post<Route>(
+    "/runs/wait",
+    { schema: schema("Create a stateless run and wait for its final values", waitResponse) },
+    async (request, reply) => create.wait(request, reply, null, request.body),
   );
 }

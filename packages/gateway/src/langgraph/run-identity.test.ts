@@ -18,8 +18,12 @@ describe("runUserIdOf", () => {
   it("is the caller's id whatever the body omits or repeats", () => {
     expect(runUserIdOf(alice, {})).toBe("alice");
     expect(runUserIdOf(alice, { config: null, context: null })).toBe("alice");
-    expect(runUserIdOf(alice, { config: { configurable: { user_id: null } }, context: { user_id: null } })).toBe("alice");
-    expect(runUserIdOf(alice, { config: { configurable: { user_id: "alice" } }, context: { user_id: "alice" } })).toBe("alice");
+    expect(runUserIdOf(alice, { config: { configurable: { user_id: null } }, context: { user_id: null } })).toBe(
+      "alice",
+    );
+    expect(runUserIdOf(alice, { config: { configurable: { user_id: "alice" } }, context: { user_id: "alice" } })).toBe(
+      "alice",
+    );
   });
 
   it.each([

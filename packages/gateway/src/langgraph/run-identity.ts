@@ -41,7 +41,10 @@ export function runUserIdOf(principal: Principal, body: RunIdentityClaims): stri
   ];
   for (const [field, claimed] of claims) {
     if (claimed !== undefined && claimed !== null && claimed !== principal.userId) {
-      throw new GatewayError("FORBIDDEN", `${field} names another user: a run runs as the authenticated caller (omit it, or send your own user id).`);
+      throw new GatewayError(
+        "FORBIDDEN",
+        `${field} names another user: a run runs as the authenticated caller (omit it, or send your own user id).`,
+      );
     }
   }
   return principal.userId;

@@ -8,7 +8,12 @@ const assistant: RegisteredAssistant = {
   assistantId: "a-1",
   graphId: "agent",
   createdAt: "2026-01-01T00:00:00.000Z",
-  config: { configurable: { model: "m1", temperature: 0 }, tags: ["base"], recursion_limit: 10, metadata: { team: "x" } },
+  config: {
+    configurable: { model: "m1", temperature: 0 },
+    tags: ["base"],
+    recursion_limit: 10,
+    metadata: { team: "x" },
+  },
   context: { locale: "en", mode: "fast" },
   graph: (() => ({})) as unknown as GraphFactory,
   stateGraph: () => ({}) as never,
@@ -24,7 +29,12 @@ describe("toCreateRunInput", () => {
       onDisconnect: "continue",
       ifNotExists: "reject",
       threadMetadata: { graph_id: "agent", assistant_id: "a-1" },
-      config: { configurable: { model: "m1", temperature: 0, user_id: "alice" }, tags: ["base"], recursionLimit: 10, metadata: { team: "x" } },
+      config: {
+        configurable: { model: "m1", temperature: 0, user_id: "alice" },
+        tags: ["base"],
+        recursionLimit: 10,
+        metadata: { team: "x" },
+      },
       context: { locale: "en", mode: "fast" },
     });
   });
@@ -42,7 +52,12 @@ describe("toCreateRunInput", () => {
       "create",
       "alice",
     );
-    expect(input.config).toEqual({ configurable: { model: "m2", temperature: 0, user_id: "alice" }, tags: ["run"], recursionLimit: 3, metadata: { team: "x", user: "u" } });
+    expect(input.config).toEqual({
+      configurable: { model: "m2", temperature: 0, user_id: "alice" },
+      tags: ["run"],
+      recursionLimit: 3,
+      metadata: { team: "x", user: "u" },
+    });
     expect(input.context).toEqual({ locale: "en", mode: "deep" });
     expect(input.metadata).toEqual({ source: "ui" });
   });
@@ -84,8 +99,18 @@ describe("toCreateRunInput", () => {
   });
 
   it("writes the caller's user id over the assistant's config and context", () => {
-    const operator = { ...assistant, config: { configurable: { user_id: "operator" } }, context: { user_id: "operator", locale: "en" } };
-    const input = toCreateRunInput({ assistant_id: "agent", config: { configurable: { user_id: "alice" } } }, operator, "t1", "reject", "alice");
+    const operator = {
+      ...assistant,
+      config: { configurable: { user_id: "operator" } },
+      context: { user_id: "operator", locale: "en" },
+    };
+    const input = toCreateRunInput(
+      { assistant_id: "agent", config: { configurable: { user_id: "alice" } } },
+      operator,
+      "t1",
+      "reject",
+      "alice",
+    );
     expect(input.config?.configurable).toEqual({ user_id: "alice" });
     expect(input.context).toEqual({ user_id: "alice", locale: "en" });
   });
@@ -104,7 +129,9 @@ describe("joinStreamModes", () => {
 
   it("reads repeated parameters and JSON lists, and always passes metadata and error", () => {
     const accept = joinStreamModes(['["values","messages-tuple"]', "custom"]);
-    expect(["metadata", "error", "values", "messages", "messages|tools:1", "custom"].filter((e) => accept?.(e))).toHaveLength(6);
+    expect(
+      ["metadata", "error", "values", "messages", "messages|tools:1", "custom"].filter((e) => accept?.(e)),
+    ).toHaveLength(6);
     expect(["updates", "debug", "messages/partial"].some((e) => accept?.(e))).toBe(false);
     expect(joinStreamModes(["messages"])?.("messages/partial")).toBe(true);
   });

@@ -55,7 +55,13 @@ export function checkpointIdOf(body: RunCreateBody): string | undefined {
  * @param userId - the authenticated caller's id (see `runUserIdOf`): written to
  *   `config.configurable.user_id`, and to `context.user_id` when the context has that key.
  */
-export function toCreateRunInput(body: RunCreateBody, assistant: RegisteredAssistant, threadId: string, ifNotExists: "create" | "reject", userId: string): CreateRunInput {
+export function toCreateRunInput(
+  body: RunCreateBody,
+  assistant: RegisteredAssistant,
+  threadId: string,
+  ifNotExists: "create" | "reject",
+  userId: string,
+): CreateRunInput {
   const input: CreateRunInput = {
     threadId,
     assistantId: assistant.assistantId,

@@ -5,7 +5,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { LangGraphContext } from "./context.js";
-import { joinQuerySchema, lastEventIdHeadersSchema, runParamsSchema, statelessRunParamsSchema, type JoinQuery } from "./request-schemas.js";
+import {
+  joinQuerySchema,
+  lastEventIdHeadersSchema,
+  runParamsSchema,
+  statelessRunParamsSchema,
+  type JoinQuery,
+} from "./request-schemas.js";
 import { flag, joinStreamModes, sseHeadersOf, waitHeadersOf } from "./run-admission.js";
 import { RUN_TAGS, followOptions, joinedRun, sseResponse, waitResponse, type RunParams } from "./run-route-parts.js";
 import { answerWhenDone, pipeRunStream } from "./run-stream.js";
@@ -14,7 +20,8 @@ type JoinRequest = FastifyRequest<{ Querystring: JoinQuery }>;
 
 const joinStreamSchema = (params: unknown) => ({
   summary: "Join a run's stream (SSE)",
-  description: "Replays the events after Last-Event-ID (-1 or absent: from the first), then follows live ones. A resume point no longer kept gets a gap event.",
+  description:
+    "Replays the events after Last-Event-ID (-1 or absent: from the first), then follows live ones. A resume point no longer kept gets a gap event.",
   tags: RUN_TAGS,
   params,
   querystring: joinQuerySchema,
@@ -24,7 +31,13 @@ const joinStreamSchema = (params: unknown) => ({
 });
 
 /** Streams run `runId` (of thread `threadId`, or of any readable thread when null) from the request's `Last-Event-ID`. */
-async function joinStream(ctx: LangGraphContext, request: JoinRequest, reply: FastifyReply, runId: string, threadId: string | null): Promise<void> {
+async function joinStream(
+  ctx: LangGraphContext,
+  request: JoinRequest,
+  reply: FastifyReply,
+  runId: string,
+  threadId: string | null,
+): Promise<void> {
   const accept = joinStreamModes(request.query.stream_mode);
   const run = await joinedRun(ctx, request, runId, threadId);
   const lastEventId = request.headers["last-event-id"];
@@ -54,7 +67,13 @@ export function registerRunJoinRoutes(app: FastifyInstance, ctx: LangGraphContex
     async (request, reply) => {
       const run = await joinedRun(ctx, request, request.params.run_id, request.params.thread_id);
       const response = ctx.live.open(request, reply, 200, waitHeadersOf(ctx, { run, stateless: false }));
-      await answerWhenDone(ctx.manager, ctx.state, response, run, followOptions(ctx, request, flag(request.query.cancel_on_disconnect)));
+      await answerWhenDone(
+        ctx.manager,
+        ctx.state,
+        response,
+        run,
+        followOptions(ctx, request, flag(request.query.cancel_on_disconnect)),
+      );
     },
   );
 

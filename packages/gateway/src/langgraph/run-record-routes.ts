@@ -5,7 +5,13 @@
 import type { FastifyInstance } from "fastify";
 import { threadParamsSchema } from "../schemas.js";
 import { runNotFound, runOrThrow, threadOrThrow, type LangGraphContext } from "./context.js";
-import { cancelQuerySchema, runListQuerySchema, runParamsSchema, type CancelQuery, type RunListQuery } from "./request-schemas.js";
+import {
+  cancelQuerySchema,
+  runListQuerySchema,
+  runParamsSchema,
+  type CancelQuery,
+  type RunListQuery,
+} from "./request-schemas.js";
 import { runSchema } from "./response-schemas.js";
 import { flag } from "./run-admission.js";
 import { RUN_TAGS, type RunParams, type ThreadParams } from "./run-route-parts.js";
@@ -43,7 +49,9 @@ export function registerRunRecordRoutes(app: FastifyInstance, ctx: LangGraphCont
 
   app.get<{ Params: RunParams }>(
     "/threads/:thread_id/runs/:run_id",
-    { schema: { summary: "Get a run", tags, params: runParamsSchema, response: { 200: runSchema }, "x-errors": [404] } },
+    {
+      schema: { summary: "Get a run", tags, params: runParamsSchema, response: { 200: runSchema }, "x-errors": [404] },
+    },
     async (request) => toWireRun(await runOrThrow(ctx, request, request.params.thread_id, request.params.run_id)),
   );
 

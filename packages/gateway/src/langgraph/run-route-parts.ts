@@ -17,12 +17,15 @@ export type RunParams = { thread_id: string; run_id: string };
 export const RUN_TAGS = ["runs"];
 
 /** The answer of a streaming route (documentation only: SSE is not serialized by Fastify). */
-export const sseResponse = { 200: { description: SSE_DESCRIPTION, content: { "text/event-stream": { schema: { type: "string" } } } } } as const;
+export const sseResponse = {
+  200: { description: SSE_DESCRIPTION, content: { "text/event-stream": { schema: { type: "string" } } } },
+} as const;
 
 /** The answer of `/wait` and `/join`. */
 export const waitResponse = {
   200: {
-    description: "The final state values (newline keep-alives precede them while the run is active), or {__error__: {error, message}} when it failed.",
+    description:
+      "The final state values (newline keep-alives precede them while the run is active), or {__error__: {error, message}} when it failed.",
     type: "object",
     additionalProperties: true,
   },
@@ -32,7 +35,11 @@ export const waitResponse = {
  * How a live answer to `request` follows a run: the gateway's heartbeat, the
  * request's logger, and the request id naming the subscription.
  */
-export function followOptions(ctx: LangGraphContext, request: FastifyRequest, cancelOnDisconnect: boolean): Pick<FollowOptions, "heartbeatMs" | "cancelOnDisconnect" | "log" | "subscriber"> {
+export function followOptions(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  cancelOnDisconnect: boolean,
+): Pick<FollowOptions, "heartbeatMs" | "cancelOnDisconnect" | "log" | "subscriber"> {
   return { heartbeatMs: ctx.heartbeatMs, cancelOnDisconnect, log: request.log, subscriber: request.id };
 }
 
@@ -42,7 +49,12 @@ export function followOptions(ctx: LangGraphContext, request: FastifyRequest, ca
  *
  * @throws RuntimeError `RUN_NOT_FOUND` (404).
  */
-export async function joinedRun(ctx: LangGraphContext, request: FastifyRequest, runId: string, threadId: string | null): Promise<RunRecord> {
+export async function joinedRun(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  runId: string,
+  threadId: string | null,
+): Promise<RunRecord> {
   if (threadId !== null) return runOrThrow(ctx, request, threadId, runId);
   const run = await ctx.manager.get(runId);
   if (run === null) throw runNotFound(runId);

@@ -24,13 +24,17 @@ export interface FollowOptions {
 }
 
 /** The error frame sent when the stream itself breaks (not the run): the client should rejoin. */
-const STREAM_FAILED = { error: "StreamError", message: "The run's event stream failed; rejoin it with Last-Event-ID to continue." };
+const STREAM_FAILED = {
+  error: "StreamError",
+  message: "The run's event stream failed; rejoin it with Last-Event-ID to continue.",
+};
 
 /** Cancels a run whose client left, if it is still active. */
 async function cancelAbandoned(manager: RunManager, runId: string, log: FastifyBaseLogger): Promise<void> {
   try {
     const run = await manager.get(runId);
-    if (run !== null && (run.status === "pending" || run.status === "running")) await manager.cancel(runId, { action: "interrupt" });
+    if (run !== null && (run.status === "pending" || run.status === "running"))
+      await manager.cancel(runId, { action: "interrupt" });
   } catch (err) {
     log.debug({ err, runId }, "could not cancel a run whose client disconnected");
   }
@@ -41,7 +45,11 @@ async function cancelAbandoned(manager: RunManager, runId: string, log: FastifyB
  * gap (the `gap` frame, no end), the client leaving or the server closing.
  * Ends the response. Never throws.
  */
-export async function pipeRunStream(manager: RunManager, response: LiveResponse, options: FollowOptions): Promise<void> {
+export async function pipeRunStream(
+  manager: RunManager,
+  response: LiveResponse,
+  options: FollowOptions,
+): Promise<void> {
   const { runId, log } = options;
   let complete = false;
   try {
@@ -53,7 +61,8 @@ export async function pipeRunStream(manager: RunManager, response: LiveResponse,
     });
     for await (const item of items) {
       if (item.kind === "event") {
-        if (options.accept === undefined || options.accept(item.event)) await response.write(sseFrame(item.event, item.data, item.id));
+        if (options.accept === undefined || options.accept(item.event))
+          await response.write(sseFrame(item.event, item.data, item.id));
       } else if (item.kind === "heartbeat") {
         await response.write(SSE_HEARTBEAT);
       } else if (item.kind === "gap") {
@@ -93,10 +102,20 @@ interface ErrorEventData {
  * failed (its `error` event, or its record), else the thread's state values
  * (with `__interrupt__` when it stopped at an interrupt).
  */
-async function finalValuesOf(manager: RunManager, state: ThreadStateAccess, run: RunRecord, errorEvent: ErrorEventData | undefined): Promise<FinalValues> {
+async function finalValuesOf(
+  manager: RunManager,
+  state: ThreadStateAccess,
+  run: RunRecord,
+  errorEvent: ErrorEventData | undefined,
+): Promise<FinalValues> {
   const final = await manager.join(run.runId);
   if (errorEvent !== undefined) {
-    const error = typeof errorEvent.error === "string" ? errorEvent.error : typeof errorEvent.name === "string" ? errorEvent.name : "Error";
+    const error =
+      typeof errorEvent.error === "string"
+        ? errorEvent.error
+        : typeof errorEvent.name === "string"
+          ? errorEvent.name
+          : "Error";
     return { __error__: { error, message: typeof errorEvent.message === "string" ? errorEvent.message : "" } };
   }
   // A cancel (interrupt, rollback) is not a failure: the caller gets the state the run left.
@@ -105,7 +124,8 @@ async function finalValuesOf(manager: RunManager, state: ThreadStateAccess, run:
   }
   const snapshot = await state.state(final.threadId, { assistant_id: final.assistantId });
   const values = snapshot?.values;
-  const out: FinalValues = typeof values === "object" && values !== null && !Array.isArray(values) ? { ...(values as FinalValues) } : {};
+  const out: FinalValues =
+    typeof values === "object" && values !== null && !Array.isArray(values) ? { ...(values as FinalValues) } : {};
   if (snapshot !== null && snapshot.interrupts.length > 0) out["__interrupt__"] = snapshot.interrupts;
   return out;
 }
@@ -143,7 +163,8 @@ export async function answerWhenDone(
       } else if (item.kind === "gap") break; // events were dropped; the record and the checkpoint still tell the outcome
     }
   } catch (err) {
-    if (!response.signal.aborted) log.warn({ err, runId: run.runId }, "run stream failed while waiting; falling back to the run record");
+    if (!response.signal.aborted)
+      log.warn({ err, runId: run.runId }, "run stream failed while waiting; falling back to the run record");
   }
   if (response.clientGone && !ended && options.cancelOnDisconnect) await cancelAbandoned(manager, run.runId, log);
   if (response.signal.aborted && options.beforeAnswer === undefined) {
@@ -157,7 +178,11 @@ export async function answerWhenDone(
   } catch (err) {
     if (!response.signal.aborted) {
       log.error({ err, runId: run.runId }, "could not read the final values of a run");
-      await response.write(JSON.stringify({ __error__: { error: "InternalError", message: "Could not read the run's final values." } })).catch(() => {});
+      await response
+        .write(
+          JSON.stringify({ __error__: { error: "InternalError", message: "Could not read the run's final values." } }),
+        )
+        .catch(() => {});
     }
   } finally {
     response.end();

@@ -15,7 +15,10 @@ export const NULL_ONLY = { enum: [null] } as const;
  * nullable member turns `""`, `0` and `false` into `null`, so a wrong value
  * would silently mean "absent" instead of a 422 naming the member.
  */
-export function orNull<const S extends object>(schema: S, description?: string): { readonly anyOf: readonly [S, typeof NULL_ONLY]; readonly description?: string } {
+export function orNull<const S extends object>(
+  schema: S,
+  description?: string,
+): { readonly anyOf: readonly [S, typeof NULL_ONLY]; readonly description?: string } {
   return { anyOf: [schema, NULL_ONLY], ...(description === undefined ? {} : { description }) };
 }
 
@@ -27,30 +30,59 @@ export const nullableObject = (description: string) => orNull(anyObject, descrip
 export function nullableEnum<const V extends readonly string[]>(
   values: V,
   description?: string,
-): { readonly type: "string"; readonly nullable: true; readonly enum: readonly [...V, null]; readonly description?: string } {
-  return { type: "string", nullable: true, enum: [...values, null], ...(description === undefined ? {} : { description }) };
+): {
+  readonly type: "string";
+  readonly nullable: true;
+  readonly enum: readonly [...V, null];
+  readonly description?: string;
+} {
+  return {
+    type: "string",
+    nullable: true,
+    enum: [...values, null],
+    ...(description === undefined ? {} : { description }),
+  };
 }
 
 /** A boolean member, or null (absent). */
-export function nullableBoolean(description?: string): { readonly type: "boolean"; readonly nullable: true; readonly description?: string } {
+export function nullableBoolean(description?: string): {
+  readonly type: "boolean";
+  readonly nullable: true;
+  readonly description?: string;
+} {
   return { type: "boolean", nullable: true, ...(description === undefined ? {} : { description }) };
 }
 
 /** A list of strings, or null (absent). */
-export function nullableStrings(description?: string): { readonly type: "array"; readonly nullable: true; readonly items: { readonly type: "string" }; readonly description?: string } {
-  return { type: "array", nullable: true, items: { type: "string" }, ...(description === undefined ? {} : { description }) };
+export function nullableStrings(description?: string): {
+  readonly type: "array";
+  readonly nullable: true;
+  readonly items: { readonly type: "string" };
+  readonly description?: string;
+} {
+  return {
+    type: "array",
+    nullable: true,
+    items: { type: "string" },
+    ...(description === undefined ? {} : { description }),
+  };
 }
 
 /** An optional body (absent, `null` or an object) that rejects unknown members. */
-export const optionalBody = <const P extends object>(properties: P) => ({ type: "object", nullable: true, additionalProperties: false, properties }) as const;
+export const optionalBody = <const P extends object>(properties: P) =>
+  ({ type: "object", nullable: true, additionalProperties: false, properties }) as const;
 
 /** The members `keys` of `properties`, in that order (a count body takes its search body's filters). */
-export function pickMembers<P extends object, const K extends readonly (keyof P)[]>(properties: P, keys: K): Pick<P, K[number]> {
+export function pickMembers<P extends object, const K extends readonly (keyof P)[]>(
+  properties: P,
+  keys: K,
+): Pick<P, K[number]> {
   return Object.fromEntries(keys.map((key) => [key, properties[key]])) as Pick<P, K[number]>;
 }
 
 /** A response object: the listed members, and any other. */
-export const openObject = <const P extends object>(properties: P) => ({ type: "object", additionalProperties: true, properties }) as const;
+export const openObject = <const P extends object>(properties: P) =>
+  ({ type: "object", additionalProperties: true, properties }) as const;
 
 export const sortOrderSchema = nullableEnum(["asc", "desc"]);
 export const selectFieldsSchema = nullableStrings("Fields to return (all when absent).");
@@ -78,7 +110,12 @@ export const paging = (max: number) =>
   }) as const;
 
 /** An assistant id or graph id. */
-export const assistantIdSchema = { type: "string", minLength: 1, maxLength: 128, description: "Assistant id, or a graph id (its first assistant)." } as const;
+export const assistantIdSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 128,
+  description: "Assistant id, or a graph id (its first assistant).",
+} as const;
 
 /** Run ids are UUIDs; the pattern only keeps path garbage out. */
 export const runIdSchema = { type: "string", pattern: THREAD_ID_PATTERN, description: "Run id (a UUID)." } as const;

@@ -65,7 +65,8 @@ const streamModesSchema = {
   nullable: true,
   maxItems: 16,
   items: { type: "string", enum: [...STREAM_MODES] },
-  description: 'One mode or a list; default ["values"]. `messages-tuple` streams LangGraph\'s `messages` mode (event name `messages`).',
+  description:
+    'One mode or a list; default ["values"]. `messages-tuple` streams LangGraph\'s `messages` mode (event name `messages`).',
 } as const;
 
 const interruptNodesSchema = {
@@ -106,7 +107,12 @@ export const runCreateSchema = {
         properties: {
           resume: { description: "Value returned by the pending interrupt()." },
           update: { description: "State update: an object, or a list of [channel, value] pairs." },
-          goto: { type: "array", nullable: true, items: {}, description: "A node name, a list of them, or Send objects {node, input}." },
+          goto: {
+            type: "array",
+            nullable: true,
+            items: {},
+            description: "A node name, a list of them, or Send objects {node, input}.",
+          },
         },
       },
       "Instead of input: resume an interrupt, update state, and/or go to nodes.",
@@ -117,17 +123,39 @@ export const runCreateSchema = {
     stream_mode: streamModesSchema,
     stream_subgraphs: nullableBoolean("Also stream subgraph events, named mode|ns."),
     stream_resumable: nullableBoolean("Accepted; every stream is resumable with Last-Event-ID."),
-    on_disconnect: nullableEnum(["cancel", "continue"], "What a stream's client disconnecting does to the run. Default continue."),
-    multitask_strategy: nullableEnum(["reject", "interrupt", "rollback", "enqueue"], "When the thread has an active run. Default reject (409)."),
+    on_disconnect: nullableEnum(
+      ["cancel", "continue"],
+      "What a stream's client disconnecting does to the run. Default continue.",
+    ),
+    multitask_strategy: nullableEnum(
+      ["reject", "interrupt", "rollback", "enqueue"],
+      "When the thread has an active run. Default reject (409).",
+    ),
     if_not_exists: nullableEnum(["create", "reject"], "A missing thread: create it, or 404 (default)."),
     interrupt_before: interruptNodesSchema,
     interrupt_after: interruptNodesSchema,
-    checkpoint_id: { ...checkpointIdSchema, nullable: true, description: "Start from this checkpoint (time travel, fork)." },
+    checkpoint_id: {
+      ...checkpointIdSchema,
+      nullable: true,
+      description: "Start from this checkpoint (time travel, fork).",
+    },
     checkpoint: checkpointSchema,
     on_completion: nullableEnum(["delete", "keep"], "Stateless runs: delete (default) or keep the temporary thread."),
-    after_seconds: { type: "number", nullable: true, minimum: 0, maximum: 0, description: "Delayed runs are not supported: only 0." },
+    after_seconds: {
+      type: "number",
+      nullable: true,
+      minimum: 0,
+      maximum: 0,
+      description: "Delayed runs are not supported: only 0.",
+    },
     webhook: { type: "string", nullable: true, maxLength: 0, description: "Webhooks are not supported: only null." },
-    feedback_keys: { type: "array", nullable: true, maxItems: 0, items: { type: "string" }, description: "Not supported: only null or []." },
+    feedback_keys: {
+      type: "array",
+      nullable: true,
+      maxItems: 0,
+      items: { type: "string" },
+      description: "Not supported: only null or [].",
+    },
     checkpoint_during: nullableBoolean("Ignored."),
     durability: nullableEnum(["sync", "async", "exit"], "Ignored."),
     strict_resume: nullableBoolean("Ignored."),
@@ -172,7 +200,9 @@ export const threadSearchSchema = optionalBody({
 export type ThreadSearchBody = FromSchema<typeof threadSearchSchema>;
 
 /** `POST /threads/count`. */
-export const threadCountSchema = optionalBody(pickMembers(threadSearchSchema.properties, ["metadata", "status", "values"]));
+export const threadCountSchema = optionalBody(
+  pickMembers(threadSearchSchema.properties, ["metadata", "status", "values"]),
+);
 /** A `POST /threads/count` body. */
 export type ThreadCountBody = FromSchema<typeof threadCountSchema>;
 
@@ -237,6 +267,8 @@ export const assistantSearchSchema = optionalBody({
 export type AssistantSearchBody = FromSchema<typeof assistantSearchSchema>;
 
 /** `POST /assistants/count`. */
-export const assistantCountSchema = optionalBody(pickMembers(assistantSearchSchema.properties, ["graph_id", "name", "metadata"]));
+export const assistantCountSchema = optionalBody(
+  pickMembers(assistantSearchSchema.properties, ["graph_id", "name", "metadata"]),
+);
 /** A `POST /assistants/count` body. */
 export type AssistantCountBody = FromSchema<typeof assistantCountSchema>;

@@ -26,7 +26,13 @@ describe("constants", () => {
 
 describe("gapFrame", () => {
   it("carries DeerFlow's resume hints and no id", () => {
-    const frame = gapFrame({ kind: "gap", runId: "r1", requestedEventId: "1-0", earliestAvailableEventId: "5-4", latestAvailableEventId: "9-8" });
+    const frame = gapFrame({
+      kind: "gap",
+      runId: "r1",
+      requestedEventId: "1-0",
+      earliestAvailableEventId: "5-4",
+      latestAvailableEventId: "9-8",
+    });
     expect(frame).toBe(
       'event: gap\ndata: {"code":"stream_replay_gap","run_id":"r1","requested_event_id":"1-0","earliest_available_event_id":"5-4","latest_available_event_id":"9-8","recovery":"reload_durable_state"}\n\n',
     );

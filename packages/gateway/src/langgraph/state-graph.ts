@@ -43,7 +43,10 @@ export interface StateSnapshotLike {
 export interface ThreadStateGraph {
   getState(config: StateConfig, options?: { subgraphs?: boolean }): Promise<StateSnapshotLike>;
   updateState(config: StateConfig, values: unknown, asNode?: string): Promise<unknown>;
-  getStateHistory(config: StateConfig, options?: { limit?: number; before?: StateConfig; filter?: Record<string, unknown> }): AsyncIterable<StateSnapshotLike>;
+  getStateHistory(
+    config: StateConfig,
+    options?: { limit?: number; before?: StateConfig; filter?: Record<string, unknown> },
+  ): AsyncIterable<StateSnapshotLike>;
   /** For `GET /assistants/:id/graph` (optional). */
   getGraphAsync?(config: StateConfig): Promise<{ toJSON(): unknown }>;
 }
@@ -75,7 +78,16 @@ export interface WireThreadState {
 
 /** The state of a thread that never ran a graph. */
 export function emptyThreadState(): WireThreadState {
-  return { values: {}, next: [], tasks: [], metadata: {}, created_at: null, checkpoint: null, parent_checkpoint: null, interrupts: [] };
+  return {
+    values: {},
+    next: [],
+    tasks: [],
+    metadata: {},
+    created_at: null,
+    checkpoint: null,
+    parent_checkpoint: null,
+    interrupts: [],
+  };
 }
 
 function errorText(error: unknown): string | null {
@@ -108,7 +120,10 @@ export function toWireThreadState(snapshot: StateSnapshotLike): WireThreadState 
     values: serializeState(snapshot.values ?? {}),
     next: [...snapshot.next],
     tasks,
-    metadata: typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {},
+    metadata:
+      typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+        ? (metadata as Record<string, unknown>)
+        : {},
     created_at: snapshot.createdAt ?? null,
     checkpoint: checkpointRefOf(snapshot.config),
     parent_checkpoint: checkpointRefOf(snapshot.parentConfig),
@@ -149,7 +164,9 @@ export class ThreadStateAccess {
 
   /** True when the thread has a checkpoint with this id (root namespace). */
   async hasCheckpoint(threadId: string, checkpointId: string): Promise<boolean> {
-    const tuple = await this.checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+    const tuple = await this.checkpointer.getTuple({
+      configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId },
+    });
     return tuple !== undefined && tuple.checkpoint.id === checkpointId;
   }
 
@@ -157,12 +174,19 @@ export class ThreadStateAccess {
    * The thread's state at its head, or at `checkpoint`: the empty state for a
    * thread that never ran, null when the named checkpoint does not exist.
    */
-  async state(threadId: string, metadata: Readonly<Record<string, unknown>>, options: { checkpoint?: CheckpointSelector; subgraphs?: boolean } = {}): Promise<WireThreadState | null> {
+  async state(
+    threadId: string,
+    metadata: Readonly<Record<string, unknown>>,
+    options: { checkpoint?: CheckpointSelector; subgraphs?: boolean } = {},
+  ): Promise<WireThreadState | null> {
     const assistant = this.assistantOf(metadata);
     const checkpointId = options.checkpoint?.checkpoint_id;
     if (assistant === undefined) return checkpointId === undefined ? emptyThreadState() : null;
     if (checkpointId !== undefined && !(await this.hasCheckpoint(threadId, checkpointId))) return null;
-    const snapshot = await this.graphOf(assistant).getState(configOf(threadId, options.checkpoint), options.subgraphs === true ? { subgraphs: true } : {});
+    const snapshot = await this.graphOf(assistant).getState(
+      configOf(threadId, options.checkpoint),
+      options.subgraphs === true ? { subgraphs: true } : {},
+    );
     // No checkpoint yet (a thread created with metadata.graph_id): LangGraph answers a snapshot of nothing.
     if (snapshot.metadata === undefined && snapshot.createdAt === undefined) return emptyThreadState();
     return toWireThreadState(snapshot);
@@ -179,7 +203,9 @@ export class ThreadStateAccess {
     const out: WireThreadState[] = [];
     const iterable = this.graphOf(assistant).getStateHistory(configOf(threadId, options.checkpoint), {
       limit: options.limit,
-      ...(options.before === undefined ? {} : { before: { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: options.before } } }),
+      ...(options.before === undefined
+        ? {}
+        : { before: { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: options.before } } }),
       ...(options.filter === undefined ? {} : { filter: options.filter }),
     });
     for await (const snapshot of iterable) {
@@ -195,12 +221,24 @@ export class ThreadStateAccess {
    * @returns the new checkpoint.
    * @throws RuntimeError `INVALID_ARGUMENT` when the thread has no assistant.
    */
-  async update(threadId: string, metadata: Readonly<Record<string, unknown>>, values: unknown, options: { asNode?: string; checkpoint?: CheckpointSelector }): Promise<CheckpointRef | null> {
+  async update(
+    threadId: string,
+    metadata: Readonly<Record<string, unknown>>,
+    values: unknown,
+    options: { asNode?: string; checkpoint?: CheckpointSelector },
+  ): Promise<CheckpointRef | null> {
     const assistant = this.assistantOf(metadata);
     if (assistant === undefined) {
-      throw new RuntimeError("INVALID_ARGUMENT", `Thread ${threadId} has no graph yet: run it once, or create it with metadata.graph_id.`);
+      throw new RuntimeError(
+        "INVALID_ARGUMENT",
+        `Thread ${threadId} has no graph yet: run it once, or create it with metadata.graph_id.`,
+      );
     }
-    const config = await this.graphOf(assistant).updateState(configOf(threadId, options.checkpoint), values, options.asNode);
+    const config = await this.graphOf(assistant).updateState(
+      configOf(threadId, options.checkpoint),
+      values,
+      options.asNode,
+    );
     return checkpointRefOf(config);
   }
 }

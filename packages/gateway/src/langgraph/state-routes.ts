@@ -26,7 +26,10 @@ type ThreadParams = { thread_id: string };
 type Nullable<T> = T | null | undefined;
 
 /** A client's checkpoint object without its nulls. */
-function selector(checkpoint: Nullable<CheckpointBody>, checkpointId?: Nullable<string>): CheckpointSelector | undefined {
+function selector(
+  checkpoint: Nullable<CheckpointBody>,
+  checkpointId?: Nullable<string>,
+): CheckpointSelector | undefined {
   const id = checkpoint?.checkpoint_id ?? checkpointId ?? undefined;
   const out: CheckpointSelector = {};
   if (id !== undefined) out.checkpoint_id = id;
@@ -46,7 +49,9 @@ function beforeId(before: unknown): string | undefined {
   const id = (before as { configurable?: { checkpoint_id?: unknown } }).configurable?.checkpoint_id;
   if (typeof id === "string" && id.length > 0) return id;
   throw new GatewayError("VALIDATION_FAILED", "before must be a checkpoint id or {configurable: {checkpoint_id}}", {
-    detail: [{ loc: ["body", "before"], msg: "Input should be a checkpoint id or a config naming one", type: "value_error" }],
+    detail: [
+      { loc: ["body", "before"], msg: "Input should be a checkpoint id or a config naming one", type: "value_error" },
+    ],
   });
 }
 
@@ -54,9 +59,17 @@ function beforeId(before: unknown): string | undefined {
 export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext): void {
   const tags = ["threads"];
 
-  async function stateOf(threadId: string, request: Parameters<typeof threadOrThrow>[1], checkpoint: CheckpointSelector | undefined, subgraphs: boolean): Promise<WireThreadState> {
+  async function stateOf(
+    threadId: string,
+    request: Parameters<typeof threadOrThrow>[1],
+    checkpoint: CheckpointSelector | undefined,
+    subgraphs: boolean,
+  ): Promise<WireThreadState> {
     const thread = await threadOrThrow(ctx, request, threadId);
-    const state = await ctx.state.state(threadId, thread.metadata, { ...(checkpoint === undefined ? {} : { checkpoint }), subgraphs });
+    const state = await ctx.state.state(threadId, thread.metadata, {
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      subgraphs,
+    });
     if (state === null) throw checkpointNotFound(checkpoint?.checkpoint_id);
     return state;
   }
@@ -89,15 +102,29 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
         "x-errors": [404],
       },
     },
-    async (request) => stateOf(request.params.thread_id, request, { checkpoint_id: request.params.checkpoint_id }, request.query.subgraphs === true),
+    async (request) =>
+      stateOf(
+        request.params.thread_id,
+        request,
+        { checkpoint_id: request.params.checkpoint_id },
+        request.query.subgraphs === true,
+      ),
   );
 
   app.post<{ Params: ThreadParams; Body: StateAtCheckpointBody }>(
     "/threads/:thread_id/state/checkpoint",
     {
-      schema: { summary: "The thread's state at a checkpoint object", tags, params: threadParamsSchema, body: stateAtCheckpointSchema, response: { 200: threadStateSchema }, "x-errors": [404] },
+      schema: {
+        summary: "The thread's state at a checkpoint object",
+        tags,
+        params: threadParamsSchema,
+        body: stateAtCheckpointSchema,
+        response: { 200: threadStateSchema },
+        "x-errors": [404],
+      },
     },
-    async (request) => stateOf(request.params.thread_id, request, selector(request.body.checkpoint), request.body.subgraphs === true),
+    async (request) =>
+      stateOf(request.params.thread_id, request, selector(request.body.checkpoint), request.body.subgraphs === true),
   );
 
   app.post<{ Params: ThreadParams; Body: StateUpdateBody }>(
@@ -120,13 +147,23 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
       const body = request.body ?? {};
       const thread = await threadOrThrow(ctx, request, threadId);
       if (thread.status === "busy") {
-        throw new RuntimeError("THREAD_BUSY", `Thread ${threadId} has a run in flight. Update state after the run finishes.`, { details: { threadId } });
+        throw new RuntimeError(
+          "THREAD_BUSY",
+          `Thread ${threadId} has a run in flight. Update state after the run finishes.`,
+          { details: { threadId } },
+        );
       }
       if (ctx.state.assistantOf(thread.metadata) === undefined) {
-        throw new GatewayError("BAD_REQUEST", `Thread ${threadId} has no graph yet: run it once, or create it with metadata.graph_id.`);
+        throw new GatewayError(
+          "BAD_REQUEST",
+          `Thread ${threadId} has no graph yet: run it once, or create it with metadata.graph_id.`,
+        );
       }
       const checkpoint = selector(body.checkpoint, body.checkpoint_id);
-      if (checkpoint?.checkpoint_id !== undefined && !(await ctx.state.hasCheckpoint(threadId, checkpoint.checkpoint_id))) {
+      if (
+        checkpoint?.checkpoint_id !== undefined &&
+        !(await ctx.state.hasCheckpoint(threadId, checkpoint.checkpoint_id))
+      ) {
         throw checkpointNotFound(checkpoint.checkpoint_id);
       }
       const ref = await ctx.state.update(threadId, thread.metadata, body.values ?? null, {
@@ -134,12 +171,22 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
         ...(checkpoint === undefined ? {} : { checkpoint }),
       });
       // The LangGraph API answers {checkpoint}; the SDK's type (and older servers) read {configurable}.
-      return { checkpoint: ref, configurable: ref === null ? {} : { thread_id: ref.thread_id, checkpoint_ns: ref.checkpoint_ns, checkpoint_id: ref.checkpoint_id } };
+      return {
+        checkpoint: ref,
+        configurable:
+          ref === null
+            ? {}
+            : { thread_id: ref.thread_id, checkpoint_ns: ref.checkpoint_ns, checkpoint_id: ref.checkpoint_id },
+      };
     },
   );
 
   /** Both history routes: the POST body, or the GET query (`limit` is absent only from an absent body). */
-  async function history(request: Parameters<typeof threadOrThrow>[1], threadId: string, body: Partial<NonNullable<HistoryBody>>): Promise<WireThreadState[]> {
+  async function history(
+    request: Parameters<typeof threadOrThrow>[1],
+    threadId: string,
+    body: Partial<NonNullable<HistoryBody>>,
+  ): Promise<WireThreadState[]> {
     const before = beforeId(body.before);
     const thread = await threadOrThrow(ctx, request, threadId);
     const checkpoint = selector(body.checkpoint);
@@ -156,7 +203,8 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
     {
       schema: {
         summary: "The thread's checkpoints, newest first",
-        description: "[] for a thread that never ran. metadata filters on checkpoint metadata (which records each run's metadata and run_id).",
+        description:
+          "[] for a thread that never ran. metadata filters on checkpoint metadata (which records each run's metadata and run_id).",
         tags,
         params: threadParamsSchema,
         body: historySchema,
@@ -179,6 +227,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: LangGraphContext)
         "x-errors": [404],
       },
     },
-    async (request) => history(request, request.params.thread_id, { limit: request.query.limit ?? 10, before: request.query.before }),
+    async (request) =>
+      history(request, request.params.thread_id, { limit: request.query.limit ?? 10, before: request.query.before }),
   );
 }

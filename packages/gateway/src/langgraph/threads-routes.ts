@@ -23,9 +23,16 @@ import { selectFields, toWireThread } from "./wire.js";
 
 type ThreadParams = { thread_id: string };
 
-const SORT_FIELDS = { thread_id: "threadId", status: "status", created_at: "createdAt", updated_at: "updatedAt" } as const;
+const SORT_FIELDS = {
+  thread_id: "threadId",
+  status: "status",
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+} as const;
 
-function filterOf(body: Pick<NonNullable<ThreadSearchBody>, "metadata" | "ids" | "status"> | null | undefined): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
+function filterOf(
+  body: Pick<NonNullable<ThreadSearchBody>, "metadata" | "ids" | "status"> | null | undefined,
+): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
   return {
     ...(body?.metadata == null ? {} : { metadata: body.metadata }),
     ...(body?.ids == null ? {} : { ids: body.ids }),
@@ -49,7 +56,8 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     {
       schema: {
         summary: "Create a thread",
-        description: "thread_id defaults to a new UUID. An existing id answers 409 unless if_exists is do_nothing (then the existing thread).",
+        description:
+          "thread_id defaults to a new UUID. An existing id answers 409 unless if_exists is do_nothing (then the existing thread).",
         tags,
         body: threadCreateSchema,
         response: { 200: threadSchema },
@@ -60,7 +68,11 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
       const body = request.body ?? {};
       const threadId = body.thread_id ?? randomUUID();
       await authorize(ctx, request, threadId);
-      const thread = await store.createThread({ threadId, metadata: body.metadata ?? {}, ifExists: body.if_exists ?? "raise" });
+      const thread = await store.createThread({
+        threadId,
+        metadata: body.metadata ?? {},
+        ifExists: body.if_exists ?? "raise",
+      });
       return wireThread(thread);
     },
   );
@@ -70,7 +82,8 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     {
       schema: {
         summary: "Search threads",
-        description: "By metadata (JSON containment), ids and status; newest first unless sort_by/sort_order. X-Pagination-Total gives the match count.",
+        description:
+          "By metadata (JSON containment), ids and status; newest first unless sort_by/sort_order. X-Pagination-Total gives the match count.",
         tags,
         body: threadSearchSchema,
         response: { 200: { type: "array", items: threadSchema } },
@@ -130,7 +143,16 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
 
   app.patch<{ Params: ThreadParams; Body: ThreadPatchBody }>(
     "/threads/:thread_id",
-    { schema: { summary: "Merge metadata into a thread", tags, params: threadParamsSchema, body: threadPatchSchema, response: { 200: threadSchema }, "x-errors": [404] } },
+    {
+      schema: {
+        summary: "Merge metadata into a thread",
+        tags,
+        params: threadParamsSchema,
+        body: threadPatchSchema,
+        response: { 200: threadSchema },
+        "x-errors": [404],
+      },
+    },
     async (request) => {
       await threadOrThrow(ctx, request, request.params.thread_id);
       const thread = await store.updateThread(request.params.thread_id, { metadata: request.body?.metadata ?? {} });
@@ -143,7 +165,8 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     {
       schema: {
         summary: "Delete a thread",
-        description: "Cancels its active runs (interrupt, waiting for them), then deletes it, its runs and its checkpoints. 204.",
+        description:
+          "Cancels its active runs (interrupt, waiting for them), then deletes it, its runs and its checkpoints. 204.",
         tags,
         params: threadParamsSchema,
         response: { 204: { description: "Deleted." } },

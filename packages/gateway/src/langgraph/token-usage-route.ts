@@ -41,8 +41,14 @@ const tokenUsageResponseSchema = {
 function usageOf(value: unknown): Usage | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  const n = (k: string): number => (typeof v[k] === "number" && Number.isFinite(v[k]) && (v[k] as number) >= 0 ? Math.trunc(v[k] as number) : 0);
-  return { input_tokens: n("input_tokens"), output_tokens: n("output_tokens"), total_tokens: n("total_tokens"), llm_call_count: n("llm_call_count") };
+  const n = (k: string): number =>
+    typeof v[k] === "number" && Number.isFinite(v[k]) && (v[k] as number) >= 0 ? Math.trunc(v[k] as number) : 0;
+  return {
+    input_tokens: n("input_tokens"),
+    output_tokens: n("output_tokens"),
+    total_tokens: n("total_tokens"),
+    llm_call_count: n("llm_call_count"),
+  };
 }
 
 /** Registers the route. */
@@ -52,7 +58,8 @@ export function registerTokenUsageRoute(app: FastifyInstance, ctx: LangGraphCont
     {
       schema: {
         summary: "The thread's token usage",
-        description: "Totals over all the thread's model calls and the counts of its latest run (null before one with usage). Zero for a thread that never ran.",
+        description:
+          "Totals over all the thread's model calls and the counts of its latest run (null before one with usage). Zero for a thread that never ran.",
         tags: ["threads"],
         params: threadParamsSchema,
         response: { 200: tokenUsageResponseSchema },

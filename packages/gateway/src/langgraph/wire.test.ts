@@ -23,7 +23,11 @@ const run: RunRecord = {
 
 describe("toWireRun", () => {
   it("carries the run's stop_reason (DeerFlow's RunResponse field) only when there is one", () => {
-    expect(toWireRun({ ...run, stopReason: "loop_capped" })).toMatchObject({ run_id: "r1", status: "success", stop_reason: "loop_capped" });
+    expect(toWireRun({ ...run, stopReason: "loop_capped" })).toMatchObject({
+      run_id: "r1",
+      status: "success",
+      stop_reason: "loop_capped",
+    });
     expect(toWireRun(run)).not.toHaveProperty("stop_reason");
   });
 });

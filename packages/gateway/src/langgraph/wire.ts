@@ -37,7 +37,12 @@ function toWireKwargs(kwargs: RunKwargs, onDisconnect: string): Record<string, u
     config:
       config === undefined
         ? undefined
-        : defined({ configurable: config.configurable, tags: config.tags, metadata: config.metadata, recursion_limit: config.recursionLimit }),
+        : defined({
+            configurable: config.configurable,
+            tags: config.tags,
+            metadata: config.metadata,
+            recursion_limit: config.recursionLimit,
+          }),
     context: kwargs.context,
     stream_mode: kwargs.streamMode,
     stream_subgraphs: kwargs.streamSubgraphs,
@@ -89,7 +94,10 @@ export function toWireThread(thread: ThreadRecord, state: WireThreadState): Reco
 }
 
 /** Keeps only the `select`ed top-level fields (all when `select` is empty or absent). */
-export function selectFields(value: Record<string, unknown>, select: readonly string[] | null | undefined): Record<string, unknown> {
+export function selectFields(
+  value: Record<string, unknown>,
+  select: readonly string[] | null | undefined,
+): Record<string, unknown> {
   if (select === null || select === undefined || select.length === 0) return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => select.includes(key)));
 }

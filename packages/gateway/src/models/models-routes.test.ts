@@ -4,7 +4,14 @@ import { ADMIN_KEY, USER_KEY, createFixture, type Fixture } from "../../test/sup
 
 const catalog: ModelCatalog = {
   models: () => [
-    { name: "gpt-4o", model: "gpt-4o-2024-08-06", displayName: "GPT-4o", description: "Fast", supportsThinking: false, supportsReasoningEffort: false },
+    {
+      name: "gpt-4o",
+      model: "gpt-4o-2024-08-06",
+      displayName: "GPT-4o",
+      description: "Fast",
+      supportsThinking: false,
+      supportsReasoningEffort: false,
+    },
     { name: "deepseek-r1", model: "deepseek-reasoner", supportsThinking: true, supportsReasoningEffort: true },
   ],
   tokenUsageEnabled: true,
@@ -25,8 +32,22 @@ describe("/api/models", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       models: [
-        { name: "gpt-4o", model: "gpt-4o-2024-08-06", display_name: "GPT-4o", description: "Fast", supports_thinking: false, supports_reasoning_effort: false },
-        { name: "deepseek-r1", model: "deepseek-reasoner", display_name: null, description: null, supports_thinking: true, supports_reasoning_effort: true },
+        {
+          name: "gpt-4o",
+          model: "gpt-4o-2024-08-06",
+          display_name: "GPT-4o",
+          description: "Fast",
+          supports_thinking: false,
+          supports_reasoning_effort: false,
+        },
+        {
+          name: "deepseek-r1",
+          model: "deepseek-reasoner",
+          display_name: null,
+          description: null,
+          supports_thinking: true,
+          supports_reasoning_effort: true,
+        },
       ],
       token_usage: { enabled: true },
     });

@@ -81,11 +81,19 @@ function toWire(m: ModelDescriptor) {
  * @param catalog - the server's models.
  */
 export function registerModelsRoutes(app: FastifyInstance, catalog: ModelCatalog): void {
-  const allowed = async (principal: Principal, name: string): Promise<boolean> => (catalog.allows === undefined ? true : await catalog.allows(principal, name));
+  const allowed = async (principal: Principal, name: string): Promise<boolean> =>
+    catalog.allows === undefined ? true : await catalog.allows(principal, name);
 
   app.get(
     "/models",
-    { schema: { summary: "The configured chat models", description: "The first model is the default; a run picks another with `model_name`.", tags: ["models"], response: { 200: modelsListSchema } } },
+    {
+      schema: {
+        summary: "The configured chat models",
+        description: "The first model is the default; a run picks another with `model_name`.",
+        tags: ["models"],
+        response: { 200: modelsListSchema },
+      },
+    },
     async (request) => {
       const all = await catalog.models();
       const visible = [];
@@ -96,12 +104,21 @@ export function registerModelsRoutes(app: FastifyInstance, catalog: ModelCatalog
 
   app.get<{ Params: { name: string } }>(
     "/models/:name",
-    { schema: { summary: "One configured chat model", tags: ["models"], params: nameParamsSchema, response: { 200: modelItemSchema }, "x-errors": [403, 404] } },
+    {
+      schema: {
+        summary: "One configured chat model",
+        tags: ["models"],
+        params: nameParamsSchema,
+        response: { 200: modelItemSchema },
+        "x-errors": [403, 404],
+      },
+    },
     async (request) => {
       const { name } = request.params;
       const found = (await catalog.models()).find((m) => m.name === name);
       if (found === undefined) throw new GatewayError("NOT_FOUND", `Model '${name}' not found`);
-      if (!(await allowed(request.principal, name))) throw new GatewayError("FORBIDDEN", `Model '${name}' is not available for your role`);
+      if (!(await allowed(request.principal, name)))
+        throw new GatewayError("FORBIDDEN", `Model '${name}' is not available for your role`);
       return toWire(found);
     },
   );

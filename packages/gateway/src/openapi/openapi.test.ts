@@ -8,7 +8,12 @@ type Operation = {
   security?: unknown[];
   summary?: string;
 };
-type Doc = { openapi: string; info: { title: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes?: Record<string, unknown> } };
+type Doc = {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes?: Record<string, unknown> };
+};
 
 const ROUTES: ReadonlyArray<[string, string]> = [
   ["get", "/health"],
@@ -79,7 +84,9 @@ describe("GET /openapi.json", () => {
 
   it("lists every route and nothing internal", async () => {
     await load(false);
-    const listed = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    const listed = Object.entries(doc.paths)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`))
+      .sort();
     expect(listed).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
     expect(raw).not.toContain("x-errors");
     expect(raw).not.toContain("x-multipart");
@@ -104,7 +111,11 @@ describe("GET /openapi.json", () => {
   it("documents path and query parameters", async () => {
     await load(false);
     const artifact = doc.paths["/api/threads/{thread_id}/artifacts/{path}"]?.["get"];
-    expect(artifact?.parameters?.map((x) => `${x.in}:${x.name}`).sort()).toEqual(["path:path", "path:thread_id", "query:download"]);
+    expect(artifact?.parameters?.map((x) => `${x.in}:${x.name}`).sort()).toEqual([
+      "path:path",
+      "path:thread_id",
+      "query:download",
+    ]);
     expect(doc.paths["/api/skills/{skill_name}"]?.["get"]?.parameters?.map((x) => x.name)).toEqual(["skill_name"]);
   });
 
@@ -118,7 +129,10 @@ describe("GET /openapi.json", () => {
     }
     expect(doc.paths["/api/skills/install"]?.["post"]?.responses["422"]).toBeDefined();
     expect(doc.paths["/api/skills/install"]?.["post"]?.responses["409"]).toBeDefined();
-    expect(doc.paths["/api/skills"]?.["get"]?.responses["200"]?.content?.["application/json"]?.schema).toMatchObject({ type: "object", required: ["skills"] });
+    expect(doc.paths["/api/skills"]?.["get"]?.responses["200"]?.content?.["application/json"]?.schema).toMatchObject({
+      type: "object",
+      required: ["skills"],
+    });
   });
 
   it("declares the API key schemes and leaves the probes open", async () => {
@@ -131,7 +145,10 @@ describe("GET /openapi.json", () => {
   it("has no dangling $ref", async () => {
     await load(true);
     for (const ref of collectRefs(doc)) {
-      const target = ref.replace(/^#\//, "").split("/").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+      const target = ref
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
       expect(target, ref).toBeDefined();
     }
   });

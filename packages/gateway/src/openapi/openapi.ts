@@ -64,7 +64,12 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
 
 type RouteSchema = FastifySchema & Record<string, unknown>;
 
-function transformRoute(schema: RouteSchema | undefined, url: string, authEnabled: boolean, open: boolean): { schema: RouteSchema | undefined; url: string } {
+function transformRoute(
+  schema: RouteSchema | undefined,
+  url: string,
+  authEnabled: boolean,
+  open: boolean,
+): { schema: RouteSchema | undefined; url: string } {
   if (schema === undefined) return { schema, url };
   const out: RouteSchema = { ...schema };
   // A public route needs no key, as the probes' schemas say themselves.
@@ -85,13 +90,18 @@ function transformRoute(schema: RouteSchema | undefined, url: string, authEnable
     const params = out.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
     if (params?.properties?.["*"] !== undefined) {
       const { "*": wildcard, ...rest } = params.properties;
-      out.params = { ...params, properties: { ...rest, path: wildcard }, required: [...(params.required ?? []).filter((r) => r !== "*"), "path"] };
+      out.params = {
+        ...params,
+        properties: { ...rest, path: wildcard },
+        required: [...(params.required ?? []).filter((r) => r !== "*"), "path"],
+      };
     }
   }
   if (errors.size > 0) {
     const response: Record<string, unknown> = { ...(out.response as Record<string, unknown> | undefined) };
     for (const status of [...errors].sort((a, b) => a - b)) {
-      if (response[String(status)] === undefined) response[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? "Error", ...ERROR_BODY_DOC };
+      if (response[String(status)] === undefined)
+        response[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? "Error", ...ERROR_BODY_DOC };
     }
     out.response = response;
   }
@@ -105,7 +115,11 @@ function transformRoute(schema: RouteSchema | undefined, url: string, authEnable
  * @param options - the document's `info`.
  * @param authEnabled - document 401 and the API key security schemes.
  */
-export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions, authEnabled: boolean): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  options: OpenApiOptions,
+  authEnabled: boolean,
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -127,7 +141,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         : {}),
     },
     transform: ({ schema, url, route }) =>
-      transformRoute(schema as RouteSchema | undefined, url, authEnabled, isPublicRoute(route)) as { schema: FastifySchema; url: string },
+      transformRoute(schema as RouteSchema | undefined, url, authEnabled, isPublicRoute(route)) as {
+        schema: FastifySchema;
+        url: string;
+      },
   });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

@@ -39,7 +39,8 @@ export async function copyArchive(source: AsyncIterable<Uint8Array>, dir: string
   async function* capped(): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) {
       total += chunk.length;
-      if (total > maxBytes) throw new GatewayError("BAD_REQUEST", "Skill archive is too large or appears highly compressed.");
+      if (total > maxBytes)
+        throw new GatewayError("BAD_REQUEST", "Skill archive is too large or appears highly compressed.");
       yield chunk;
     }
   }

@@ -5,7 +5,14 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from "fastify";
 import { GatewayError } from "../errors.js";
 import { guarded } from "../http/guarded.js";
 import { successMessageSchema } from "../schemas.js";
-import { customSkillContentSchema, historyResponseSchema, rollbackBodySchema, skillListSchema, skillNameParamsSchema, updateContentBodySchema } from "./schemas.js";
+import {
+  customSkillContentSchema,
+  historyResponseSchema,
+  rollbackBodySchema,
+  skillListSchema,
+  skillNameParamsSchema,
+  updateContentBodySchema,
+} from "./schemas.js";
 import type { WireCustomSkill } from "../wire-types.js";
 import { cleanSkillName, toSkillResponse, toWireHistoryRecord } from "./skill-wire.js";
 import type { SkillsBackend, UserSkills } from "./skills-backend.js";
@@ -44,7 +51,11 @@ async function customDetail(skills: UserSkills, name: string): Promise<WireCusto
  * @param backend - the skills per user.
  * @param admin - the admin gate.
  */
-export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsBackend, admin: onRequestAsyncHookHandler): void {
+export function registerCustomSkillRoutes(
+  app: FastifyInstance,
+  backend: SkillsBackend,
+  admin: onRequestAsyncHookHandler,
+): void {
   const tags = ["skills"];
 
   app.get(
@@ -61,7 +72,13 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
     "/skills/custom/:skill_name",
     {
       onRequest: admin,
-      schema: { summary: "A custom skill with its raw SKILL.md (admin)", tags, params: skillNameParamsSchema, response: { 200: customSkillContentSchema }, "x-errors": [403, 404] },
+      schema: {
+        summary: "A custom skill with its raw SKILL.md (admin)",
+        tags,
+        params: skillNameParamsSchema,
+        response: { 200: customSkillContentSchema },
+        "x-errors": [403, 404],
+      },
     },
     async (request) =>
       guarded("Failed to get custom skill.", async () => {
@@ -100,7 +117,13 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
     "/skills/custom/:skill_name",
     {
       onRequest: admin,
-      schema: { summary: "Delete a custom skill (its history is kept; admin)", tags, params: skillNameParamsSchema, response: { 200: successMessageSchema }, "x-errors": [400, 403, 404] },
+      schema: {
+        summary: "Delete a custom skill (its history is kept; admin)",
+        tags,
+        params: skillNameParamsSchema,
+        response: { 200: successMessageSchema },
+        "x-errors": [400, 403, 404],
+      },
     },
     async (request) =>
       guarded("Failed to delete custom skill.", async () => {
@@ -118,7 +141,13 @@ export function registerCustomSkillRoutes(app: FastifyInstance, backend: SkillsB
     "/skills/custom/:skill_name/history",
     {
       onRequest: admin,
-      schema: { summary: "A custom skill's change history, oldest first (admin)", tags, params: skillNameParamsSchema, response: { 200: historyResponseSchema }, "x-errors": [400, 403, 404] },
+      schema: {
+        summary: "A custom skill's change history, oldest first (admin)",
+        tags,
+        params: skillNameParamsSchema,
+        response: { 200: historyResponseSchema },
+        "x-errors": [400, 403, 404],
+      },
     },
     async (request) =>
       guarded("Failed to read history.", async () => {

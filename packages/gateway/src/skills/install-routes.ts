@@ -27,7 +27,11 @@ function installed(name: string, userId: string): { success: true; skill_name: s
  * @param options - the plugin options.
  * @param admin - the admin gate.
  */
-export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoutesOptions, admin: onRequestAsyncHookHandler): void {
+export function registerInstallRoutes(
+  app: FastifyInstance,
+  options: SkillsRoutesOptions,
+  admin: onRequestAsyncHookHandler,
+): void {
   const { backend, files } = options;
   const maxBytes = options.maxArchiveBytes ?? MAX_ARCHIVE_TOTAL_BYTES;
 
@@ -40,7 +44,8 @@ export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoute
     } catch (err) {
       // The archive is a private copy: never show its host path.
       const code = (err as { code?: unknown }).code;
-      if (code === "FILE_NOT_FOUND" || code === "INVALID_PATH") throw new GatewayError("INTERNAL", "Failed to install skill.", { cause: err });
+      if (code === "FILE_NOT_FOUND" || code === "INVALID_PATH")
+        throw new GatewayError("INTERNAL", "Failed to install skill.", { cause: err });
       throw err;
     }
   }
@@ -63,12 +68,16 @@ export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoute
           const { thread_id: threadId, path: rawPath } = request.body;
           const target = parseUserDataPath(rawPath);
           await options.authorizeThread?.(request.principal, threadId);
-          const opened = await files.open({ userId: request.principal.userId, threadId }, target).catch((err: unknown) => {
-            if ((err as { code?: unknown }).code === "FILE_NOT_FOUND") throw new GatewayError("FILE_NOT_FOUND", `Skill file not found: ${target.virtualPath}`);
-            throw err;
-          });
+          const opened = await files
+            .open({ userId: request.principal.userId, threadId }, target)
+            .catch((err: unknown) => {
+              if ((err as { code?: unknown }).code === "FILE_NOT_FOUND")
+                throw new GatewayError("FILE_NOT_FOUND", `Skill file not found: ${target.virtualPath}`);
+              throw err;
+            });
           try {
-            if (path.posix.extname(target.virtualPath) !== ".skill") throw new GatewayError("BAD_REQUEST", EXTENSION_MESSAGE);
+            if (path.posix.extname(target.virtualPath) !== ".skill")
+              throw new GatewayError("BAD_REQUEST", EXTENSION_MESSAGE);
             const tmp = await privateDir(options.tempDir);
             try {
               return await installCopy(request, await copyArchive(opened.read(), tmp.dir, maxBytes));
@@ -88,7 +97,8 @@ export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoute
       onRequest: admin,
       schema: {
         summary: "Upload and install one .skill archive (multipart field 'file'; admin)",
-        description: "Not in DeerFlow: the archive comes in the request instead of a thread's files. Same checks, scans and answers as /skills/install.",
+        description:
+          "Not in DeerFlow: the archive comes in the request instead of a thread's files. Same checks, scans and answers as /skills/install.",
         tags: ["skills"],
         response: { 200: installResponseSchema },
         "x-multipart": skillUploadDoc,
@@ -102,13 +112,19 @@ export function registerInstallRoutes(app: FastifyInstance, options: SkillsRoute
           const batch = new LocalUploadBatch(tmp.dir);
           let stored;
           try {
-            await receiveUploads(request, batch, { maxFiles: 1, maxFileBytes: maxBytes, maxTotalBytes: maxBytes }, (name) => {
-              if (path.extname(name) !== ".skill") throw new GatewayError("BAD_REQUEST", EXTENSION_MESSAGE);
-            });
+            await receiveUploads(
+              request,
+              batch,
+              { maxFiles: 1, maxFileBytes: maxBytes, maxTotalBytes: maxBytes },
+              (name) => {
+                if (path.extname(name) !== ".skill") throw new GatewayError("BAD_REQUEST", EXTENSION_MESSAGE);
+              },
+            );
             stored = await batch.commit();
           } catch (err) {
             await batch.abort();
-            if (GatewayError.isInstance(err) && err.code === "TOO_MANY_FILES") throw new GatewayError("BAD_REQUEST", "Upload exactly one .skill file.");
+            if (GatewayError.isInstance(err) && err.code === "TOO_MANY_FILES")
+              throw new GatewayError("BAD_REQUEST", "Upload exactly one .skill file.");
             throw err;
           }
           const file = stored[0];

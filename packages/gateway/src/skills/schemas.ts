@@ -45,7 +45,12 @@ export const installBodySchema = {
   required: ["thread_id", "path"],
   properties: {
     thread_id: threadIdSchema,
-    path: { type: "string", minLength: 1, maxLength: 4096, description: "Virtual path of a .skill file, e.g. /mnt/user-data/outputs/x.skill." },
+    path: {
+      type: "string",
+      minLength: 1,
+      maxLength: 4096,
+      description: "Virtual path of a .skill file, e.g. /mnt/user-data/outputs/x.skill.",
+    },
   },
 } as const;
 
@@ -75,7 +80,9 @@ export const updateContentBodySchema = {
 export const rollbackBodySchema = {
   type: "object",
   additionalProperties: false,
-  properties: { history_index: { type: "integer", default: -1, description: "History position; negative counts from the end." } },
+  properties: {
+    history_index: { type: "integer", default: -1, description: "History position; negative counts from the end." },
+  },
 } as const;
 
 /** `PUT /skills/:skill_name` body. */
@@ -119,7 +126,11 @@ export const historyResponseSchema = {
           new_content: { type: "string", nullable: true },
           scanner: {
             type: "object",
-            properties: { decision: { type: "string" }, reason: { type: "string" }, static_findings: { type: "array", items: wireFindingSchema } },
+            properties: {
+              decision: { type: "string" },
+              reason: { type: "string" },
+              static_findings: { type: "array", items: wireFindingSchema },
+            },
           },
           rollback_from_ts: { type: "string" },
         },
@@ -146,10 +157,16 @@ export const skillFileListSchema = {
       items: {
         type: "object",
         required: ["path", "size"],
-        properties: { path: { type: "string", description: "POSIX path relative to the skill directory, e.g. scripts/x.py." }, size: { type: "integer", description: "Bytes." } },
+        properties: {
+          path: { type: "string", description: "POSIX path relative to the skill directory, e.g. scripts/x.py." },
+          size: { type: "integer", description: "Bytes." },
+        },
       },
     },
-    truncated: { type: "boolean", description: "True when more than 1,000 files exist (the first 1,000 by path are listed)." },
+    truncated: {
+      type: "boolean",
+      description: "True when more than 1,000 files exist (the first 1,000 by path are listed).",
+    },
   },
 } as const;
 
@@ -159,6 +176,10 @@ export const skillFileParamsSchema = {
   required: ["skill_name", "*"],
   properties: {
     skill_name: skillNameParamsSchema.properties.skill_name,
-    "*": { type: "string", maxLength: 4096, description: "Path relative to the skill directory, e.g. SKILL.md or scripts/x.py." },
+    "*": {
+      type: "string",
+      maxLength: 4096,
+      description: "Path relative to the skill directory, e.g. SKILL.md or scripts/x.py.",
+    },
   },
 } as const;

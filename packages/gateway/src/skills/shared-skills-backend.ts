@@ -2,7 +2,14 @@
  * A {@link SkillsBackend} over one skills root shared by every user.
  */
 import path from "node:path";
-import { CustomSkillStore, installSkillArchive, type Logger, type ModerationScanner, type SkillCatalog, type SkillScanner } from "@deerflow/skills";
+import {
+  CustomSkillStore,
+  installSkillArchive,
+  type Logger,
+  type ModerationScanner,
+  type SkillCatalog,
+  type SkillScanner,
+} from "@deerflow/skills";
 import type { SkillsBackend, UserSkills } from "./skills-backend.js";
 
 /** Options of {@link createSharedSkillsBackend}. */

@@ -58,7 +58,10 @@ describe("skill files routes", () => {
     it("lists at most 1,000 files and says so", async () => {
       fx = await createFixture();
       for (let i = 0; i < 1005; i++) await put("deep-research", `data/f${String(i).padStart(4, "0")}.txt`, "x");
-      const body = (await fx.app.inject({ url: "/api/skills/deep-research/files" })).json() as { files: Array<{ path: string }>; truncated: boolean };
+      const body = (await fx.app.inject({ url: "/api/skills/deep-research/files" })).json() as {
+        files: Array<{ path: string }>;
+        truncated: boolean;
+      };
       expect(body.files).toHaveLength(1000);
       expect(body.truncated).toBe(true);
       expect(body.files[0]?.path).toBe("SKILL.md");
@@ -68,7 +71,16 @@ describe("skill files routes", () => {
     it("lists the effective (custom) skill's directory", async () => {
       fx = await createFixture({ auth: true });
       await putThreadFile(fx, "t1", "outputs/mine.skill", skillArchive("mine"));
-      expect((await fx.app.inject({ method: "POST", url: "/api/skills/install", headers: admin, payload: { thread_id: "t1", path: "/mnt/user-data/outputs/mine.skill" } })).statusCode).toBe(200);
+      expect(
+        (
+          await fx.app.inject({
+            method: "POST",
+            url: "/api/skills/install",
+            headers: admin,
+            payload: { thread_id: "t1", path: "/mnt/user-data/outputs/mine.skill" },
+          })
+        ).statusCode,
+      ).toBe(200);
       const res = await fx.app.inject({ url: "/api/skills/mine/files", headers: user });
       expect(res.statusCode).toBe(200);
       expect(res.json().files.map((f: { path: string }) => f.path)).toContain("SKILL.md");
@@ -101,7 +113,9 @@ describe("skill files routes", () => {
     it("serves nested files, including non-ASCII text and names", async () => {
       fx = await createFixture();
       await put("deep-research", "scripts/héllo wörld.py", "print('héllo')\n");
-      const res = await fx.app.inject({ url: `/api/skills/deep-research/files/scripts/${encodeURIComponent("héllo wörld.py")}` });
+      const res = await fx.app.inject({
+        url: `/api/skills/deep-research/files/scripts/${encodeURIComponent("héllo wörld.py")}`,
+      });
       expect(res.statusCode).toBe(200);
       expect(res.body).toBe("print('héllo')\n");
     });
@@ -113,8 +127,12 @@ describe("skill files routes", () => {
         const res = await fx.app.inject({ url: `/api/skills/deep-research/files/${p}` });
         expect(res.statusCode, p).toBe(404);
       }
-      expect((await fx.app.inject({ url: "/api/skills/deep-research/files/nope.md" })).json()).toEqual({ detail: "File 'nope.md' not found in skill 'deep-research'" });
-      expect((await fx.app.inject({ url: "/api/skills/nope/files/SKILL.md" })).json()).toEqual({ detail: "Skill 'nope' not found" });
+      expect((await fx.app.inject({ url: "/api/skills/deep-research/files/nope.md" })).json()).toEqual({
+        detail: "File 'nope.md' not found in skill 'deep-research'",
+      });
+      expect((await fx.app.inject({ url: "/api/skills/nope/files/SKILL.md" })).json()).toEqual({
+        detail: "Skill 'nope' not found",
+      });
     });
 
     it.each([
@@ -141,7 +159,9 @@ describe("skill files routes", () => {
       const { port } = new URL(address);
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = net.connect(Number(port), "127.0.0.1", () => {
-          socket.write("GET /api/skills/deep-research/files/scripts/../../data-analysis/SKILL.md HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+          socket.write(
+            "GET /api/skills/deep-research/files/scripts/../../data-analysis/SKILL.md HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+          );
         });
         let data = "";
         socket.on("data", (chunk: Buffer) => (data += chunk.toString("utf8")));

@@ -126,10 +126,13 @@ export async function readSkillFile(dir: string, rel: string, skillName: string)
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw notFound;
-    if (stat.size > MAX_SKILL_FILE_BYTES) throw new GatewayError("FILE_TOO_LARGE", `File '${rel}' is too large (over 1 MiB)`);
+    if (stat.size > MAX_SKILL_FILE_BYTES)
+      throw new GatewayError("FILE_TOO_LARGE", `File '${rel}' is too large (over 1 MiB)`);
     const data = await handle.readFile();
-    if (data.length > MAX_SKILL_FILE_BYTES) throw new GatewayError("FILE_TOO_LARGE", `File '${rel}' is too large (over 1 MiB)`);
-    if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) throw new GatewayError("UNSUPPORTED_MEDIA_TYPE", `File '${rel}' is binary`);
+    if (data.length > MAX_SKILL_FILE_BYTES)
+      throw new GatewayError("FILE_TOO_LARGE", `File '${rel}' is too large (over 1 MiB)`);
+    if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0))
+      throw new GatewayError("UNSUPPORTED_MEDIA_TYPE", `File '${rel}' is binary`);
     return data.toString("utf8");
   } finally {
     await handle.close();

@@ -10,7 +10,15 @@ import { GatewayError } from "../errors.js";
 import { guarded } from "../http/guarded.js";
 import { registerCustomSkillRoutes } from "./custom-skill-routes.js";
 import { registerInstallRoutes } from "./install-routes.js";
-import { enabledBodySchema, reloadResponseSchema, skillFileListSchema, skillFileParamsSchema, skillListSchema, skillNameParamsSchema, skillResponseSchema } from "./schemas.js";
+import {
+  enabledBodySchema,
+  reloadResponseSchema,
+  skillFileListSchema,
+  skillFileParamsSchema,
+  skillListSchema,
+  skillNameParamsSchema,
+  skillResponseSchema,
+} from "./schemas.js";
 import { listSkillFiles, readSkillFile } from "./skill-files.js";
 import { cleanSkillName, toSkillResponse } from "./skill-wire.js";
 import type { SkillsBackend } from "./skills-backend.js";
@@ -39,7 +47,11 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 type NameParams = { skill_name: string };
 
-async function skillDirOf(backend: SkillsBackend, userId: string, rawName: string): Promise<{ name: string; dir: string }> {
+async function skillDirOf(
+  backend: SkillsBackend,
+  userId: string,
+  rawName: string,
+): Promise<{ name: string; dir: string }> {
   const name = cleanSkillName(rawName);
   const { catalog } = await backend.forUser(userId);
   const skill = await catalog.get(name);
@@ -64,7 +76,13 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
 
   app.get(
     "/skills",
-    { schema: { summary: "List every skill (enabled or not), sorted by name", tags: ["skills"], response: { 200: skillListSchema } } },
+    {
+      schema: {
+        summary: "List every skill (enabled or not), sorted by name",
+        tags: ["skills"],
+        response: { 200: skillListSchema },
+      },
+    },
     async (request) =>
       guarded("Failed to load skills.", async () => {
         const { catalog } = await backend.forUser(request.principal.userId);
@@ -74,7 +92,15 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
 
   app.post(
     "/skills/reload",
-    { onRequest: admin, schema: { summary: "Invalidate the skill caches and rescan (admin)", tags: ["skills"], response: { 200: reloadResponseSchema }, "x-errors": [403] } },
+    {
+      onRequest: admin,
+      schema: {
+        summary: "Invalidate the skill caches and rescan (admin)",
+        tags: ["skills"],
+        response: { 200: reloadResponseSchema },
+        "x-errors": [403],
+      },
+    },
     async (request) => {
       try {
         await withTimeout(backend.reload(), options.reloadTimeoutMs ?? 5000);
@@ -91,7 +117,15 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
 
   app.get<{ Params: NameParams }>(
     "/skills/:skill_name",
-    { schema: { summary: "The effective skill with that name", tags: ["skills"], params: skillNameParamsSchema, response: { 200: skillResponseSchema }, "x-errors": [404] } },
+    {
+      schema: {
+        summary: "The effective skill with that name",
+        tags: ["skills"],
+        params: skillNameParamsSchema,
+        response: { 200: skillResponseSchema },
+        "x-errors": [404],
+      },
+    },
     async (request) =>
       guarded("Failed to get skill.", async () => {
         const name = cleanSkillName(request.params.skill_name);
@@ -125,7 +159,8 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
     {
       schema: {
         summary: "One file of a skill's directory as UTF-8 text",
-        description: "E.g. /api/skills/deep-research/files/SKILL.md. Files over 1 MiB answer 413, binary files (a NUL byte in the first 8 KiB) 415.",
+        description:
+          "E.g. /api/skills/deep-research/files/SKILL.md. Files over 1 MiB answer 413, binary files (a NUL byte in the first 8 KiB) 415.",
         tags: ["skills"],
         params: skillFileParamsSchema,
         produces: ["text/plain"],
@@ -138,7 +173,11 @@ export const skillsRoutes: FastifyPluginAsync<SkillsRoutesOptions> = async (app,
         const { name, dir } = await skillDirOf(backend, request.principal.userId, request.params.skill_name);
         return readSkillFile(dir, request.params["*"], name);
       });
-      return reply.header("content-type", "text/plain; charset=utf-8").header("cache-control", "private, no-cache").header("x-content-type-options", "nosniff").send(text);
+      return reply
+        .header("content-type", "text/plain; charset=utf-8")
+        .header("cache-control", "private, no-cache")
+        .header("x-content-type-options", "nosniff")
+        .send(text);
     },
   );
 

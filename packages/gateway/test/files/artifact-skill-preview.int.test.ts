@@ -19,15 +19,28 @@ describe(".skill archive previews over a socket", () => {
   beforeAll(async () => {
     sock = await listenFixture({ auth: true });
     fx = sock.fx;
-    await putThreadFile(fx, "sk", "outputs/pdf-tools.skill", skillArchive("pdf-tools", { "scripts/run.py": "print('pdf')\n", LICENSE: "MIT\n" }), "alice");
-    await putThreadFile(fx, "sk", "outputs/flat.skill", buildZip([{ name: "SKILL.md", data: skillMd("flat") }]), "alice");
+    await putThreadFile(
+      fx,
+      "sk",
+      "outputs/pdf-tools.skill",
+      skillArchive("pdf-tools", { "scripts/run.py": "print('pdf')\n", LICENSE: "MIT\n" }),
+      "alice",
+    );
+    await putThreadFile(
+      fx,
+      "sk",
+      "outputs/flat.skill",
+      buildZip([{ name: "SKILL.md", data: skillMd("flat") }]),
+      "alice",
+    );
   });
   afterAll(async () => {
     await fx.close();
   });
 
   const artifact = (rel: string) => `/api/threads/sk/artifacts/mnt/user-data/${rel}`;
-  const get = (rel: string, headers: Record<string, string> = {}) => fetch(sock.url(artifact(rel)), { headers: { ...user, ...headers } });
+  const get = (rel: string, headers: Record<string, string> = {}) =>
+    fetch(sock.url(artifact(rel)), { headers: { ...user, ...headers } });
 
   it("serves SKILL.md from an archive with a root folder, as DeerFlow does", async () => {
     const res = await get("outputs/pdf-tools.skill/SKILL.md");
@@ -92,7 +105,16 @@ describe(".skill archive previews over a socket", () => {
     ["a drive-qualified member", "C:\\evil.txt"],
     ["a member with an NTFS stream", "SKILL.md:evil"],
   ])("refuses a whole archive holding %s, as an install would", async (_label, hostile) => {
-    await putThreadFile(fx, "sk", "outputs/hostile.skill", buildZip([{ name: "SKILL.md", data: skillMd("hostile") }, { name: hostile, data: "pwned" }]), "alice");
+    await putThreadFile(
+      fx,
+      "sk",
+      "outputs/hostile.skill",
+      buildZip([
+        { name: "SKILL.md", data: skillMd("hostile") },
+        { name: hostile, data: "pwned" },
+      ]),
+      "alice",
+    );
     const res = await get("outputs/hostile.skill/SKILL.md");
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ detail: `Archive contains unsafe member path: '${hostile}'` });
@@ -122,7 +144,10 @@ describe(".skill archive previews over a socket", () => {
       fx,
       "sk",
       "outputs/big.skill",
-      buildZip([{ name: "SKILL.md", data: skillMd("big") }, { name: "assets/huge.bin", data: Buffer.alloc(16 * MiB + 1), deflate: true }]),
+      buildZip([
+        { name: "SKILL.md", data: skillMd("big") },
+        { name: "assets/huge.bin", data: Buffer.alloc(16 * MiB + 1), deflate: true },
+      ]),
       "alice",
     );
     const res = await get("outputs/big.skill/assets/huge.bin");
@@ -161,7 +186,9 @@ describe(".skill archive previews over a socket", () => {
     const res = await fetch(sock.url(artifact("outputs/pdf-tools.skill/SKILL.md")));
     expect(res.status).toBe(401);
     await putThreadFile(fx, "mine", "outputs/x.skill", skillArchive("x"), "alice");
-    const other = await fetch(sock.url("/api/threads/mine/artifacts/mnt/user-data/outputs/x.skill/SKILL.md"), { headers: { "x-api-key": ADMIN_KEY } });
+    const other = await fetch(sock.url("/api/threads/mine/artifacts/mnt/user-data/outputs/x.skill/SKILL.md"), {
+      headers: { "x-api-key": ADMIN_KEY },
+    });
     expect(other.status).toBe(404);
   });
 });

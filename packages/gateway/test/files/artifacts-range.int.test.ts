@@ -26,7 +26,8 @@ describe("artifact byte ranges over a socket", () => {
     await fx.close();
   });
 
-  const get = (headers: Record<string, string> = {}, path = URL_PATH, method = "GET") => fetch(sock.url(path), { method, headers });
+  const get = (headers: Record<string, string> = {}, path = URL_PATH, method = "GET") =>
+    fetch(sock.url(path), { method, headers });
   const body = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
   it("advertises ranges, a strong ETag and Last-Modified on a whole-file answer", async () => {

@@ -31,7 +31,10 @@ describe("thread uploads over a socket", () => {
   let thread = 0;
 
   beforeAll(async () => {
-    sock = await listenFixture({ auth: true, gateway: { uploads: { maxFiles: 7, maxFileBytes: 64 * 1024, maxTotalBytes: 256 * 1024 } } });
+    sock = await listenFixture({
+      auth: true,
+      gateway: { uploads: { maxFiles: 7, maxFileBytes: 64 * 1024, maxTotalBytes: 256 * 1024 } },
+    });
     fx = sock.fx;
   });
   afterAll(async () => {
@@ -41,10 +44,17 @@ describe("thread uploads over a socket", () => {
   /** A fresh thread per test, so tests share the server but not files. */
   const freshThread = () => `up-${(thread += 1)}`;
 
-  async function upload(threadId: string, files: ReadonlyArray<[name: string, data: string]>): Promise<{ status: number; body: unknown }> {
+  async function upload(
+    threadId: string,
+    files: ReadonlyArray<[name: string, data: string]>,
+  ): Promise<{ status: number; body: unknown }> {
     const form = new FormData();
     for (const [name, data] of files) form.append("files", new Blob([data]), name);
-    const res = await fetch(sock.url(`/api/threads/${threadId}/uploads`), { method: "POST", body: form, headers: user });
+    const res = await fetch(sock.url(`/api/threads/${threadId}/uploads`), {
+      method: "POST",
+      body: form,
+      headers: user,
+    });
     return { status: res.status, body: await res.json() };
   }
 
@@ -69,23 +79,42 @@ describe("thread uploads over a socket", () => {
       ]);
       expect(answer.message).toBe("Successfully uploaded 4 file(s)");
       expect((await readdir(uploadsDir(t))).sort()).toEqual(["data.txt", "data_1.txt", "data_2.txt", "notes.md"]);
-      for (const [name, text] of [["data.txt", "first"], ["data_1.txt", "second"], ["data_2.txt", "third"]] as const) {
+      for (const [name, text] of [
+        ["data.txt", "first"],
+        ["data_1.txt", "second"],
+        ["data_2.txt", "third"],
+      ] as const) {
         expect(await readFile(path.join(uploadsDir(t), name), "utf8")).toBe(text);
-        const served = await fetch(sock.url(`/api/threads/${t}/artifacts/mnt/user-data/uploads/${name}`), { headers: user });
+        const served = await fetch(sock.url(`/api/threads/${t}/artifacts/mnt/user-data/uploads/${name}`), {
+          headers: user,
+        });
         expect(await served.text()).toBe(text);
       }
     });
 
     it("does not collide with a name the request itself uses for a later file", async () => {
       const t = freshThread();
-      const answer = (await upload(t, [["a.txt", "1"], ["a.txt", "2"], ["a_1.txt", "3"]])).body as UploadAnswer;
+      const answer = (
+        await upload(t, [
+          ["a.txt", "1"],
+          ["a.txt", "2"],
+          ["a_1.txt", "3"],
+        ])
+      ).body as UploadAnswer;
       expect(answer.files.map((f) => f.filename)).toEqual(["a.txt", "a_1.txt", "a_1_1.txt"]);
       expect((await readdir(uploadsDir(t))).sort()).toEqual(["a.txt", "a_1.txt", "a_1_1.txt"]);
     });
 
     it("suffixes the last extension only, and keeps names without one", async () => {
       const t = freshThread();
-      const answer = (await upload(t, [["a.tar.gz", "1"], ["a.tar.gz", "2"], ["Makefile", "3"], ["Makefile", "4"]])).body as UploadAnswer;
+      const answer = (
+        await upload(t, [
+          ["a.tar.gz", "1"],
+          ["a.tar.gz", "2"],
+          ["Makefile", "3"],
+          ["Makefile", "4"],
+        ])
+      ).body as UploadAnswer;
       expect(answer.files.map((f) => f.filename)).toEqual(["a.tar.gz", "a.tar_1.gz", "Makefile", "Makefile_1"]);
     });
 
@@ -128,7 +157,8 @@ describe("thread uploads over a socket", () => {
       expect((list as { files: WireFile[] }).files[0]?.virtual_path).toBe("/mnt/user-data/uploads/report #1?.txt");
       expect((all as { uploads: WireFile[] }).uploads[0]?.virtual_path).toBe("/mnt/user-data/uploads/report #1?.txt");
       // The host folder (a temp dir holding the files root) appears in no field of any answer.
-      for (const text of [JSON.stringify(answer), JSON.stringify(list), JSON.stringify(all)]) expect(text).not.toContain(fx.dir);
+      for (const text of [JSON.stringify(answer), JSON.stringify(list), JSON.stringify(all)])
+        expect(text).not.toContain(fx.dir);
     });
   });
 
@@ -180,12 +210,23 @@ describe("thread uploads over a socket", () => {
 
     it.each([
       ["nothing but format characters", "\u202E\u200B\uFEFF", 'Invalid filename: "\u202E\u200B\uFEFF"'],
-      ["a dot-file behind a format character", "\u202E.bashrc", 'Invalid filename: "\u202E.bashrc" (hidden files are not accepted)'],
-      ["a C1 control character", "a\u0085b.txt", 'Invalid filename: "a\u0085b.txt" (control characters are not allowed)'],
+      [
+        "a dot-file behind a format character",
+        "\u202E.bashrc",
+        'Invalid filename: "\u202E.bashrc" (hidden files are not accepted)',
+      ],
+      [
+        "a C1 control character",
+        "a\u0085b.txt",
+        'Invalid filename: "a\u0085b.txt" (control characters are not allowed)',
+      ],
       ["a line separator", "a\u2028b.txt", 'Invalid filename: "a\u2028b.txt" (control characters are not allowed)'],
     ])("refuses %s with 400 and stores nothing of the request", async (_label, name, detail) => {
       const t = freshThread();
-      const { status, body } = await upload(t, [["fine.txt", "ok"], [name, "x"]]);
+      const { status, body } = await upload(t, [
+        ["fine.txt", "ok"],
+        [name, "x"],
+      ]);
       expect(status).toBe(400);
       expect(body).toEqual({ detail });
       expect(await readdir(uploadsDir(t)).catch(() => [])).toEqual([]);

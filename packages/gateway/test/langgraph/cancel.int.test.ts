@@ -76,7 +76,10 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
       const thread = await client.threads.create();
       const runId = await holdingRun(thread.thread_id);
       await client.runs.cancel(thread.thread_id, runId);
-      await eventually(async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined), "the interrupt");
+      await eventually(
+        async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined),
+        "the interrupt",
+      );
       await client.runs.cancel(thread.thread_id, runId, true);
       const done = await client.runs.create(thread.thread_id, "slow", { input: human("short") });
       await client.runs.join(thread.thread_id, done.run_id);
@@ -93,7 +96,9 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
       expect(server.gates.waiting(thread.thread_id)).toBe(0);
       expect(await statusOf(client.runs.get(thread.thread_id, runId))).toBe(404);
       expect(await server.manager.get(runId)).toBeNull();
-      expect(await server.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, checkpoint_ns: "" } })).toBeUndefined();
+      expect(
+        await server.checkpointer.getTuple({ configurable: { thread_id: thread.thread_id, checkpoint_ns: "" } }),
+      ).toBeUndefined();
     });
   });
 
@@ -104,28 +109,47 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
       const thread = await client.threads.create();
       const first = await holdingRun(thread.thread_id);
       posts = 0;
-      const refused = counting.runs.create(thread.thread_id, "slow", { input: human("second"), multitaskStrategy: "reject" });
+      const refused = counting.runs.create(thread.thread_id, "slow", {
+        input: human("second"),
+        multitaskStrategy: "reject",
+      });
       expect(await statusOf(refused)).toBe(409);
       expect(posts).toBe(1);
       expect((await client.runs.list(thread.thread_id)).map((r) => r.run_id)).toEqual([first]);
       server.gates.release(thread.thread_id);
-      expect(contents((await client.runs.join(thread.thread_id, first)) as Values)).toEqual(["hold please", "working on: hold please", "finished: hold please"]);
+      expect(contents((await client.runs.join(thread.thread_id, first)) as Values)).toEqual([
+        "hold please",
+        "working on: hold please",
+        "finished: hold please",
+      ]);
     });
 
     it("interrupt: stops the active run and runs the new one on its state", async () => {
       const thread = await client.threads.create();
       const first = await holdingRun(thread.thread_id);
-      const second = await client.runs.create(thread.thread_id, "slow", { input: human("urgent"), multitaskStrategy: "interrupt" });
+      const second = await client.runs.create(thread.thread_id, "slow", {
+        input: human("urgent"),
+        multitaskStrategy: "interrupt",
+      });
       const values = (await client.runs.join(thread.thread_id, second.run_id)) as Values;
       expect(await runStatus(thread.thread_id, first)).toBe("interrupted");
       expect(await runStatus(thread.thread_id, second.run_id)).toBe("success");
-      expect(contents(values)).toEqual(["hold please", "working on: hold please", "urgent", "working on: urgent", "finished: urgent"]);
+      expect(contents(values)).toEqual([
+        "hold please",
+        "working on: hold please",
+        "urgent",
+        "working on: urgent",
+        "finished: urgent",
+      ]);
     });
 
     it("rollback: undoes the active run, then runs the new one", async () => {
       const { threadId, before } = await threadWithHistory();
       const first = await holdingRun(threadId);
-      const second = await client.runs.create(threadId, "slow", { input: human("instead"), multitaskStrategy: "rollback" });
+      const second = await client.runs.create(threadId, "slow", {
+        input: human("instead"),
+        multitaskStrategy: "rollback",
+      });
       const values = (await client.runs.join(threadId, second.run_id)) as Values;
       expect(await runStatus(threadId, first)).toBe("error");
       expect(contents(values)).toEqual([...contents(before), "instead", "working on: instead", "finished: instead"]);
@@ -134,8 +158,14 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
     it("enqueue: the new run waits its turn and runs after the active one", async () => {
       const thread = await client.threads.create();
       const first = await holdingRun(thread.thread_id);
-      const second = await client.runs.create(thread.thread_id, "slow", { input: human("later"), multitaskStrategy: "enqueue" });
-      const third = await client.runs.create(thread.thread_id, "slow", { input: human("last"), multitaskStrategy: "enqueue" });
+      const second = await client.runs.create(thread.thread_id, "slow", {
+        input: human("later"),
+        multitaskStrategy: "enqueue",
+      });
+      const third = await client.runs.create(thread.thread_id, "slow", {
+        input: human("last"),
+        multitaskStrategy: "enqueue",
+      });
       expect(await runStatus(thread.thread_id, second.run_id)).toBe("pending");
       expect(await runStatus(thread.thread_id, third.run_id)).toBe("pending");
       server.gates.release(thread.thread_id);
@@ -181,7 +211,10 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
     it("on_disconnect=cancel interrupts the run when the client aborts", async () => {
       const thread = await client.threads.create();
       const runId = await streamThenAbort(thread.thread_id, "cancel");
-      await eventually(async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined), "the run to be interrupted");
+      await eventually(
+        async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined),
+        "the run to be interrupted",
+      );
       expect(server.gates.waiting(thread.thread_id)).toBe(0);
     });
 
@@ -192,7 +225,9 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
       await eventually(async () => (closed.count > 0 ? true : undefined), "the server to see the stream close");
       // The stream's subscription ends with its client; the run goes on.
       await eventually(async () => (server.bridge.active(runId) === 0 ? true : undefined), "the subscription to end");
-      expect(((await client.runs.get(thread.thread_id, runId)) as unknown as { kwargs: unknown }).kwargs).toMatchObject({ on_disconnect: "continue" });
+      expect(((await client.runs.get(thread.thread_id, runId)) as unknown as { kwargs: unknown }).kwargs).toMatchObject(
+        { on_disconnect: "continue" },
+      );
       expect(await runStatus(thread.thread_id, runId)).toBe("running");
       server.gates.release(thread.thread_id);
       await client.runs.join(thread.thread_id, runId);
@@ -204,13 +239,20 @@ describe.each(SDKS)("runs under load with %s", (_name, makeClient) => {
       const runId = await holdingRun(thread.thread_id);
       const controller = new AbortController();
       try {
-        for await (const part of client.runs.joinStream(thread.thread_id, runId, { signal: controller.signal, cancelOnDisconnect: true, lastEventId: "-1" })) {
+        for await (const part of client.runs.joinStream(thread.thread_id, runId, {
+          signal: controller.signal,
+          cancelOnDisconnect: true,
+          lastEventId: "-1",
+        })) {
           if (part.event === "metadata") controller.abort();
         }
       } catch (err) {
         if (!controller.signal.aborted) throw err;
       }
-      await eventually(async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined), "the run to be interrupted");
+      await eventually(
+        async () => ((await runStatus(thread.thread_id, runId)) === "interrupted" ? true : undefined),
+        "the run to be interrupted",
+      );
     });
   });
 });

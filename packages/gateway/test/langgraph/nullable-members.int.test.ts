@@ -23,9 +23,16 @@ describe("nullable object members over HTTP", () => {
   });
 
   async function post(path: string, body: unknown): Promise<{ status: number; loc: unknown }> {
-    const res = await fetch(`${server.apiUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.apiUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
-    return { status: res.status, loc: res.status === 422 ? (JSON.parse(text) as { detail: Detail }).detail[0]?.loc : undefined };
+    return {
+      status: res.status,
+      loc: res.status === 422 ? (JSON.parse(text) as { detail: Detail }).detail[0]?.loc : undefined,
+    };
   }
 
   const runMembers: ReadonlyArray<readonly [string, (v: unknown) => Record<string, unknown>, Array<string>]> = [
@@ -46,7 +53,11 @@ describe("nullable object members over HTTP", () => {
     });
 
     it("accepts null as absent", async () => {
-      const res = await post("/runs/wait", { assistant_id: "agent", input: { messages: [{ role: "user", content: "hi" }] }, ...member(null) });
+      const res = await post("/runs/wait", {
+        assistant_id: "agent",
+        input: { messages: [{ role: "user", content: "hi" }] },
+        ...member(null),
+      });
       expect(res.status).toBe(200);
     });
   });

@@ -25,7 +25,13 @@ function whoami(checkpointer?: BaseCheckpointSaver) {
   return new StateGraph(MessagesAnnotation)
     .addNode("whoami", async (_state, config: RunnableConfig) => {
       const context = (config as { context?: Record<string, unknown> }).context;
-      return { messages: [new AIMessage(`configurable=${String(config.configurable?.["user_id"])} context=${String(context?.["user_id"])}`)] };
+      return {
+        messages: [
+          new AIMessage(
+            `configurable=${String(config.configurable?.["user_id"])} context=${String(context?.["user_id"])}`,
+          ),
+        ],
+      };
     })
     .addEdge(START, "whoami")
     .addEdge("whoami", END)
@@ -51,10 +57,25 @@ async function serve(auth: boolean): Promise<Served> {
       stateGraph: whoami,
     },
   ]);
-  const manager = new RunManager({ graphs: assistants.graphs, checkpointer, store: new MemoryRunStore(), bridge: new MemoryStreamBridge(), coordinator: new LocalRunCoordinator() });
+  const manager = new RunManager({
+    graphs: assistants.graphs,
+    checkpointer,
+    store: new MemoryRunStore(),
+    bridge: new MemoryStreamBridge(),
+    coordinator: new LocalRunCoordinator(),
+  });
   const app = await createGateway({
     routes: [langgraphRoutes({ manager, checkpointer, assistants, heartbeatMs: 50 })],
-    ...(auth ? { auth: { apiKeys: [{ key: ALICE_KEY, userId: "alice" }, { key: BOB_KEY, userId: "bob" }] } } : {}),
+    ...(auth
+      ? {
+          auth: {
+            apiKeys: [
+              { key: ALICE_KEY, userId: "alice" },
+              { key: BOB_KEY, userId: "bob" },
+            ],
+          },
+        }
+      : {}),
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   return { app, manager, apiUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api` };
@@ -93,24 +114,38 @@ describe("a run's user over HTTP, with API keys", () => {
   async function seenBy(threadId: string): Promise<{ answer: string; stored: unknown }> {
     const [run] = await served.manager.list(threadId);
     await served.manager.join(run!.runId);
-    const res = await fetch(`${served.apiUrl}/threads/${threadId}/runs/${run!.runId}`, { headers: { "x-api-key": ALICE_KEY } });
+    const res = await fetch(`${served.apiUrl}/threads/${threadId}/runs/${run!.runId}`, {
+      headers: { "x-api-key": ALICE_KEY },
+    });
     const wire = (await res.json()) as { kwargs: { config: { configurable: Record<string, unknown> } } };
-    const history = JSON.parse((await post(ALICE_KEY, `/threads/${threadId}/history`, { limit: 1 })).text) as Array<{ values: { messages: Array<{ content: string }> } }>;
-    return { answer: history[0]?.values.messages.at(-1)?.content ?? "", stored: wire.kwargs.config.configurable["user_id"] };
+    const history = JSON.parse((await post(ALICE_KEY, `/threads/${threadId}/history`, { limit: 1 })).text) as Array<{
+      values: { messages: Array<{ content: string }> };
+    }>;
+    return {
+      answer: history[0]?.values.messages.at(-1)?.content ?? "",
+      stored: wire.kwargs.config.configurable["user_id"],
+    };
   }
 
   describe.each([
     ["config.configurable.user_id", { config: { configurable: { user_id: "bob" } } }],
     ["context.user_id", { context: { user_id: "bob" } }],
   ])("another user in %s", (field, claim) => {
-    it.each(THREAD_ROUTES)(`is refused on POST /threads/:thread_id%s with 403 naming ${field}, creating no run`, async (route) => {
-      const threadId = await newThread(ALICE_KEY);
-      const res = await post(ALICE_KEY, `/threads/${threadId}${route}`, { assistant_id: "whoami", input: hello, ...claim });
-      expect(res.status).toBe(403);
-      expect((JSON.parse(res.text) as { detail: string }).detail).toContain(field);
-      expect(await served.manager.list(threadId)).toEqual([]);
-      expect((await served.manager.store.getThread(threadId))?.metadata).toEqual({});
-    });
+    it.each(THREAD_ROUTES)(
+      `is refused on POST /threads/:thread_id%s with 403 naming ${field}, creating no run`,
+      async (route) => {
+        const threadId = await newThread(ALICE_KEY);
+        const res = await post(ALICE_KEY, `/threads/${threadId}${route}`, {
+          assistant_id: "whoami",
+          input: hello,
+          ...claim,
+        });
+        expect(res.status).toBe(403);
+        expect((JSON.parse(res.text) as { detail: string }).detail).toContain(field);
+        expect(await served.manager.list(threadId)).toEqual([]);
+        expect((await served.manager.store.getThread(threadId))?.metadata).toEqual({});
+      },
+    );
 
     it.each(STATELESS_ROUTES)(`is refused on stateless POST %s with 403, creating no thread`, async (route) => {
       const before = await served.manager.store.countThreads({});
@@ -120,15 +155,25 @@ describe("a run's user over HTTP, with API keys", () => {
     });
   });
 
-  it.each(THREAD_ROUTES)("runs as the key's user when the body names none (POST /threads/:thread_id%s), over the assistant's config", async (route) => {
-    const threadId = await newThread(ALICE_KEY);
-    expect((await post(ALICE_KEY, `/threads/${threadId}${route}`, { assistant_id: "whoami", input: hello })).status).toBe(200);
-    expect(await seenBy(threadId)).toEqual({ answer: "configurable=alice context=undefined", stored: "alice" });
-  });
+  it.each(THREAD_ROUTES)(
+    "runs as the key's user when the body names none (POST /threads/:thread_id%s), over the assistant's config",
+    async (route) => {
+      const threadId = await newThread(ALICE_KEY);
+      expect(
+        (await post(ALICE_KEY, `/threads/${threadId}${route}`, { assistant_id: "whoami", input: hello })).status,
+      ).toBe(200);
+      expect(await seenBy(threadId)).toEqual({ answer: "configurable=alice context=undefined", stored: "alice" });
+    },
+  );
 
   it.each(THREAD_ROUTES)("accepts the caller's own id in the body (POST /threads/:thread_id%s)", async (route) => {
     const threadId = await newThread(ALICE_KEY);
-    const body = { assistant_id: "whoami", input: hello, config: { configurable: { user_id: "alice" } }, context: { user_id: "alice" } };
+    const body = {
+      assistant_id: "whoami",
+      input: hello,
+      config: { configurable: { user_id: "alice" } },
+      context: { user_id: "alice" },
+    };
     expect((await post(ALICE_KEY, `/threads/${threadId}${route}`, body)).status).toBe(200);
     expect(await seenBy(threadId)).toEqual({ answer: "configurable=alice context=alice", stored: "alice" });
   });
@@ -138,7 +183,12 @@ describe("a run's user over HTTP, with API keys", () => {
     await post(BOB_KEY, `/threads/${other}/runs/wait`, { assistant_id: "whoami", input: hello });
     const otherBefore = await post(BOB_KEY, `/threads/${other}/history`, { limit: 10 });
     const threadId = await newThread(ALICE_KEY);
-    const body = { assistant_id: "whoami", input: hello, config: { configurable: { thread_id: other } }, checkpoint: { thread_id: other } };
+    const body = {
+      assistant_id: "whoami",
+      input: hello,
+      config: { configurable: { thread_id: other } },
+      checkpoint: { thread_id: other },
+    };
     expect((await post(ALICE_KEY, `/threads/${threadId}/runs/wait`, body)).status).toBe(200);
     expect((await seenBy(threadId)).answer).toBe("configurable=alice context=undefined");
     expect(await post(BOB_KEY, `/threads/${other}/history`, { limit: 10 })).toEqual(otherBefore);
@@ -147,12 +197,18 @@ describe("a run's user over HTTP, with API keys", () => {
   it("runs a stateless run as the key's user", async () => {
     const res = await post(BOB_KEY, "/runs/wait", { assistant_id: "whoami", input: hello });
     expect(res.status).toBe(200);
-    expect((JSON.parse(res.text) as { messages: Array<{ content: string }> }).messages.at(-1)?.content).toBe("configurable=bob context=undefined");
+    expect((JSON.parse(res.text) as { messages: Array<{ content: string }> }).messages.at(-1)?.content).toBe(
+      "configurable=bob context=undefined",
+    );
   });
 
   it("refuses the other key's user the same way (bob naming alice)", async () => {
     const threadId = await newThread(BOB_KEY);
-    const res = await post(BOB_KEY, `/threads/${threadId}/runs/wait`, { assistant_id: "whoami", input: hello, config: { configurable: { user_id: "alice" } } });
+    const res = await post(BOB_KEY, `/threads/${threadId}/runs/wait`, {
+      assistant_id: "whoami",
+      input: hello,
+      config: { configurable: { user_id: "alice" } },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -170,10 +226,21 @@ describe("a run's user over HTTP, without authentication", () => {
   });
 
   it("is user default; naming another user is refused", async () => {
-    const post = (body: unknown) => fetch(`${served.apiUrl}/runs/wait`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${served.apiUrl}/runs/wait`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const res = await post({ assistant_id: "whoami", input: hello });
-    expect(((await res.json()) as { messages: Array<{ content: string }> }).messages.at(-1)?.content).toBe("configurable=default context=undefined");
-    expect((await post({ assistant_id: "whoami", input: hello, config: { configurable: { user_id: "alice" } } })).status).toBe(403);
-    expect((await post({ assistant_id: "whoami", input: hello, config: { configurable: { user_id: "default" } } })).status).toBe(200);
+    expect(((await res.json()) as { messages: Array<{ content: string }> }).messages.at(-1)?.content).toBe(
+      "configurable=default context=undefined",
+    );
+    expect(
+      (await post({ assistant_id: "whoami", input: hello, config: { configurable: { user_id: "alice" } } })).status,
+    ).toBe(403);
+    expect(
+      (await post({ assistant_id: "whoami", input: hello, config: { configurable: { user_id: "default" } } })).status,
+    ).toBe(200);
   });
 });

@@ -34,7 +34,11 @@ describe("run input over HTTP", () => {
   });
 
   async function post(path: string, body: unknown): Promise<{ status: number; text: string }> {
-    const res = await fetch(`${server.apiUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.apiUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, text: await res.text() };
   }
 
@@ -44,48 +48,71 @@ describe("run input over HTTP", () => {
   }
 
   describe.each(REFUSED)("%s", (_what, input) => {
-    it.each(THREAD_ROUTES)("is refused on POST /threads/:thread_id%s with 422 naming input, creating no run", async (route) => {
+    it.each(THREAD_ROUTES)(
+      "is refused on POST /threads/:thread_id%s with 422 naming input, creating no run",
+      async (route) => {
+        const threadId = await newThread();
+        const res = await post(`/threads/${threadId}${route}`, { assistant_id: "agent", input });
+        expect(res.status).toBe(422);
+        expect((JSON.parse(res.text) as { detail: Detail }).detail).toEqual([
+          {
+            loc: ["body", "input"],
+            msg: "Input should be a valid dictionary or object to extract fields from",
+            type: "model_attributes_type",
+          },
+        ]);
+        expect(await server.manager.list(threadId)).toEqual([]);
+        expect((await server.manager.store.getThread(threadId))?.metadata).toEqual({});
+      },
+    );
+
+    it.each(STATELESS_ROUTES)(
+      "is refused on stateless POST %s with 422 naming input, creating no thread",
+      async (route) => {
+        const before = await server.manager.store.countThreads({});
+        const res = await post(route, { assistant_id: "agent", input });
+        expect(res.status).toBe(422);
+        expect((JSON.parse(res.text) as { detail: Detail }).detail[0]?.loc).toEqual(["body", "input"]);
+        expect(await server.manager.store.countThreads({})).toBe(before);
+      },
+    );
+  });
+
+  it.each(THREAD_ROUTES)(
+    "accepts an object input on POST /threads/:thread_id%s: the thread starts with the user's message",
+    async (route) => {
       const threadId = await newThread();
-      const res = await post(`/threads/${threadId}${route}`, { assistant_id: "agent", input });
-      expect(res.status).toBe(422);
-      expect((JSON.parse(res.text) as { detail: Detail }).detail).toEqual([{ loc: ["body", "input"], msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" }]);
-      expect(await server.manager.list(threadId)).toEqual([]);
-      expect((await server.manager.store.getThread(threadId))?.metadata).toEqual({});
-    });
-
-    it.each(STATELESS_ROUTES)("is refused on stateless POST %s with 422 naming input, creating no thread", async (route) => {
-      const before = await server.manager.store.countThreads({});
-      const res = await post(route, { assistant_id: "agent", input });
-      expect(res.status).toBe(422);
-      expect((JSON.parse(res.text) as { detail: Detail }).detail[0]?.loc).toEqual(["body", "input"]);
-      expect(await server.manager.store.countThreads({})).toBe(before);
-    });
-  });
-
-  it.each(THREAD_ROUTES)("accepts an object input on POST /threads/:thread_id%s: the thread starts with the user's message", async (route) => {
-    const threadId = await newThread();
-    const res = await post(`/threads/${threadId}${route}`, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } });
-    expect(res.status).toBe(200);
-    const [run] = await server.manager.list(threadId);
-    await server.manager.join(run!.runId);
-    const state = JSON.parse((await post(`/threads/${threadId}/history`, { limit: 1 })).text) as Array<{ values: { messages: Array<{ type: string; content: string }> } }>;
-    expect(state[0]?.values.messages.map((m) => [m.type, m.content])).toEqual([
-      ["human", "hello"],
-      ["ai", "You said: hello"],
-    ]);
-  });
+      const res = await post(`/threads/${threadId}${route}`, {
+        assistant_id: "agent",
+        input: { messages: [{ role: "user", content: "hello" }] },
+      });
+      expect(res.status).toBe(200);
+      const [run] = await server.manager.list(threadId);
+      await server.manager.join(run!.runId);
+      const state = JSON.parse((await post(`/threads/${threadId}/history`, { limit: 1 })).text) as Array<{
+        values: { messages: Array<{ type: string; content: string }> };
+      }>;
+      expect(state[0]?.values.messages.map((m) => [m.type, m.content])).toEqual([
+        ["human", "hello"],
+        ["ai", "You said: hello"],
+      ]);
+    },
+  );
 
   it.each(STATELESS_ROUTES)("accepts an object input on stateless POST %s", async (route) => {
     const res = await post(route, { assistant_id: "agent", input: { messages: [{ role: "user", content: "hello" }] } });
     expect(res.status).toBe(200);
   });
 
-  it.each(THREAD_ROUTES)("accepts a null (and an absent) input on POST /threads/:thread_id%s: the run continues from the checkpoint", async (route) => {
-    const threadId = await newThread();
-    expect((await post(`/threads/${threadId}${route}`, { assistant_id: "agent", input: null })).status).toBe(200);
-    await Promise.all((await server.manager.list(threadId)).map((r) => server.manager.join(r.runId)));
-    expect((await post(`/threads/${threadId}${route}`, { assistant_id: "agent" })).status).toBe(200);
-    const runs = await server.manager.list(threadId);
-    expect(runs).toHaveLength(2);
-  });
+  it.each(THREAD_ROUTES)(
+    "accepts a null (and an absent) input on POST /threads/:thread_id%s: the run continues from the checkpoint",
+    async (route) => {
+      const threadId = await newThread();
+      expect((await post(`/threads/${threadId}${route}`, { assistant_id: "agent", input: null })).status).toBe(200);
+      await Promise.all((await server.manager.list(threadId)).map((r) => server.manager.join(r.runId)));
+      expect((await post(`/threads/${threadId}${route}`, { assistant_id: "agent" })).status).toBe(200);
+      const runs = await server.manager.list(threadId);
+      expect(runs).toHaveLength(2);
+    },
+  );
 });

@@ -6,7 +6,17 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_ID, SDKS, SLOW_ID, collect, eventually, startServer, type SdkClient, type SdkEvent, type TestServer } from "../support/langgraph/server.js";
+import {
+  AGENT_ID,
+  SDKS,
+  SLOW_ID,
+  collect,
+  eventually,
+  startServer,
+  type SdkClient,
+  type SdkEvent,
+  type TestServer,
+} from "../support/langgraph/server.js";
 import { openRaw } from "../support/langgraph/raw-sse.js";
 
 type Message = { type: string; content: unknown; id?: string; tool_calls?: unknown[] };
@@ -44,13 +54,21 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     it("searches by graph id, metadata and page", async () => {
       expect((await client.assistants.search()).map((a) => a.assistant_id)).toEqual([AGENT_ID, SLOW_ID]);
       expect((await client.assistants.search({ graphId: "slow" })).map((a) => a.name)).toEqual(["Slow worker"]);
-      expect((await client.assistants.search({ metadata: { kind: "chat" } })).map((a) => a.graph_id)).toEqual(["agent"]);
+      expect((await client.assistants.search({ metadata: { kind: "chat" } })).map((a) => a.graph_id)).toEqual([
+        "agent",
+      ]);
       expect((await client.assistants.search({ limit: 1, offset: 1 })).map((a) => a.assistant_id)).toEqual([SLOW_ID]);
     });
 
     it("gets an assistant by id or graph id, and 404s an unknown one", async () => {
       const byGraph = await client.assistants.get("agent");
-      expect(byGraph).toMatchObject({ assistant_id: AGENT_ID, graph_id: "agent", name: "Agent", metadata: { created_by: "system", kind: "chat" }, version: 1 });
+      expect(byGraph).toMatchObject({
+        assistant_id: AGENT_ID,
+        graph_id: "agent",
+        name: "Agent",
+        metadata: { created_by: "system", kind: "chat" },
+        version: 1,
+      });
       expect((await client.assistants.get(SLOW_ID)).graph_id).toBe("slow");
       expect(await statusOf(client.assistants.get("nope"))).toBe(404);
     });
@@ -68,11 +86,19 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
       const thread = await client.threads.create({ metadata: { owner } });
       expect(thread).toMatchObject({ status: "idle", metadata: { owner }, values: {}, interrupts: {} });
 
-      expect(await client.threads.create({ threadId: thread.thread_id, ifExists: "do_nothing" })).toMatchObject({ thread_id: thread.thread_id, metadata: { owner } });
+      expect(await client.threads.create({ threadId: thread.thread_id, ifExists: "do_nothing" })).toMatchObject({
+        thread_id: thread.thread_id,
+        metadata: { owner },
+      });
       expect(await statusOf(client.threads.create({ threadId: thread.thread_id }))).toBe(409);
 
-      expect(await client.threads.get(thread.thread_id)).toMatchObject({ thread_id: thread.thread_id, metadata: { owner } });
-      expect((await client.threads.search({ metadata: { owner } })).map((t) => t.thread_id)).toEqual([thread.thread_id]);
+      expect(await client.threads.get(thread.thread_id)).toMatchObject({
+        thread_id: thread.thread_id,
+        metadata: { owner },
+      });
+      expect((await client.threads.search({ metadata: { owner } })).map((t) => t.thread_id)).toEqual([
+        thread.thread_id,
+      ]);
 
       const updated = await client.threads.update(thread.thread_id, { metadata: { topic: "weather" } });
       expect(updated.metadata).toEqual({ owner, topic: "weather" });
@@ -107,18 +133,31 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
       expect(events[0]?.data).toMatchObject({ run_id: created?.run_id, thread_id: thread.thread_id, attempt: 1 });
       expect(created?.thread_id).toBe(thread.thread_id);
       expect(events.at(-1)).toMatchObject({ event: "end", data: null });
-      expect(new Set(events.map((e) => e.event))).toEqual(new Set(["metadata", "values", "updates", "messages", "custom", "end"]));
-      expect(events.filter((e) => e.event === "custom").map((e) => e.data)).toEqual([{ progress: "thinking", messages: 1 }]);
-      expect(events.filter((e) => e.event === "updates").map((e) => Object.keys(e.data as object)[0])).toEqual(["notify", "model"]);
+      expect(new Set(events.map((e) => e.event))).toEqual(
+        new Set(["metadata", "values", "updates", "messages", "custom", "end"]),
+      );
+      expect(events.filter((e) => e.event === "custom").map((e) => e.data)).toEqual([
+        { progress: "thinking", messages: 1 },
+      ]);
+      expect(events.filter((e) => e.event === "updates").map((e) => Object.keys(e.data as object)[0])).toEqual([
+        "notify",
+        "model",
+      ]);
 
       // Token chunks of one answer share one id, which is the final message's id.
-      const chunks = events.filter((e) => e.event === "messages").map((e) => e.data as [Message, Record<string, unknown>]);
+      const chunks = events
+        .filter((e) => e.event === "messages")
+        .map((e) => e.data as [Message, Record<string, unknown>]);
       expect(chunks.map(([m]) => m.content).join("")).toBe("You said: hello there friend");
       expect(chunks.length).toBeGreaterThan(1);
       expect(new Set(chunks.map(([m]) => m.id)).size).toBe(1);
       expect(chunks[0]?.[1]).toMatchObject({ langgraph_node: "model" });
       const finalValues = events.filter((e) => e.event === "values").at(-1)?.data;
-      expect(lastMessage(finalValues)).toMatchObject({ type: "ai", content: "You said: hello there friend", id: chunks[0]?.[0].id });
+      expect(lastMessage(finalValues)).toMatchObject({
+        type: "ai",
+        content: "You said: hello there friend",
+        id: chunks[0]?.[0].id,
+      });
 
       // Every run event carries an increasing, resumable id.
       const ids = events.slice(0, -1).map((e) => e.id ?? "");
@@ -129,11 +168,23 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
 
     it("streams a tool call and the tool's answer", async () => {
       const thread = await client.threads.create();
-      const events = await collect(client.runs.stream(thread.thread_id, "agent", { input: human("what is the weather?"), streamMode: "messages-tuple" }));
+      const events = await collect(
+        client.runs.stream(thread.thread_id, "agent", {
+          input: human("what is the weather?"),
+          streamMode: "messages-tuple",
+        }),
+      );
       const messages = events.filter((e) => e.event === "messages").map((e) => (e.data as [Message])[0]);
-      expect(messages.find((m) => (m.tool_calls ?? []).length > 0)?.tool_calls).toEqual([expect.objectContaining({ name: "get_weather", args: { city: "Paris" } })]);
+      expect(messages.find((m) => (m.tool_calls ?? []).length > 0)?.tool_calls).toEqual([
+        expect.objectContaining({ name: "get_weather", args: { city: "Paris" } }),
+      ]);
       expect(messages.some((m) => m.type === "tool" && m.content === "sunny in Paris")).toBe(true);
-      expect(messages.filter((m) => m.type === "ai").map((m) => m.content).join("")).toBe("The weather is sunny in Paris.");
+      expect(
+        messages
+          .filter((m) => m.type === "ai")
+          .map((m) => m.content)
+          .join(""),
+      ).toBe("The weather is sunny in Paris.");
     });
 
     it("yields no phantom events between heartbeats", async () => {
@@ -149,9 +200,14 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
           events.push(part as SdkEvent);
         }
       })();
-      await eventually(async () => (server.gates.waiting(thread.thread_id) === 1 && runId !== "" ? true : undefined), "the run to hold");
+      await eventually(
+        async () => (server.gates.waiting(thread.thread_id) === 1 && runId !== "" ? true : undefined),
+        "the run to hold",
+      );
       // A second client on the same run proves heartbeats went out while the SDK's stream was idle.
-      const raw = await openRaw(server.origin, `/api/threads/${thread.thread_id}/runs/${runId}/stream`, { headers: { "last-event-id": "-1" } });
+      const raw = await openRaw(server.origin, `/api/threads/${thread.thread_id}/runs/${runId}/stream`, {
+        headers: { "last-event-id": "-1" },
+      });
       await raw.until((t) => t.split(": heartbeat\n").length > 3, "three heartbeats");
       server.gates.release(thread.thread_id);
       await consumed;
@@ -163,7 +219,12 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     it("reports a failing graph with an error event and status error", async () => {
       const thread = await client.threads.create();
       let runId = "";
-      const events = await collect(client.runs.stream(thread.thread_id, "agent", { input: human("please fail"), onRunCreated: (m) => void (runId = m.run_id) }));
+      const events = await collect(
+        client.runs.stream(thread.thread_id, "agent", {
+          input: human("please fail"),
+          onRunCreated: (m) => void (runId = m.run_id),
+        }),
+      );
       const error = events.find((e) => e.event === "error");
       expect(error?.data).toMatchObject({ error: "CustomError", message: "Boom" });
       expect(events.at(-1)?.event).toBe("end");
@@ -177,10 +238,16 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
       const thread = await client.threads.create();
       let runId = "";
       const original = await collect(
-        client.runs.stream(thread.thread_id, "agent", { input: human("one two three"), streamMode: ["values", "messages-tuple"], onRunCreated: (m) => void (runId = m.run_id) }),
+        client.runs.stream(thread.thread_id, "agent", {
+          input: human("one two three"),
+          streamMode: ["values", "messages-tuple"],
+          onRunCreated: (m) => void (runId = m.run_id),
+        }),
       );
       const cut = 3;
-      const resumed = await collect(client.runs.joinStream(thread.thread_id, runId, { lastEventId: original[cut]?.id ?? "" }));
+      const resumed = await collect(
+        client.runs.joinStream(thread.thread_id, runId, { lastEventId: original[cut]?.id ?? "" }),
+      );
       expect(resumed).toEqual(original.slice(cut + 1));
       const full = await collect(client.runs.joinStream(thread.thread_id, runId, { lastEventId: "-1" }));
       expect(full).toEqual(original);
@@ -207,7 +274,10 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
         }
       })();
       try {
-        await eventually(async () => (streamResponse?.destroyed === true ? true : undefined), "the server to drop the stream");
+        await eventually(
+          async () => (streamResponse?.destroyed === true ? true : undefined),
+          "the server to drop the stream",
+        );
         server.gates.release(thread.thread_id);
         await consumed;
       } finally {
@@ -220,8 +290,13 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
 
     it("filters a join stream by stream_mode", async () => {
       const thread = await client.threads.create();
-      const run = await client.runs.create(thread.thread_id, "agent", { input: human("filter me"), streamMode: ["values", "updates", "custom"] });
-      const events = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1", streamMode: ["custom"] }));
+      const run = await client.runs.create(thread.thread_id, "agent", {
+        input: human("filter me"),
+        streamMode: ["values", "updates", "custom"],
+      });
+      const events = await collect(
+        client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "-1", streamMode: ["custom"] }),
+      );
       expect(events.map((e) => e.event)).toEqual(["metadata", "custom", "end"]);
     });
   });
@@ -240,7 +315,9 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
       const thread = await client.threads.create();
       const values = await client.runs.wait(thread.thread_id, "agent", { input: human("wait for me") });
       expect((values as Values).messages.map((m) => m.content)).toEqual(["wait for me", "You said: wait for me"]);
-      await expect(client.runs.wait(thread.thread_id, "agent", { input: human("fail now") })).rejects.toThrow("CustomError: Boom");
+      await expect(client.runs.wait(thread.thread_id, "agent", { input: human("fail now") })).rejects.toThrow(
+        "CustomError: Boom",
+      );
       const raw = await client.runs.wait(thread.thread_id, "agent", { input: human("fail again"), raiseError: false });
       expect(raw).toEqual({ __error__: { error: "CustomError", message: "Boom" } });
     });
@@ -248,27 +325,44 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
 
   describe("stateless runs", () => {
     it("streams on a temporary thread that is deleted afterwards", async () => {
-      const events = await collect(client.runs.stream(null, "agent", { input: human("stateless"), streamMode: "values" }));
+      const events = await collect(
+        client.runs.stream(null, "agent", { input: human("stateless"), streamMode: "values" }),
+      );
       expect(events.map((e) => e.event)).toEqual(["metadata", "values", "values", "end"]);
       expect(lastMessage(events.at(-2)?.data)).toMatchObject({ content: "You said: stateless" });
       const threadId = (events[0]?.data as { thread_id: string }).thread_id;
-      await eventually(async () => ((await statusOf(client.threads.get(threadId))) === 404 ? true : undefined), "the temporary thread's deletion");
+      await eventually(
+        async () => ((await statusOf(client.threads.get(threadId))) === 404 ? true : undefined),
+        "the temporary thread's deletion",
+      );
     });
 
     it("waits on a temporary thread, or keeps it with on_completion keep", async () => {
       const values = await client.runs.wait(null, "agent", { input: human("no thread") });
       expect(lastMessage(values)).toMatchObject({ content: "You said: no thread" });
-      const events = await collect(client.runs.stream(null, "agent", { input: human("keep it"), onCompletion: "keep" } as never));
+      const events = await collect(
+        client.runs.stream(null, "agent", { input: human("keep it"), onCompletion: "keep" } as never),
+      );
       const threadId = (events[0]?.data as { thread_id: string }).thread_id;
       const more = await client.runs.wait(threadId, "agent", { input: human("still here") });
-      expect((more as Values).messages.map((m) => m.content)).toEqual(["keep it", "You said: keep it", "still here", "You said: still here"]);
+      expect((more as Values).messages.map((m) => m.content)).toEqual([
+        "keep it",
+        "You said: keep it",
+        "still here",
+        "You said: still here",
+      ]);
     });
   });
 
   describe("thread state", () => {
     it("reads state and history, travels to a checkpoint, and updates state", async () => {
       const thread = await client.threads.create();
-      expect(await client.threads.getState(thread.thread_id)).toMatchObject({ values: {}, next: [], tasks: [], checkpoint: null });
+      expect(await client.threads.getState(thread.thread_id)).toMatchObject({
+        values: {},
+        next: [],
+        tasks: [],
+        checkpoint: null,
+      });
       expect(await client.threads.getHistory(thread.thread_id)).toEqual([]);
 
       await client.runs.wait(thread.thread_id, "agent", { input: human("first") });
@@ -280,15 +374,26 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
       const history = await client.threads.getHistory<Values>(thread.thread_id, { limit: 100 });
       expect(history[0]?.checkpoint.checkpoint_id).toBe(state.checkpoint.checkpoint_id);
       expect(history.at(-1)?.next).toEqual(["__start__"]);
-      expect(history.map((h) => h.values.messages?.length ?? 0)).toEqual([...history.map((h) => h.values.messages?.length ?? 0)].sort((a, b) => b - a));
-      const older = await client.threads.getHistory<Values>(thread.thread_id, { limit: 1, before: { configurable: { checkpoint_id: state.checkpoint.checkpoint_id } } });
+      expect(history.map((h) => h.values.messages?.length ?? 0)).toEqual(
+        [...history.map((h) => h.values.messages?.length ?? 0)].sort((a, b) => b - a),
+      );
+      const older = await client.threads.getHistory<Values>(thread.thread_id, {
+        limit: 1,
+        before: { configurable: { checkpoint_id: state.checkpoint.checkpoint_id } },
+      });
       expect(older[0]?.checkpoint.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
 
       const firstStep = history.find((h) => h.values.messages?.length === 1);
-      const travelled = await client.threads.getState<Values>(thread.thread_id, firstStep?.checkpoint.checkpoint_id ?? "");
+      const travelled = await client.threads.getState<Values>(
+        thread.thread_id,
+        firstStep?.checkpoint.checkpoint_id ?? "",
+      );
       expect(travelled.values.messages.map((m) => m.content)).toEqual(["first"]);
 
-      const update = await client.threads.updateState(thread.thread_id, { values: { messages: [{ type: "ai", content: "edited", id: "edit-1" }] }, asNode: "model" });
+      const update = await client.threads.updateState(thread.thread_id, {
+        values: { messages: [{ type: "ai", content: "edited", id: "edit-1" }] },
+        asNode: "model",
+      });
       const written = (update as unknown as { checkpoint: { checkpoint_id: string } }).checkpoint.checkpoint_id;
       expect(written).not.toBe(state.checkpoint.checkpoint_id);
       expect(update.configurable).toMatchObject({ thread_id: thread.thread_id, checkpoint_id: written });
@@ -300,7 +405,9 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     it("updates the state of a thread created for a graph before its first run", async () => {
       const thread = await client.threads.create({ graphId: "agent" });
       expect(await client.threads.getState(thread.thread_id)).toMatchObject({ values: {}, next: [], checkpoint: null });
-      await client.threads.updateState(thread.thread_id, { values: { messages: [{ type: "human", content: "seeded", id: "s-1" }] } });
+      await client.threads.updateState(thread.thread_id, {
+        values: { messages: [{ type: "human", content: "seeded", id: "s-1" }] },
+      });
       const values = await client.runs.wait(thread.thread_id, "agent", { input: null });
       expect((values as Values).messages.map((m) => m.content)).toEqual(["seeded", "You said: seeded"]);
     });
@@ -308,15 +415,29 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     it("filters history by run metadata and forks a run from an older checkpoint", async () => {
       const thread = await client.threads.create();
       let firstRun = "";
-      await client.runs.wait(thread.thread_id, "agent", { input: human("one"), onRunCreated: (m) => void (firstRun = m.run_id) });
+      await client.runs.wait(thread.thread_id, "agent", {
+        input: human("one"),
+        onRunCreated: (m) => void (firstRun = m.run_id),
+      });
       await client.runs.wait(thread.thread_id, "agent", { input: human("two") });
-      const ofFirst = await client.threads.getHistory<Values>(thread.thread_id, { limit: 100, metadata: { run_id: firstRun } });
+      const ofFirst = await client.threads.getHistory<Values>(thread.thread_id, {
+        limit: 100,
+        metadata: { run_id: firstRun },
+      });
       expect(ofFirst.length).toBeGreaterThan(0);
       expect(ofFirst.every((h) => (h.metadata as Record<string, unknown>)["run_id"] === firstRun)).toBe(true);
       expect(ofFirst[0]?.values.messages.map((m) => m.content)).toEqual(["one", "You said: one"]);
 
-      const fork = await client.runs.wait(thread.thread_id, "agent", { input: human("branch"), checkpointId: ofFirst[0]?.checkpoint.checkpoint_id ?? "" });
-      expect((fork as Values).messages.map((m) => m.content)).toEqual(["one", "You said: one", "branch", "You said: branch"]);
+      const fork = await client.runs.wait(thread.thread_id, "agent", {
+        input: human("branch"),
+        checkpointId: ofFirst[0]?.checkpoint.checkpoint_id ?? "",
+      });
+      expect((fork as Values).messages.map((m) => m.content)).toEqual([
+        "one",
+        "You said: one",
+        "branch",
+        "You said: branch",
+      ]);
     });
 
     it("stops before a node with interrupt_before and continues with a null input", async () => {
@@ -331,19 +452,35 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     it("runs a command that updates state and goes to a node", async () => {
       const thread = await client.threads.create();
       await client.runs.wait(thread.thread_id, "agent", { input: human("start") });
-      const values = await client.runs.wait(thread.thread_id, "agent", { command: { update: { messages: [{ type: "human", content: "via update", id: "u-1" }] }, goto: "model" } });
-      expect((values as Values).messages.map((m) => m.content)).toEqual(["start", "You said: start", "via update", "You said: via update"]);
+      const values = await client.runs.wait(thread.thread_id, "agent", {
+        command: { update: { messages: [{ type: "human", content: "via update", id: "u-1" }] }, goto: "model" },
+      });
+      expect((values as Values).messages.map((m) => m.content)).toEqual([
+        "start",
+        "You said: start",
+        "via update",
+        "You said: via update",
+      ]);
     });
 
     it("pauses at an interrupt and resumes with a command", async () => {
       const thread = await client.threads.create();
-      const events = await collect(client.runs.stream(thread.thread_id, "agent", { input: human("please approve"), streamMode: ["values", "updates"] }));
+      const events = await collect(
+        client.runs.stream(thread.thread_id, "agent", {
+          input: human("please approve"),
+          streamMode: ["values", "updates"],
+        }),
+      );
       const interrupted = events.filter((e) => e.event === "updates").map((e) => e.data as Record<string, unknown>);
-      expect(interrupted.at(-1)?.["__interrupt__"]).toEqual([expect.objectContaining({ value: { question: "Approve?" } })]);
+      expect(interrupted.at(-1)?.["__interrupt__"]).toEqual([
+        expect.objectContaining({ value: { question: "Approve?" } }),
+      ]);
 
       const got = await client.threads.get(thread.thread_id);
       expect(got.status).toBe("interrupted");
-      expect(Object.values(got.interrupts).flat()).toEqual([expect.objectContaining({ value: { question: "Approve?" } })]);
+      expect(Object.values(got.interrupts).flat()).toEqual([
+        expect.objectContaining({ value: { question: "Approve?" } }),
+      ]);
       const state = await client.threads.getState(thread.thread_id);
       expect(state.next).toEqual(["review"]);
       expect(state.tasks[0]?.interrupts).toEqual([expect.objectContaining({ value: { question: "Approve?" } })]);
@@ -357,15 +494,23 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
   describe("run records", () => {
     it("lists, gets and deletes runs", async () => {
       const thread = await client.threads.create();
-      const first = await client.runs.create(thread.thread_id, "agent", { input: human("a"), metadata: { tag: "first" } });
+      const first = await client.runs.create(thread.thread_id, "agent", {
+        input: human("a"),
+        metadata: { tag: "first" },
+      });
       await client.runs.join(thread.thread_id, first.run_id);
       const second = await client.runs.create(thread.thread_id, "agent", { input: human("b") });
       await client.runs.join(thread.thread_id, second.run_id);
 
       const runs = await client.runs.list(thread.thread_id);
       expect(runs.map((r) => r.run_id)).toEqual([second.run_id, first.run_id]);
-      expect(await client.runs.get(thread.thread_id, first.run_id)).toMatchObject({ status: "success", metadata: { tag: "first" } });
-      expect((await client.runs.list(thread.thread_id, { limit: 1, offset: 1 })).map((r) => r.run_id)).toEqual([first.run_id]);
+      expect(await client.runs.get(thread.thread_id, first.run_id)).toMatchObject({
+        status: "success",
+        metadata: { tag: "first" },
+      });
+      expect((await client.runs.list(thread.thread_id, { limit: 1, offset: 1 })).map((r) => r.run_id)).toEqual([
+        first.run_id,
+      ]);
 
       await client.runs.delete(thread.thread_id, first.run_id);
       expect(await statusOf(client.runs.get(thread.thread_id, first.run_id))).toBe(404);

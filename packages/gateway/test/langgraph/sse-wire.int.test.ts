@@ -11,7 +11,11 @@ import { eventually, startServer, type TestServer } from "../support/langgraph/s
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
 async function newThread(server: TestServer): Promise<string> {
-  const res = await fetch(`${server.apiUrl}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(`${server.apiUrl}/threads`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   return ((await res.json()) as { thread_id: string }).thread_id;
 }
 
@@ -30,7 +34,11 @@ describe("SSE wire format", () => {
     const threadId = await newThread(server);
     const raw = await openRaw(server.origin, `/api/threads/${threadId}/runs/stream`, {
       method: "POST",
-      body: { assistant_id: "agent", input: human("bytes please"), stream_mode: ["values", "messages-tuple", "custom"] },
+      body: {
+        assistant_id: "agent",
+        input: human("bytes please"),
+        stream_mode: ["values", "messages-tuple", "custom"],
+      },
     });
     expect(raw.status).toBe(200);
     expect(raw.headers["content-type"]).toBe("text/event-stream; charset=utf-8");
@@ -43,15 +51,23 @@ describe("SSE wire format", () => {
 
     const frames = framesOf(await raw.done()).filter((f) => !f.startsWith(":"));
     const first = parseFrame(frames[0] ?? "");
-    expect(frames[0]).toBe(`event: metadata\ndata: {"run_id":"${runId}","thread_id":"${threadId}","attempt":1}\nid: ${first.id}\n\n`);
+    expect(frames[0]).toBe(
+      `event: metadata\ndata: {"run_id":"${runId}","thread_id":"${threadId}","attempt":1}\nid: ${first.id}\n\n`,
+    );
     expect(frames.at(-1)).toBe("event: end\ndata: null\n\n");
-    for (const frame of frames.slice(0, -1)) expect(frame).toMatch(/^event: [a-z/|:-]+\ndata: [^\n]+\nid: \d+-\d+\n\n$/);
-    expect(new Set(frames.slice(0, -1).map((f) => parseFrame(f).event))).toEqual(new Set(["metadata", "values", "messages", "custom"]));
+    for (const frame of frames.slice(0, -1))
+      expect(frame).toMatch(/^event: [a-z/|:-]+\ndata: [^\n]+\nid: \d+-\d+\n\n$/);
+    expect(new Set(frames.slice(0, -1).map((f) => parseFrame(f).event))).toEqual(
+      new Set(["metadata", "values", "messages", "custom"]),
+    );
   });
 
   it("writes heartbeats as lone comment lines, never followed by a blank line", async () => {
     const threadId = await newThread(server);
-    const raw = await openRaw(server.origin, `/api/threads/${threadId}/runs/stream`, { method: "POST", body: { assistant_id: "slow", input: human("hold") } });
+    const raw = await openRaw(server.origin, `/api/threads/${threadId}/runs/stream`, {
+      method: "POST",
+      body: { assistant_id: "slow", input: human("hold") },
+    });
     await raw.until((t) => t.split(": heartbeat\n").length > 3, "three heartbeats");
     server.gates.release(threadId);
     const text = await raw.done();
@@ -67,11 +83,17 @@ describe("SSE wire format", () => {
       const created = await fetch(`${small.apiUrl}/threads/${threadId}/runs`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ assistant_id: "agent", input: human("a long enough answer to drop events"), stream_mode: ["values", "messages-tuple"] }),
+        body: JSON.stringify({
+          assistant_id: "agent",
+          input: human("a long enough answer to drop events"),
+          stream_mode: ["values", "messages-tuple"],
+        }),
       });
       const runId = ((await created.json()) as { run_id: string }).run_id;
       await small.manager.join(runId);
-      const raw = await openRaw(small.origin, `/api/threads/${threadId}/runs/${runId}/stream`, { headers: { "last-event-id": "1-0" } });
+      const raw = await openRaw(small.origin, `/api/threads/${threadId}/runs/${runId}/stream`, {
+        headers: { "last-event-id": "1-0" },
+      });
       const frames = framesOf(await raw.done());
       expect(frames).toHaveLength(1);
       expect(frames[0]).toMatch(/^event: gap\ndata: [^\n]+\n\n$/);
@@ -89,21 +111,32 @@ describe("SSE wire format", () => {
 
   it("keeps /wait alive with newlines and ends with the final JSON", async () => {
     const threadId = await newThread(server);
-    const raw = await openRaw(server.origin, `/api/threads/${threadId}/runs/wait`, { method: "POST", body: { assistant_id: "slow", input: human("hold") } });
+    const raw = await openRaw(server.origin, `/api/threads/${threadId}/runs/wait`, {
+      method: "POST",
+      body: { assistant_id: "slow", input: human("hold") },
+    });
     expect(raw.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(raw.headers["content-location"]).toMatch(new RegExp(`^/api/threads/${threadId}/runs/`));
     await raw.until((t) => t.startsWith("\n\n"), "two keep-alives");
     server.gates.release(threadId);
     const body = await raw.done();
     expect(body).toMatch(/^\n+\{/);
-    expect((JSON.parse(body) as { messages: Array<{ content: string }> }).messages.map((m) => m.content)).toEqual(["hold", "working on: hold", "finished: hold"]);
+    expect((JSON.parse(body) as { messages: Array<{ content: string }> }).messages.map((m) => m.content)).toEqual([
+      "hold",
+      "working on: hold",
+      "finished: hold",
+    ]);
   });
 
   it("exposes Content-Location and Location to browsers", async () => {
     const threadId = await newThread(server);
     const preflight = await fetch(`${server.apiUrl}/threads/${threadId}/runs/stream`, {
       method: "OPTIONS",
-      headers: { origin: "http://console.test", "access-control-request-method": "POST", "access-control-request-headers": "content-type,last-event-id" },
+      headers: {
+        origin: "http://console.test",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,last-event-id",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("last-event-id");
@@ -113,13 +146,18 @@ describe("SSE wire format", () => {
       body: { assistant_id: "agent", input: human("cors") },
     });
     expect(raw.headers["access-control-allow-origin"]).toBe("http://console.test");
-    const exposed = String(raw.headers["access-control-expose-headers"]).toLowerCase().split(/\s*,\s*/);
+    const exposed = String(raw.headers["access-control-expose-headers"])
+      .toLowerCase()
+      .split(/\s*,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(["content-location", "location"]));
     await raw.done();
   });
 
   it("names stateless runs by /api/runs/<id>", async () => {
-    const raw = await openRaw(server.origin, "/api/runs/stream", { method: "POST", body: { assistant_id: "agent", input: human("stateless") } });
+    const raw = await openRaw(server.origin, "/api/runs/stream", {
+      method: "POST",
+      body: { assistant_id: "agent", input: human("stateless") },
+    });
     expect(raw.headers["content-location"]).toMatch(/^\/api\/runs\/[0-9a-f-]{36}$/);
     expect(raw.headers["location"]).toMatch(/^\/runs\/[0-9a-f-]{36}\/stream$/);
     expect((await raw.done()).endsWith("event: end\ndata: null\n\n")).toBe(true);
@@ -129,12 +167,19 @@ describe("SSE wire format", () => {
     const own = await startServer({ heartbeatMs: 20 });
     try {
       const threadId = await newThread(own);
-      const raw = await openRaw(own.origin, `/api/threads/${threadId}/runs/stream`, { method: "POST", body: { assistant_id: "slow", input: human("hold") } });
+      const raw = await openRaw(own.origin, `/api/threads/${threadId}/runs/stream`, {
+        method: "POST",
+        body: { assistant_id: "slow", input: human("hold") },
+      });
       await eventually(async () => (own.gates.waiting(threadId) === 1 ? true : undefined), "the run to hold");
       const drain = drainGateway(own.app, { retryAfterSeconds: 3 });
       expect(drain.inFlight).toBe(1);
 
-      const refused = await fetch(`${own.apiUrl}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const refused = await fetch(`${own.apiUrl}/threads`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("3");
       expect(refused.headers.get("connection")).toBe("close");
@@ -163,7 +208,10 @@ describe("SSE wire format", () => {
   it("ends open streams when the server closes, leaving their runs to the manager", async () => {
     const own = await startServer({ heartbeatMs: 20 });
     const threadId = await newThread(own);
-    const raw = await openRaw(own.origin, `/api/threads/${threadId}/runs/stream`, { method: "POST", body: { assistant_id: "slow", input: human("hold") } });
+    const raw = await openRaw(own.origin, `/api/threads/${threadId}/runs/stream`, {
+      method: "POST",
+      body: { assistant_id: "slow", input: human("hold") },
+    });
     await eventually(async () => (own.gates.waiting(threadId) === 1 ? true : undefined), "the run to hold");
     await own.app.close();
     const text = await raw.done();

@@ -30,7 +30,12 @@ describe("a missing custom skill over a socket", () => {
     await fx.close();
   });
 
-  async function call(method: string, name: string, suffix: string, body?: unknown): Promise<{ status: number; detail: unknown }> {
+  async function call(
+    method: string,
+    name: string,
+    suffix: string,
+    body?: unknown,
+  ): Promise<{ status: number; detail: unknown }> {
     const res = await fetch(sock.url(`/api/skills/custom/${name}${suffix}`), {
       method,
       headers: body === undefined ? { "x-api-key": ADMIN_KEY } : admin,
@@ -39,18 +44,29 @@ describe("a missing custom skill over a socket", () => {
     return { status: res.status, detail: ((await res.json()) as { detail: unknown }).detail };
   }
 
-  it.each(ROUTES)("answers %s /api/skills/custom/<never-existed>%s with the same 404 text", async (method, suffix, body) => {
-    const answer = await call(method, "never-existed", suffix, body);
-    expect(answer).toEqual({ status: 404, detail: "Custom skill 'never-existed' not found" });
-  });
+  it.each(ROUTES)(
+    "answers %s /api/skills/custom/<never-existed>%s with the same 404 text",
+    async (method, suffix, body) => {
+      const answer = await call(method, "never-existed", suffix, body);
+      expect(answer).toEqual({ status: 404, detail: "Custom skill 'never-existed' not found" });
+    },
+  );
 
   it("answers every route that needs the skill itself with the same 404 text once it is deleted", async () => {
     await putThreadFile(fx, "t1", "outputs/gone.skill", skillArchive("gone"));
-    const install = await fetch(sock.url("/api/skills/install"), { method: "POST", headers: admin, body: JSON.stringify({ thread_id: "t1", path: "/mnt/user-data/outputs/gone.skill" }) });
+    const install = await fetch(sock.url("/api/skills/install"), {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ thread_id: "t1", path: "/mnt/user-data/outputs/gone.skill" }),
+    });
     expect(install.status).toBe(200);
     expect((await call("DELETE", "gone", "")).status).toBe(200);
     // History stays readable after a delete (DeerFlow's behaviour), so only these three apply.
-    const answers = [await call("GET", "gone", ""), await call("PUT", "gone", "", { content: skillMd("gone") }), await call("DELETE", "gone", "")];
+    const answers = [
+      await call("GET", "gone", ""),
+      await call("PUT", "gone", "", { content: skillMd("gone") }),
+      await call("DELETE", "gone", ""),
+    ];
     expect(answers).toEqual([
       { status: 404, detail: "Custom skill 'gone' not found" },
       { status: 404, detail: "Custom skill 'gone' not found" },

@@ -40,23 +40,39 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Fixtu
   const dir = await mkdtemp(path.join(os.tmpdir(), "gateway-test-"));
   const skillsRoot = path.join(dir, "skills");
   const filesRoot = path.join(dir, "data");
-  const publicSkills = options.publicSkills ?? { "deep-research": skillMd("deep-research"), "data-analysis": skillMd("data-analysis") };
+  const publicSkills = options.publicSkills ?? {
+    "deep-research": skillMd("deep-research"),
+    "data-analysis": skillMd("data-analysis"),
+  };
   for (const [name, text] of Object.entries(publicSkills)) {
     await mkdir(path.join(skillsRoot, "public", name), { recursive: true });
     await writeFile(path.join(skillsRoot, "public", name, "SKILL.md"), text);
   }
   await mkdir(path.join(skillsRoot, "custom"), { recursive: true });
-  const catalog = new SkillCatalog({ root: skillsRoot, extensionsConfigPath: path.join(dir, "extensions_config.json") });
+  const catalog = new SkillCatalog({
+    root: skillsRoot,
+    extensionsConfigPath: path.join(dir, "extensions_config.json"),
+  });
   const files = new LocalThreadFiles({ root: filesRoot });
   const app = await createGateway({
     skills: {
-      backend: createSharedSkillsBackend({ catalog, ...(options.moderation === undefined ? {} : { moderation: options.moderation }) }),
+      backend: createSharedSkillsBackend({
+        catalog,
+        ...(options.moderation === undefined ? {} : { moderation: options.moderation }),
+      }),
       tempDir: dir,
       ...(options.maxArchiveBytes === undefined ? {} : { maxArchiveBytes: options.maxArchiveBytes }),
     },
     threadFiles: files,
     ...(options.auth
-      ? { auth: { apiKeys: [{ key: ADMIN_KEY, admin: true }, { key: USER_KEY, userId: "alice" }] } }
+      ? {
+          auth: {
+            apiKeys: [
+              { key: ADMIN_KEY, admin: true },
+              { key: USER_KEY, userId: "alice" },
+            ],
+          },
+        }
       : {}),
     ...options.gateway,
   });
@@ -77,7 +93,13 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Fixtu
 }
 
 /** Writes a file into a thread's user data and returns its host path. */
-export async function putThreadFile(fx: Fixture, threadId: string, rel: string, data: Buffer | string, userId?: string): Promise<string> {
+export async function putThreadFile(
+  fx: Fixture,
+  threadId: string,
+  rel: string,
+  data: Buffer | string,
+  userId?: string,
+): Promise<string> {
   const file = path.join(fx.userData(threadId, userId), rel);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, data);

@@ -9,7 +9,10 @@ export interface FormFile {
 }
 
 /** @returns the payload and headers of a multipart request carrying `files` (and `fields`). */
-export function multipartBody(files: readonly FormFile[], fields: Record<string, string> = {}): { payload: Buffer; headers: Record<string, string> } {
+export function multipartBody(
+  files: readonly FormFile[],
+  fields: Record<string, string> = {},
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----deerflow${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {

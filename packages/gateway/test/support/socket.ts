@@ -30,7 +30,12 @@ export interface RawResponse {
 }
 
 /** A request with the path sent byte for byte (fetch and URL would resolve dot segments). */
-export function rawRequest(base: URL, rawPath: string, headers: Record<string, string> = {}, method = "GET"): Promise<RawResponse> {
+export function rawRequest(
+  base: URL,
+  rawPath: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: base.hostname, port: base.port, path: rawPath, method, headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -62,7 +62,11 @@ export function buildZip(entries: readonly ZipEntry[]): Buffer {
 }
 
 /** SKILL.md text for a skill called `name`. */
-export function skillMd(name: string, description = `Does ${name} things. Use when asked about ${name}.`, body = "# Instructions\n\nBe helpful.\n"): string {
+export function skillMd(
+  name: string,
+  description = `Does ${name} things. Use when asked about ${name}.`,
+  body = "# Instructions\n\nBe helpful.\n",
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}`;
 }
 

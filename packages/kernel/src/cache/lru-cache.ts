@@ -23,7 +23,8 @@ export class LruCache<K, V> {
    * @throws RangeError when `capacity` is not a positive integer.
    */
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`LRU capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`LRU capacity must be a positive integer, got ${capacity}`);
     this.#capacity = capacity;
   }
 

@@ -51,7 +51,11 @@ describe("KeyedLock", () => {
 
   it("forgets keys nobody holds", async () => {
     const lock = new KeyedLock();
-    const running = Promise.all([lock.run("x", () => ticks(1)), lock.run("y", () => ticks(1)), lock.run("x", () => ticks(1))]);
+    const running = Promise.all([
+      lock.run("x", () => ticks(1)),
+      lock.run("y", () => ticks(1)),
+      lock.run("x", () => ticks(1)),
+    ]);
     expect(lock.size).toBe(2);
     await running;
     expect(lock.size).toBe(0);
@@ -62,7 +66,9 @@ describe("KeyedLock", () => {
     const lock = new KeyedLock({ abortError: () => aborted });
     const log: string[] = [];
     let release: () => void = () => {};
-    const first = lock.run("k", () => new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("first")));
+    const first = lock.run("k", () =>
+      new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("first")),
+    );
     const controller = new AbortController();
     const cancelled = lock.run("k", async () => void log.push("cancelled"), controller.signal);
     const third = lock.run("k", async () => void log.push("third"));

@@ -25,7 +25,8 @@ export class Semaphore {
    * @throws RangeError when `limit` is not an integer ≥ 1.
    */
   constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Semaphore limit must be an integer >= 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`Semaphore limit must be an integer >= 1, got ${limit}`);
     this.#limit = limit;
   }
 

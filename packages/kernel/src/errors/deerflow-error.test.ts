@@ -78,7 +78,10 @@ describe("DeerflowError", () => {
 
   it("keeps its brands out of enumeration and JSON", () => {
     const err = new AlphaError("A_ONE", "m");
-    expect(Object.getOwnPropertySymbols(err).map((s) => Symbol.keyFor(s))).toEqual(["@deerflow/error", "@deerflow/test/alpha-error"]);
+    expect(Object.getOwnPropertySymbols(err).map((s) => Symbol.keyFor(s))).toEqual([
+      "@deerflow/error",
+      "@deerflow/test/alpha-error",
+    ]);
     expect(Object.keys(err)).not.toContain("brand");
     expect(JSON.stringify(err)).not.toContain("deerflow");
   });

@@ -58,7 +58,10 @@ export class DeerflowError<Code extends string = string> extends Error {
     Object.defineProperty(this, DEERFLOW_ERROR, { value: true });
     for (let ctor: unknown = new.target; ctor !== DeerflowError; ctor = Object.getPrototypeOf(ctor)) {
       const cls = ctor as { readonly name: string; readonly brand: symbol };
-      if (!Object.hasOwn(cls, "brand")) throw new TypeError(`${cls.name} must declare its own static brand (Symbol.for("@deerflow/<package>/<error>"))`);
+      if (!Object.hasOwn(cls, "brand"))
+        throw new TypeError(
+          `${cls.name} must declare its own static brand (Symbol.for("@deerflow/<package>/<error>"))`,
+        );
       Object.defineProperty(this, cls.brand, { value: true });
     }
   }

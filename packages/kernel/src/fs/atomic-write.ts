@@ -36,7 +36,11 @@ export interface AtomicWriteOptions {
  * await writeFileAtomic("/etc/deerflow/extensions_config.json", JSON.stringify(config, null, 2));
  * ```
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = path.dirname(file);
   const existing = await existingMode(file);
   const mode = typeof options.mode === "function" ? options.mode(existing) : (existing ?? options.mode ?? 0o644);

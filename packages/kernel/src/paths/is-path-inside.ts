@@ -24,7 +24,9 @@ export interface PathInsideOptions {
 function canonical(p: string, api: path.PlatformPath): string {
   const normalized = api.normalize(p);
   // A trailing separator names the same folder, except on the file system root itself.
-  return normalized.length > 1 && normalized.endsWith(api.sep) && api.parse(normalized).root !== normalized ? normalized.slice(0, -1) : normalized;
+  return normalized.length > 1 && normalized.endsWith(api.sep) && api.parse(normalized).root !== normalized
+    ? normalized.slice(0, -1)
+    : normalized;
 }
 
 /**

@@ -75,7 +75,13 @@ export function isClass(fn: unknown): boolean {
 export async function loadExport(use: string, options: LoadExportOptions): Promise<unknown> {
   const { specifier, exportName } = parseUseSpec(use);
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const searchDirs = [...new Set([options.configDir === undefined ? undefined : path.resolve(options.configDir), cwd].filter((d): d is string => d !== undefined))];
+  const searchDirs = [
+    ...new Set(
+      [options.configDir === undefined ? undefined : path.resolve(options.configDir), cwd].filter(
+        (d): d is string => d !== undefined,
+      ),
+    ),
+  ];
   const purpose = options.purpose === undefined ? "" : ` (${options.purpose})`;
 
   const notFound = (cause?: unknown): PluginLoadError =>
@@ -94,8 +100,14 @@ export async function loadExport(use: string, options: LoadExportOptions): Promi
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
     // Only a failure to find the plugin itself is "not found"; a missing dependency of the plugin is a load failure.
-    if (resolved === undefined && e.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes(`'${specifier}'`)) throw notFound(err);
-    throw new PluginLoadError("PLUGIN_LOAD_FAILED", use, `Plugin module "${specifier}"${purpose} failed to load: ${(err as Error).message ?? String(err)}`, { stage: "module", cause: err });
+    if (resolved === undefined && e.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes(`'${specifier}'`))
+      throw notFound(err);
+    throw new PluginLoadError(
+      "PLUGIN_LOAD_FAILED",
+      use,
+      `Plugin module "${specifier}"${purpose} failed to load: ${(err as Error).message ?? String(err)}`,
+      { stage: "module", cause: err },
+    );
   }
 
   if (!(exportName in mod)) {
@@ -110,10 +122,20 @@ export async function loadExport(use: string, options: LoadExportOptions): Promi
   const value = mod[exportName];
   const expect = options.expect ?? "callable";
   if (expect === "callable" && typeof value !== "function") {
-    throw new PluginLoadError("PLUGIN_WRONG_KIND", use, `Export "${exportName}" of "${specifier}" is ${kindOf(value)}; expected a function or class${purpose}`, { stage: "export" });
+    throw new PluginLoadError(
+      "PLUGIN_WRONG_KIND",
+      use,
+      `Export "${exportName}" of "${specifier}" is ${kindOf(value)}; expected a function or class${purpose}`,
+      { stage: "export" },
+    );
   }
   if (expect === "class" && !isClass(value)) {
-    throw new PluginLoadError("PLUGIN_WRONG_KIND", use, `Export "${exportName}" of "${specifier}" is ${kindOf(value)}; expected a class${purpose}`, { stage: "export" });
+    throw new PluginLoadError(
+      "PLUGIN_WRONG_KIND",
+      use,
+      `Export "${exportName}" of "${specifier}" is ${kindOf(value)}; expected a class${purpose}`,
+      { stage: "export" },
+    );
   }
   return value;
 }

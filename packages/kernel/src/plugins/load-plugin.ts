@@ -42,13 +42,23 @@ export async function loadPlugin<T>(use: string, options: LoadPluginOptions<T>):
       ? new (exported as new (o: unknown) => unknown)(options.options ?? {})
       : await (exported as (o: unknown) => unknown)(options.options ?? {});
   } catch (err) {
-    throw new PluginLoadError("PLUGIN_LOAD_FAILED", use, `Plugin "${use}" (${options.purpose}) threw while being created: ${(err as Error).message ?? String(err)}`, {
-      stage: "instance",
-      cause: err,
-    });
+    throw new PluginLoadError(
+      "PLUGIN_LOAD_FAILED",
+      use,
+      `Plugin "${use}" (${options.purpose}) threw while being created: ${(err as Error).message ?? String(err)}`,
+      {
+        stage: "instance",
+        cause: err,
+      },
+    );
   }
   if (!options.check(instance)) {
-    throw new PluginLoadError("PLUGIN_WRONG_KIND", use, `Plugin "${use}" produced ${kindOf(instance)}, not a ${options.purpose}: expected ${options.shape}`, { stage: "instance" });
+    throw new PluginLoadError(
+      "PLUGIN_WRONG_KIND",
+      use,
+      `Plugin "${use}" produced ${kindOf(instance)}, not a ${options.purpose}: expected ${options.shape}`,
+      { stage: "instance" },
+    );
   }
   return instance;
 }

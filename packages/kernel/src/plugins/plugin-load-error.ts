@@ -48,7 +48,12 @@ export class PluginLoadError extends DeerflowError<PluginLoadErrorCode> {
    * @param message - message naming the problem.
    * @param options - the failed step and the cause.
    */
-  constructor(code: PluginLoadErrorCode, use: string, message: string, options: { readonly stage: PluginLoadStage; readonly cause?: unknown }) {
+  constructor(
+    code: PluginLoadErrorCode,
+    use: string,
+    message: string,
+    options: { readonly stage: PluginLoadStage; readonly cause?: unknown },
+  ) {
     super(code, message, { cause: options.cause });
     this.use = use;
     this.stage = options.stage;

@@ -20,13 +20,23 @@ export interface ResolvedModule {
 
 /** True for `./x`, `../x`, `/x` and `file:` specifiers. */
 export function isPathSpecifier(specifier: string): boolean {
-  return specifier.startsWith("./") || specifier.startsWith("../") || specifier === "." || specifier === ".." || path.isAbsolute(specifier) || specifier.startsWith("file:");
+  return (
+    specifier.startsWith("./") ||
+    specifier.startsWith("../") ||
+    specifier === "." ||
+    specifier === ".." ||
+    path.isAbsolute(specifier) ||
+    specifier.startsWith("file:")
+  );
 }
 
 function splitPackage(specifier: string): { name: string; subpath: string } {
   const parts = specifier.split("/");
   const count = specifier.startsWith("@") ? 2 : 1;
-  return { name: parts.slice(0, count).join("/"), subpath: parts.length > count ? `./${parts.slice(count).join("/")}` : "." };
+  return {
+    name: parts.slice(0, count).join("/"),
+    subpath: parts.length > count ? `./${parts.slice(count).join("/")}` : ".",
+  };
 }
 
 /** Picks the ESM target of an `exports` condition object (`import` > `node` > `default`), recursively. */
@@ -60,13 +70,18 @@ function entryOf(pkgDir: string, subpath: string): string | undefined {
   }
   const exports = pkg["exports"];
   if (exports !== undefined) {
-    const isSubpathMap = typeof exports === "object" && exports !== null && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith("."));
+    const isSubpathMap =
+      typeof exports === "object" &&
+      exports !== null &&
+      !Array.isArray(exports) &&
+      Object.keys(exports).some((k) => k.startsWith("."));
     const target = isSubpathMap ? (exports as Record<string, unknown>)[subpath] : subpath === "." ? exports : undefined;
     const rel = pickCondition(target);
     return rel === undefined ? undefined : path.join(pkgDir, rel);
   }
   if (subpath !== ".") return path.join(pkgDir, subpath);
-  const main = typeof pkg["module"] === "string" ? pkg["module"] : typeof pkg["main"] === "string" ? pkg["main"] : "index.js";
+  const main =
+    typeof pkg["module"] === "string" ? pkg["module"] : typeof pkg["main"] === "string" ? pkg["main"] : "index.js";
   return path.join(pkgDir, main);
 }
 

@@ -43,7 +43,10 @@ describe("createCheckpointer", () => {
   it("keeps file-backed state across closing and reopening the same path, creating its directory", async () => {
     const file = path.join(dir, "nested", "deeper", "checkpoints.db");
     const first = await createCheckpointer({ type: "file", path: file });
-    await echoGraph(first.checkpointer).invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "t1" } });
+    await echoGraph(first.checkpointer).invoke(
+      { messages: [new HumanMessage("hi")] },
+      { configurable: { thread_id: "t1" } },
+    );
     await first.close();
     await first.close(); // idempotent
     expect(existsSync(file)).toBe(true);
@@ -54,12 +57,20 @@ describe("createCheckpointer", () => {
     expect(state.values.messages.map((m: { content: unknown }) => m.content)).toEqual(["hi", "echo 1"]);
     await graph.invoke({ messages: [new HumanMessage("again")] }, { configurable: { thread_id: "t1" } });
     const after = await graph.getState({ configurable: { thread_id: "t1" } });
-    expect(after.values.messages.map((m: { content: unknown }) => m.content)).toEqual(["hi", "echo 1", "again", "echo 3"]);
+    expect(after.values.messages.map((m: { content: unknown }) => m.content)).toEqual([
+      "hi",
+      "echo 1",
+      "again",
+      "echo 3",
+    ]);
     await second.close();
   });
 
   it("sets up a new file at creation: deleteThread, getTuple and list work before the first checkpoint", async () => {
-    const { checkpointer, close } = await createCheckpointer({ type: "file", path: path.join(dir, "fresh", "checkpoints.db") });
+    const { checkpointer, close } = await createCheckpointer({
+      type: "file",
+      path: path.join(dir, "fresh", "checkpoints.db"),
+    });
     try {
       // SqliteSaver creates its tables lazily on reads and writes, but not on deleteThread.
       await expectUsableBeforeFirstCheckpoint(checkpointer);
@@ -81,7 +92,9 @@ describe("createCheckpointer", () => {
     const first = await createCheckpointer({ type: "file", path: blocker });
     await first.close();
     // a directory cannot be created below a regular file
-    expect(await codeOf(createCheckpointer({ type: "file", path: path.join(blocker, "sub", "x.db") }))).toBe("CONFIG_INVALID");
+    expect(await codeOf(createCheckpointer({ type: "file", path: path.join(blocker, "sub", "x.db") }))).toBe(
+      "CONFIG_INVALID",
+    );
   });
 
   it("names the package to install when an optional module is missing", async () => {
@@ -90,17 +103,23 @@ describe("createCheckpointer", () => {
       err.code = "ERR_MODULE_NOT_FOUND";
       throw err;
     };
-    const fileErr = await createCheckpointer({ type: "file", path: path.join(dir, "x.db") }, { importModule: missing }).catch((e: unknown) => e);
+    const fileErr = await createCheckpointer(
+      { type: "file", path: path.join(dir, "x.db") },
+      { importModule: missing },
+    ).catch((e: unknown) => e);
     expect(RuntimeError.isInstance(fileErr) && fileErr.code).toBe("CONFIG_INVALID");
     expect((fileErr as Error).message).toContain("pnpm add @langchain/langgraph-checkpoint-sqlite");
-    const pgErr = await createCheckpointer({ type: "postgres", connectionString: "postgres://x@127.0.0.1:1/db" }, { importModule: missing }).catch(
-      (e: unknown) => e,
-    );
+    const pgErr = await createCheckpointer(
+      { type: "postgres", connectionString: "postgres://x@127.0.0.1:1/db" },
+      { importModule: missing },
+    ).catch((e: unknown) => e);
     expect((pgErr as Error).message).toContain("@langchain/langgraph-checkpoint-postgres");
   });
 
   it("reports a PostgreSQL server it cannot reach as STORE_UNAVAILABLE", async () => {
-    expect(await codeOf(createCheckpointer({ type: "postgres", connectionString: "postgres://nobody@127.0.0.1:1/none" }))).toBe("STORE_UNAVAILABLE");
+    expect(
+      await codeOf(createCheckpointer({ type: "postgres", connectionString: "postgres://nobody@127.0.0.1:1/none" })),
+    ).toBe("STORE_UNAVAILABLE");
   });
 });
 
@@ -113,7 +132,10 @@ describe("validateCheckpointerConfig", () => {
     [{ type: "file" }, /needs a non-empty "path"/],
     [{ type: "file", path: "  " }, /needs a non-empty "path"/],
     [{ type: "postgres" }, /needs a non-empty "connectionString"/],
-    [{ type: "postgres", connectionString: "postgres://x", schema: 'public"; DROP TABLE x; --' }, /plain SQL identifier/],
+    [
+      { type: "postgres", connectionString: "postgres://x", schema: 'public"; DROP TABLE x; --' },
+      /plain SQL identifier/,
+    ],
     [{ type: "postgres", connectionString: "postgres://x", schema: 5 }, /plain SQL identifier/],
   ])("rejects %j", (config, message) => {
     let caught: unknown;
@@ -127,8 +149,17 @@ describe("validateCheckpointerConfig", () => {
   });
 
   it("returns the valid config without extra keys", () => {
-    const config = { type: "postgres", connectionString: "postgres://x", schema: "deerflow_1", extra: true } as unknown as CheckpointerConfig;
-    expect(validateCheckpointerConfig(config)).toEqual({ type: "postgres", connectionString: "postgres://x", schema: "deerflow_1" });
+    const config = {
+      type: "postgres",
+      connectionString: "postgres://x",
+      schema: "deerflow_1",
+      extra: true,
+    } as unknown as CheckpointerConfig;
+    expect(validateCheckpointerConfig(config)).toEqual({
+      type: "postgres",
+      connectionString: "postgres://x",
+      schema: "deerflow_1",
+    });
   });
 
   it("rejects an unknown type passed to createCheckpointer", async () => {

@@ -84,7 +84,11 @@ async function importOptional(
         { cause, details: { package: packageName } },
       );
     }
-    throw new RuntimeError("CONFIG_INVALID", `Checkpointer type "${type}": loading ${specifier} failed: ${(cause as Error).message}`, { cause });
+    throw new RuntimeError(
+      "CONFIG_INVALID",
+      `Checkpointer type "${type}": loading ${specifier} failed: ${(cause as Error).message}`,
+      { cause },
+    );
   }
 }
 
@@ -95,7 +99,10 @@ async function importOptional(
  */
 export function validateCheckpointerConfig(config: unknown): CheckpointerConfig {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new RuntimeError("CONFIG_INVALID", `Checkpointer config must be an object, got ${JSON.stringify(config) ?? String(config)}`);
+    throw new RuntimeError(
+      "CONFIG_INVALID",
+      `Checkpointer config must be an object, got ${JSON.stringify(config) ?? String(config)}`,
+    );
   }
   const c = config as Record<string, unknown>;
   const type = c["type"];
@@ -105,7 +112,10 @@ export function validateCheckpointerConfig(config: unknown): CheckpointerConfig 
     case "file": {
       const file = c["path"];
       if (typeof file !== "string" || file.trim() === "") {
-        throw new RuntimeError("CONFIG_INVALID", `Checkpointer type "file" needs a non-empty "path", got ${JSON.stringify(file) ?? "undefined"}`);
+        throw new RuntimeError(
+          "CONFIG_INVALID",
+          `Checkpointer type "file" needs a non-empty "path", got ${JSON.stringify(file) ?? "undefined"}`,
+        );
       }
       return { type, path: file };
     }
@@ -117,7 +127,10 @@ export function validateCheckpointerConfig(config: unknown): CheckpointerConfig 
       const schema = c["schema"];
       if (schema === undefined) return { type, connectionString };
       if (typeof schema !== "string" || !SCHEMA_PATTERN.test(schema)) {
-        throw new RuntimeError("CONFIG_INVALID", `Checkpointer "schema" must be a plain SQL identifier, got ${JSON.stringify(schema) ?? "undefined"}`);
+        throw new RuntimeError(
+          "CONFIG_INVALID",
+          `Checkpointer "schema" must be a plain SQL identifier, got ${JSON.stringify(schema) ?? "undefined"}`,
+        );
       }
       return { type, connectionString, schema };
     }
@@ -151,7 +164,11 @@ interface PgPool {
 }
 
 interface PostgresSaverModule {
-  PostgresSaver: new (pool: PgPool, serde?: undefined, options?: { schema?: string }) => BaseCheckpointSaver & { setup(): Promise<void> };
+  PostgresSaver: new (
+    pool: PgPool,
+    serde?: undefined,
+    options?: { schema?: string },
+  ) => BaseCheckpointSaver & { setup(): Promise<void> };
 }
 
 interface PgModule {
@@ -177,7 +194,10 @@ interface PgModule {
  * await close();
  * ```
  */
-export async function createCheckpointer(config: CheckpointerConfig, options: CreateCheckpointerOptions = {}): Promise<CheckpointerHandle> {
+export async function createCheckpointer(
+  config: CheckpointerConfig,
+  options: CreateCheckpointerOptions = {},
+): Promise<CheckpointerHandle> {
   const valid = validateCheckpointerConfig(config);
   const importModule = options.importModule ?? ((specifier: string) => import(specifier));
   const logger = options.logger ?? silentLogger;
@@ -185,33 +205,52 @@ export async function createCheckpointer(config: CheckpointerConfig, options: Cr
     case "memory":
       return { checkpointer: withRunMetadata(new MemorySaver()), close: async () => {} };
     case "file": {
-      const mod = (await importOptional(importModule, SQLITE_PACKAGE, SQLITE_PACKAGE, "file")) as unknown as SqliteSaverModule;
+      const mod = (await importOptional(
+        importModule,
+        SQLITE_PACKAGE,
+        SQLITE_PACKAGE,
+        "file",
+      )) as unknown as SqliteSaverModule;
       const file = path.resolve(valid.path);
       try {
         await mkdir(path.dirname(file), { recursive: true });
       } catch (cause) {
-        throw new RuntimeError("CONFIG_INVALID", `Cannot create the directory of checkpoint file ${file}: ${(cause as Error).message}`, { cause });
+        throw new RuntimeError(
+          "CONFIG_INVALID",
+          `Cannot create the directory of checkpoint file ${file}: ${(cause as Error).message}`,
+          { cause },
+        );
       }
       let saver: ReturnType<SqliteSaverModule["SqliteSaver"]["fromConnString"]>;
       try {
         saver = mod.SqliteSaver.fromConnString(file);
       } catch (cause) {
-        throw new RuntimeError("CONFIG_INVALID", `Cannot open checkpoint file ${file}: ${(cause as Error).message}`, { cause });
+        throw new RuntimeError("CONFIG_INVALID", `Cannot open checkpoint file ${file}: ${(cause as Error).message}`, {
+          cause,
+        });
       }
       try {
         // One process owns the file; another opening it at the same time waits on SQLite's busy timeout.
         saver.setup();
       } catch (cause) {
         saver.db.close();
-        throw new RuntimeError("CONFIG_INVALID", `Cannot set up checkpoint file ${file}: ${(cause as Error).message}`, { cause });
+        throw new RuntimeError("CONFIG_INVALID", `Cannot set up checkpoint file ${file}: ${(cause as Error).message}`, {
+          cause,
+        });
       }
       return { checkpointer: withRunMetadata(saver), close: once(async () => saver.db.close()) };
     }
     case "postgres": {
-      const mod = (await importOptional(importModule, POSTGRES_PACKAGE, POSTGRES_PACKAGE, "postgres")) as unknown as PostgresSaverModule;
+      const mod = (await importOptional(
+        importModule,
+        POSTGRES_PACKAGE,
+        POSTGRES_PACKAGE,
+        "postgres",
+      )) as unknown as PostgresSaverModule;
       const pg = (await importOptional(importModule, "pg", "pg", "postgres")) as PgModule;
       const Pool = pg.default?.Pool ?? pg.Pool;
-      if (!Pool) throw new RuntimeError("CONFIG_INVALID", `Checkpointer type "postgres": the "pg" module has no Pool export`);
+      if (!Pool)
+        throw new RuntimeError("CONFIG_INVALID", `Checkpointer type "postgres": the "pg" module has no Pool export`);
       const pool = new Pool({ connectionString: valid.connectionString });
       // An idle client's error (e.g. the server restarted) must not crash the process; the next query reconnects.
       pool.on("error", (err) => logger.warn({ err: err.message }, "idle PostgreSQL checkpointer connection failed"));
@@ -220,7 +259,11 @@ export async function createCheckpointer(config: CheckpointerConfig, options: Cr
         await setupExclusively(pool, valid.schema ?? "public", () => saver.setup());
       } catch (cause) {
         await pool.end().catch(() => {});
-        throw new RuntimeError("STORE_UNAVAILABLE", `Cannot set up the PostgreSQL checkpointer: ${(cause as Error).message}`, { cause });
+        throw new RuntimeError(
+          "STORE_UNAVAILABLE",
+          `Cannot set up the PostgreSQL checkpointer: ${(cause as Error).message}`,
+          { cause },
+        );
       }
       return { checkpointer: withRunMetadata(saver), close: once(() => pool.end()) };
     }

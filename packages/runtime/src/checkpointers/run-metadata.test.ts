@@ -7,7 +7,10 @@ describe("withRunMetadata", () => {
     const saver: BaseCheckpointSaver = withRunMetadata(new MemorySaver());
     const checkpoint = { ...emptyCheckpoint(), id: "1ef00000-0000-6000-8000-000000000001" };
     await saver.put(
-      { configurable: { thread_id: "t", checkpoint_ns: "" }, metadata: { run_id: "r", step: 99, thread_id: "t", __secret: 1, team: "core" } },
+      {
+        configurable: { thread_id: "t", checkpoint_ns: "" },
+        metadata: { run_id: "r", step: 99, thread_id: "t", __secret: 1, team: "core" },
+      },
       checkpoint,
       { source: "loop", step: 1, parents: {} },
       {},

@@ -27,7 +27,9 @@ const EXCLUDED_KEYS = new Set([
 function configMetadata(config: unknown): Record<string, unknown> {
   const metadata = (config as { metadata?: unknown } | null | undefined)?.metadata;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return {};
-  return Object.fromEntries(Object.entries(metadata).filter(([key]) => !EXCLUDED_KEYS.has(key) && !key.startsWith("__")));
+  return Object.fromEntries(
+    Object.entries(metadata).filter(([key]) => !EXCLUDED_KEYS.has(key) && !key.startsWith("__")),
+  );
 }
 
 /** True when `saver` already records run metadata (wrapped by {@link withRunMetadata}). */

@@ -62,9 +62,13 @@ export class LocalCoordinationHub {
   /** Registers the coordinator of `instanceId`; a second live coordinator with the same id is a configuration error. @internal */
   join(instanceId: string, member: LocalHubMember): void {
     if (this.members.has(instanceId)) {
-      throw new RuntimeError("CONFIG_INVALID", `LocalRunCoordinator: instanceId "${instanceId}" is already used by another coordinator on this hub`, {
-        details: { instanceId },
-      });
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `LocalRunCoordinator: instanceId "${instanceId}" is already used by another coordinator on this hub`,
+        {
+          details: { instanceId },
+        },
+      );
     }
     this.members.set(instanceId, member);
   }

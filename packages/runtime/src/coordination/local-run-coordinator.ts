@@ -11,7 +11,13 @@ import type { CancelAction } from "../runs/types.js";
 import { checkCancelAction, checkInstanceId, checkRunId, checkTtl, resolveLeaseTiming } from "./arguments.js";
 import { HandlerRegistry } from "./handler-registry.js";
 import { LocalCoordinationHub, type LocalHubMember } from "./local-coordination-hub.js";
-import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator, RunLease } from "./run-coordinator.js";
+import type {
+  CancelDelivery,
+  CancelRequestHandler,
+  LeaseLostHandler,
+  RunCoordinator,
+  RunLease,
+} from "./run-coordinator.js";
 
 export { LocalCoordinationHub };
 
@@ -172,6 +178,9 @@ export class LocalRunCoordinator implements RunCoordinator {
   }
 
   private assertOpen(operation: string, runId: string): void {
-    if (this.closed) throw new RuntimeError("CLOSED", `LocalRunCoordinator ${this.instanceId} is closed (${operation} ${runId})`, { details: { runId } });
+    if (this.closed)
+      throw new RuntimeError("CLOSED", `LocalRunCoordinator ${this.instanceId} is closed (${operation} ${runId})`, {
+        details: { runId },
+      });
   }
 }

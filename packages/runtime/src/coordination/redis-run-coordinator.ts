@@ -17,10 +17,23 @@ import { Redis } from "ioredis";
 import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { CancelAction } from "../runs/types.js";
-import { checkCancelAction, checkInstanceId, checkRunId, checkTtl, isCancelAction, resolveLeaseTiming } from "./arguments.js";
+import {
+  checkCancelAction,
+  checkInstanceId,
+  checkRunId,
+  checkTtl,
+  isCancelAction,
+  resolveLeaseTiming,
+} from "./arguments.js";
 import { HandlerRegistry } from "./handler-registry.js";
 import { ACQUIRE, LEASE_OF, RELEASE, RENEW, REQUEST_CANCEL, runScript } from "./redis-scripts.js";
-import type { CancelDelivery, CancelRequestHandler, LeaseLostHandler, RunCoordinator, RunLease } from "./run-coordinator.js";
+import type {
+  CancelDelivery,
+  CancelRequestHandler,
+  LeaseLostHandler,
+  RunCoordinator,
+  RunLease,
+} from "./run-coordinator.js";
 
 /** Options shared by both ways of connecting a {@link RedisRunCoordinator}. */
 export interface RedisRunCoordinatorBaseOptions {
@@ -104,13 +117,17 @@ export class RedisRunCoordinator implements RunCoordinator {
       throw new RuntimeError("CONFIG_INVALID", "RedisRunCoordinator: pass exactly one of `redis` (a client) or `url`");
     }
     if (hasUrl && (typeof options.url !== "string" || options.url.length === 0)) {
-      throw new RuntimeError("CONFIG_INVALID", `RedisRunCoordinator: url must be a non-empty string, got ${typeof options.url}`);
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `RedisRunCoordinator: url must be a non-empty string, got ${typeof options.url}`,
+      );
     }
     const timing = resolveLeaseTiming("RedisRunCoordinator", options.leaseMs, options.renewIntervalMs, 1_000);
     const instanceId = options.instanceId ?? `${os.hostname()}:${randomUUID()}`;
     checkInstanceId("RedisRunCoordinator", instanceId);
     const prefix = options.keyPrefix ?? "deerflow:runtime:";
-    if (typeof prefix !== "string") throw new RuntimeError("CONFIG_INVALID", `RedisRunCoordinator: keyPrefix must be a string, got ${typeof prefix}`);
+    if (typeof prefix !== "string")
+      throw new RuntimeError("CONFIG_INVALID", `RedisRunCoordinator: keyPrefix must be a string, got ${typeof prefix}`);
 
     this.instanceId = instanceId;
     this.prefix = prefix;
@@ -123,7 +140,10 @@ export class RedisRunCoordinator implements RunCoordinator {
 
     this.ownsRedis = options.redis === undefined;
     this.redis = options.redis ?? new Redis(options.url as string);
-    if (this.ownsRedis) this.redis.on("error", (err: Error) => this.logger.debug({ err, instanceId }, "coordinator redis connection error"));
+    if (this.ownsRedis)
+      this.redis.on("error", (err: Error) =>
+        this.logger.debug({ err, instanceId }, "coordinator redis connection error"),
+      );
     // Subscribing monopolises a connection. The subscription is (re)made on every `ready` by us rather than by
     // ioredis' autoResubscribe, which sends SUBSCRIBE with no handler: closing while that reply is pending
     // rejected it unhandled ("Connection is closed."), and an unhandled rejection crashes a Node server.
@@ -137,13 +157,16 @@ export class RedisRunCoordinator implements RunCoordinator {
     });
     let markSubscribed!: () => void;
     this.subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
-    this.subscriber.on("error", (err: Error) => this.logger.debug({ err, instanceId }, "coordinator subscriber connection error"));
+    this.subscriber.on("error", (err: Error) =>
+      this.logger.debug({ err, instanceId }, "coordinator subscriber connection error"),
+    );
     this.subscriber.on("message", (channel: string, message: string) => this.onMessage(channel, message));
     this.subscriber.on("ready", () => {
       if (this.closing !== undefined) return;
       this.subscriber.subscribe(this.channel).then(markSubscribed, (err: unknown) => {
         // Not fatal: requests are still seen through their durable keys at each renewal.
-        if (this.closing === undefined) this.logger.warn({ err, instanceId }, "could not subscribe to cancel requests; relying on renewal checks");
+        if (this.closing === undefined)
+          this.logger.warn({ err, instanceId }, "could not subscribe to cancel requests; relying on renewal checks");
       });
     });
 
@@ -157,11 +180,15 @@ export class RedisRunCoordinator implements RunCoordinator {
     // Usually instant; bounded because renewal reads the durable requests anyway if the subscription lags.
     await withTimeout(this.subscribed, this.renewIntervalMs);
     const sentAt = now();
-    const reply = await this.call("acquire", runId, () => runScript(this.redis, ACQUIRE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId, this.leaseMs]));
+    const reply = await this.call("acquire", runId, () =>
+      runScript(this.redis, ACQUIRE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId, this.leaseMs]),
+    );
     if (Number(reply) !== 1) return false;
     if (this.closing !== undefined) {
       // Closed while acquiring: hand the lease straight back rather than leave it to expire.
-      await runScript(this.redis, RELEASE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId]).catch(() => {});
+      await runScript(this.redis, RELEASE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId]).catch(
+        () => {},
+      );
       throw this.closedError("acquire", runId);
     }
     const lease = this.held.get(runId);
@@ -217,7 +244,12 @@ export class RedisRunCoordinator implements RunCoordinator {
       return "delivered";
     }
     const owner = await this.call("requestCancel", runId, () =>
-      runScript(this.redis, REQUEST_CANCEL, [this.leaseKey(runId), this.cancelKey(runId)], [action, this.leaseMs * 2, `${this.prefix}cancel:`, runId]),
+      runScript(
+        this.redis,
+        REQUEST_CANCEL,
+        [this.leaseKey(runId), this.cancelKey(runId)],
+        [action, this.leaseMs * 2, `${this.prefix}cancel:`, runId],
+      ),
     );
     return typeof owner === "string" ? "delivered" : "no_owner";
   }
@@ -234,7 +266,9 @@ export class RedisRunCoordinator implements RunCoordinator {
     checkRunId(runId, "claimRecovery");
     const ttl = checkTtl(ttlMs, runId);
     this.assertOpen("claimRecovery", runId);
-    const reply = await this.call("claimRecovery", runId, () => this.redis.set(`${this.prefix}recover:${runId}`, this.instanceId, "PX", ttl, "NX"));
+    const reply = await this.call("claimRecovery", runId, () =>
+      this.redis.set(`${this.prefix}recover:${runId}`, this.instanceId, "PX", ttl, "NX"),
+    );
     return reply === "OK";
   }
 
@@ -257,11 +291,21 @@ export class RedisRunCoordinator implements RunCoordinator {
     this.subscriber.disconnect();
     if (!abandon && runs.length > 0) {
       // Bounded: during an outage the leases expire by themselves within leaseMs anyway.
-      const releases = Promise.allSettled(runs.map((runId) => runScript(this.redis, RELEASE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId])));
+      const releases = Promise.allSettled(
+        runs.map((runId) =>
+          runScript(this.redis, RELEASE, [this.leaseKey(runId), this.cancelKey(runId)], [this.instanceId]),
+        ),
+      );
       await withTimeout(releases, this.leaseMs);
     }
     if (this.ownsRedis) {
-      await withTimeout(this.redis.quit().then(() => undefined, () => undefined), 2_000);
+      await withTimeout(
+        this.redis.quit().then(
+          () => undefined,
+          () => undefined,
+        ),
+        2_000,
+      );
       this.redis.disconnect();
     }
   }
@@ -298,7 +342,10 @@ export class RedisRunCoordinator implements RunCoordinator {
     } catch (err) {
       if (this.closing === undefined && !this.unreachable) {
         this.unreachable = true;
-        this.logger.warn({ err, instanceId: this.instanceId, runs: entries.length }, "lease renewal failed; leases are lost if not renewed before they expire");
+        this.logger.warn(
+          { err, instanceId: this.instanceId, runs: entries.length },
+          "lease renewal failed; leases are lost if not renewed before they expire",
+        );
       }
     } finally {
       if (this.renewingSince === sentAt) this.renewingSince = undefined;
@@ -380,10 +427,14 @@ export class RedisRunCoordinator implements RunCoordinator {
       return await run();
     } catch (err) {
       if (this.closing !== undefined) throw this.closedError(operation, runId);
-      throw new RuntimeError("STORE_UNAVAILABLE", `RedisRunCoordinator ${operation}(${runId}) failed: ${(err as Error).message}`, {
-        cause: err,
-        details: { runId, operation },
-      });
+      throw new RuntimeError(
+        "STORE_UNAVAILABLE",
+        `RedisRunCoordinator ${operation}(${runId}) failed: ${(err as Error).message}`,
+        {
+          cause: err,
+          details: { runId, operation },
+        },
+      );
     }
   }
 
@@ -392,14 +443,17 @@ export class RedisRunCoordinator implements RunCoordinator {
   }
 
   private closedError(operation: string, runId: string): RuntimeError {
-    return new RuntimeError("CLOSED", `RedisRunCoordinator ${this.instanceId} is closed (${operation} ${runId})`, { details: { runId } });
+    return new RuntimeError("CLOSED", `RedisRunCoordinator ${this.instanceId} is closed (${operation} ${runId})`, {
+      details: { runId },
+    });
   }
 }
 
 function parseRenewReply(reply: unknown, count: number): [unknown[], unknown[]] {
   if (Array.isArray(reply) && reply.length === 2) {
     const [renewed, actions] = reply as [unknown, unknown];
-    if (Array.isArray(renewed) && Array.isArray(actions) && renewed.length === count && actions.length === count) return [renewed, actions];
+    if (Array.isArray(renewed) && Array.isArray(actions) && renewed.length === count && actions.length === count)
+      return [renewed, actions];
   }
   throw new Error(`unexpected renewal reply for ${count} leases`);
 }

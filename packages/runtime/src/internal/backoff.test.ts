@@ -5,7 +5,9 @@ describe("backoff", () => {
   it("doubles from the base up to the cap, with half of each delay random", () => {
     const options = { baseDelayMs: 100, maxDelayMs: 1_000 };
     expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0))).toEqual([50, 100, 200, 400, 500, 500]);
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0.999999))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, options, () => 0.999999))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
     expect(backoffDelay(500, options, () => 0)).toBe(500);
   });
 
@@ -32,7 +34,13 @@ describe("backoff", () => {
           calls++;
           throw new Error(`fail ${calls}`);
         },
-        { attempts: 3, baseDelayMs: 1, maxDelayMs: 1, isTransient: () => true, onRetry: (_e, attempt) => void retries.push(attempt) },
+        {
+          attempts: 3,
+          baseDelayMs: 1,
+          maxDelayMs: 1,
+          isTransient: () => true,
+          onRetry: (_e, attempt) => void retries.push(attempt),
+        },
       ),
     ).rejects.toThrow("fail 3");
     expect(retries).toEqual([1, 2]);

@@ -36,7 +36,11 @@ export interface RetryOptions extends BackoffOptions {
  * @param options - base and cap of the delay.
  * @param random - source of jitter in [0, 1), injectable for tests.
  */
-export function backoffDelay(attempt: number, options: Pick<BackoffOptions, "baseDelayMs" | "maxDelayMs">, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  options: Pick<BackoffOptions, "baseDelayMs" | "maxDelayMs">,
+  random: () => number = Math.random,
+): number {
   const exponent = Math.min(Math.max(attempt - 1, 0), 30);
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** exponent);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));

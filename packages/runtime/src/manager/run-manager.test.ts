@@ -49,7 +49,12 @@ describe("RunManager on one instance", () => {
   it("runs a graph in the background and streams metadata first, then events, then end", async () => {
     const { manager, checkpointer } = makeManager();
     const threadId = randomUUID();
-    const run = await manager.create({ threadId, assistantId: "work", input: { log: ["a"] }, streamMode: ["values", "custom"] });
+    const run = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"] },
+      streamMode: ["values", "custom"],
+    });
     expect(run.status).toBe("pending");
     const items = await collect(manager.stream(run.runId));
     expect(events(items)[0]).toBe("metadata");
@@ -84,9 +89,19 @@ describe("RunManager on one instance", () => {
   it("`interrupt` stops the running run and the new one continues from its checkpointed state", async () => {
     const { manager, checkpointer } = makeManager();
     const threadId = randomUUID();
-    const first = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const first = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, first.runId);
-    const second = await manager.create({ threadId, assistantId: "work", input: { log: ["b"], delayMs: 0 }, multitaskStrategy: "interrupt" });
+    const second = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["b"], delayMs: 0 },
+      multitaskStrategy: "interrupt",
+    });
     expect((await manager.join(second.runId)).status).toBe("success");
     expect((await manager.get(first.runId))?.status).toBe("interrupted");
     // The interrupted run's input was checkpointed; its node never completed.
@@ -98,9 +113,19 @@ describe("RunManager on one instance", () => {
     const threadId = randomUUID();
     const zero = await manager.create({ threadId, assistantId: "work", input: { log: ["z"] } });
     await manager.join(zero.runId);
-    const first = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const first = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, first.runId);
-    const second = await manager.create({ threadId, assistantId: "work", input: { log: ["b"], delayMs: 0 }, multitaskStrategy: "rollback" });
+    const second = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["b"], delayMs: 0 },
+      multitaskStrategy: "rollback",
+    });
     expect((await manager.join(second.runId)).status).toBe("success");
     const old = await manager.get(first.runId);
     expect(old?.status).toBe("error");
@@ -113,7 +138,14 @@ describe("RunManager on one instance", () => {
     const threadId = randomUUID();
     const runs = [];
     for (const label of ["1", "2", "3", "4"]) {
-      runs.push(await manager.create({ threadId, assistantId: "work", input: { log: [label], delayMs: 20 }, multitaskStrategy: "enqueue" }));
+      runs.push(
+        await manager.create({
+          threadId,
+          assistantId: "work",
+          input: { log: [label], delayMs: 20 },
+          multitaskStrategy: "enqueue",
+        }),
+      );
     }
     for (const run of runs) expect((await manager.join(run.runId)).status).toBe("success");
     expect(trace.events).toEqual(["start:1", "end:1", "start:2", "end:2", "start:3", "end:3", "start:4", "end:4"]);
@@ -123,7 +155,12 @@ describe("RunManager on one instance", () => {
   it("cancel interrupts, is idempotent, and waits when asked", async () => {
     const { manager } = makeManager();
     const threadId = randomUUID();
-    const run = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, run.runId);
     expect(await manager.cancel(run.runId, { wait: true })).toBe("cancelled");
     expect((await manager.get(run.runId))?.status).toBe("interrupted");
@@ -137,7 +174,12 @@ describe("RunManager on one instance", () => {
     const { manager, checkpointer } = makeManager();
     const threadId = randomUUID();
     await manager.join((await manager.create({ threadId, assistantId: "work", input: { log: ["z"] } })).runId);
-    const run = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, run.runId);
     expect(await stateOf(checkpointer, threadId)).toEqual(["z", "done:z", "a"]);
     await manager.cancel(run.runId, { action: "rollback", wait: true });
@@ -148,7 +190,12 @@ describe("RunManager on one instance", () => {
   it("rollback of a thread's first run leaves the thread empty", async () => {
     const { manager, checkpointer } = makeManager();
     const threadId = randomUUID();
-    const run = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, run.runId);
     await manager.cancel(run.runId, { action: "rollback", wait: true });
     expect(await stateOf(checkpointer, threadId)).toEqual([]);
@@ -157,8 +204,18 @@ describe("RunManager on one instance", () => {
   it("cancelling a pending run ends it without running it and ends its stream", async () => {
     const { manager, trace } = makeManager();
     const threadId = randomUUID();
-    const first = await manager.create({ threadId, assistantId: "work", input: { log: ["a"], delayMs: 200 }, multitaskStrategy: "enqueue" });
-    const second = await manager.create({ threadId, assistantId: "work", input: { log: ["b"] }, multitaskStrategy: "enqueue" });
+    const first = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 200 },
+      multitaskStrategy: "enqueue",
+    });
+    const second = await manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["b"] },
+      multitaskStrategy: "enqueue",
+    });
     expect(await manager.cancel(second.runId)).toBe("cancelled");
     expect(events(await collect(manager.stream(second.runId)))).toEqual(["end"]);
     expect((await manager.join(first.runId)).status).toBe("success");
@@ -176,7 +233,12 @@ describe("RunManager on one instance", () => {
 
   it("a run past its timeout ends with status timeout", async () => {
     const { manager } = makeManager();
-    const run = await manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, timeoutMs: 100 });
+    const run = await manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      timeoutMs: 100,
+    });
     const final = await manager.join(run.runId);
     expect(final.status).toBe("timeout");
     expect(final.error).toMatch(/timeout/i);
@@ -199,10 +261,18 @@ describe("RunManager on one instance", () => {
   it("validates input before admitting anything", async () => {
     const { manager } = makeManager();
     const threadId = randomUUID();
-    await expect(manager.create({ threadId, assistantId: "nope" })).rejects.toMatchObject({ code: "ASSISTANT_NOT_FOUND" });
-    await expect(manager.create({ threadId, assistantId: "work", streamMode: ["events"] })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(manager.create({ threadId, assistantId: "work", timeoutMs: -1 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(manager.create({ threadId, assistantId: "work", ifNotExists: "reject" })).rejects.toMatchObject({ code: "THREAD_NOT_FOUND" });
+    await expect(manager.create({ threadId, assistantId: "nope" })).rejects.toMatchObject({
+      code: "ASSISTANT_NOT_FOUND",
+    });
+    await expect(manager.create({ threadId, assistantId: "work", streamMode: ["events"] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+    await expect(manager.create({ threadId, assistantId: "work", timeoutMs: -1 })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+    await expect(manager.create({ threadId, assistantId: "work", ifNotExists: "reject" })).rejects.toMatchObject({
+      code: "THREAD_NOT_FOUND",
+    });
     expect(await manager.store.getThread(threadId)).toBeNull();
   });
 
@@ -218,14 +288,17 @@ describe("RunManager on one instance", () => {
     const { manager } = makeManager({ streamRetentionMs: 0 });
     const run = await manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"] } });
     await manager.join(run.runId);
-    for (let i = 0; i < 50 && (await manager.bridge.exists(run.runId)); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 50 && (await manager.bridge.exists(run.runId)); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(events(await collect(manager.stream(run.runId)))).toEqual(["end"]);
   });
 
   it("runs 100 runs on 100 threads concurrently", async () => {
     const { manager } = makeManager();
     const runs = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: [`r${i}`], delayMs: 5 } })),
+      Array.from({ length: 100 }, (_, i) =>
+        manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: [`r${i}`], delayMs: 5 } }),
+      ),
     );
     const finals = await Promise.all(runs.map((r) => manager.join(r.runId)));
     expect(finals.every((r) => r.status === "success")).toBe(true);
@@ -233,11 +306,18 @@ describe("RunManager on one instance", () => {
 
   it("shutdown interrupts what does not finish in time and refuses new runs", async () => {
     const { manager } = makeManager({ store: new MemoryRunStore() });
-    const run = await manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(manager, run.runId);
     await manager.shutdown({ timeoutMs: 50 });
     expect((await manager.get(run.runId))?.status).toBe("interrupted");
-    await expect(manager.create({ threadId: randomUUID(), assistantId: "work" })).rejects.toMatchObject({ code: "SHUTTING_DOWN" });
+    await expect(manager.create({ threadId: randomUUID(), assistantId: "work" })).rejects.toMatchObject({
+      code: "SHUTTING_DOWN",
+    });
   });
 });
 
@@ -291,13 +371,20 @@ describe("RunManager across instances sharing a store, bridge and coordination h
   /** Bounds a wait that must end well before the test's own timeout, so a hang fails with a message. */
   function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)),
+    );
     return Promise.race([promise, late]).finally(() => clearTimeout(timer));
   }
 
   it("a run created on A is streamed, joined and cancelled through B", async () => {
     const { a, b } = pair();
-    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await a.manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, run.runId);
     const streamed = collect(b.manager.stream(run.runId));
     expect(await b.manager.cancel(run.runId)).toBe("requested");
@@ -308,7 +395,12 @@ describe("RunManager across instances sharing a store, bridge and coordination h
 
   it("recovers the runs of an instance that stopped renewing its leases", async () => {
     const { a, b } = pair(300);
-    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await a.manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, run.runId);
     const streamed = collect(b.manager.stream(run.runId));
     await a.coordinator.close({ abandon: true }); // A "dies": its lease is no longer renewed
@@ -322,7 +414,12 @@ describe("RunManager across instances sharing a store, bridge and coordination h
   it("recovers an orphan as soon as its lease expires, not at the next sweep", async () => {
     // The periodic sweep (every 10 min) cannot be what recovers it within the bound below.
     const { a, b, hub } = pair(400, { sweepIntervalMs: 600_000 });
-    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await a.manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, run.runId);
     await b.manager.start(); // sees the run owned by A, with the time left on its lease
     const expiresAt = performance.now() + (hub.leaseOf(run.runId)?.expiresInMs ?? 0);
@@ -336,7 +433,12 @@ describe("RunManager across instances sharing a store, bridge and coordination h
   it("without leaseOf, the sweep recovers an orphan within one sweep interval of its lease's expiry", async () => {
     const sweepIntervalMs = 300;
     const { a, b, hub } = pair(400, { sweepIntervalMs, withoutLeaseOf: true });
-    const run = await a.manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await a.manager.create({
+      threadId: randomUUID(),
+      assistantId: "work",
+      input: { log: ["a"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, run.runId);
     await b.manager.start();
     const expiresAt = performance.now() + (hub.leaseOf(run.runId)?.expiresInMs ?? 0);

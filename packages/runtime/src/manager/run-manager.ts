@@ -78,7 +78,10 @@ export class RunManager {
   constructor(options: RunManagerOptions) {
     const limit = options.coordinatorTimeoutMs;
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 2_147_483_647)) {
-      throw new RuntimeError("CONFIG_INVALID", `coordinatorTimeoutMs must be a positive integer number of milliseconds, got ${String(limit)}`);
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `coordinatorTimeoutMs must be a positive integer number of milliseconds, got ${String(limit)}`,
+      );
     }
     this.options = options;
     this.logger = options.logger ?? silentLogger;
@@ -163,7 +166,8 @@ export class RunManager {
     this.local.set(runId, local);
     local.done = this.execute(local, graph);
 
-    for (const old of admitted.superseded) await this.supersede(old, strategy === "rollback" ? "rollback" : "interrupt");
+    for (const old of admitted.superseded)
+      await this.supersede(old, strategy === "rollback" ? "rollback" : "interrupt");
     this.changes.wakeAll();
     return admitted.run;
   }
@@ -245,7 +249,10 @@ export class RunManager {
         await this.bridge.publishEnd(runId);
         this.bridge.cleanup(runId, { delayMs: this.streamRetentionMs }).catch(() => {});
         outcome = "cancelled";
-      } else if ((await this.coordinated("requestCancel", runId, this.coordinator.requestCancel(runId, effective))) === "delivered") {
+      } else if (
+        (await this.coordinated("requestCancel", runId, this.coordinator.requestCancel(runId, effective))) ===
+        "delivered"
+      ) {
         outcome = "requested";
       } else {
         outcome = (await this.recoverOrphan(updated)) ? "recovered" : "requested";
@@ -308,7 +315,8 @@ export class RunManager {
   /** Takes a new run's lease; a lease the coordinator grants after the wait was given up is handed straight back. */
   private acquireNewLease(runId: string): Promise<boolean> {
     const acquiring = this.coordinator.acquire(runId);
-    const releaseLate = (): void => void acquiring.then((held) => (held ? this.coordinator.release(runId) : undefined)).catch(() => {});
+    const releaseLate = (): void =>
+      void acquiring.then((held) => (held ? this.coordinator.release(runId) : undefined)).catch(() => {});
     return this.coordinated("acquire", runId, acquiring, releaseLate);
   }
 
@@ -325,10 +333,17 @@ export class RunManager {
     } catch (err) {
       if (!limit.aborted) throw err;
       onGiveUp?.();
-      this.logger.warn({ runId, operation, timeoutMs: this.coordinatorTimeoutMs }, "the run coordinator did not answer in time");
-      throw new RuntimeError("STORE_UNAVAILABLE", `The run coordinator did not answer ${operation} for run ${runId} within ${this.coordinatorTimeoutMs} ms.`, {
-        details: { runId, operation, timeoutMs: this.coordinatorTimeoutMs },
-      });
+      this.logger.warn(
+        { runId, operation, timeoutMs: this.coordinatorTimeoutMs },
+        "the run coordinator did not answer in time",
+      );
+      throw new RuntimeError(
+        "STORE_UNAVAILABLE",
+        `The run coordinator did not answer ${operation} for run ${runId} within ${this.coordinatorTimeoutMs} ms.`,
+        {
+          details: { runId, operation, timeoutMs: this.coordinatorTimeoutMs },
+        },
+      );
     }
   }
 
@@ -357,7 +372,9 @@ export class RunManager {
       }
     } finally {
       if (!local.fenced) {
-        await this.bridge.publishEnd(runId).catch((err) => this.logger.error({ runId, err }, "could not publish the end marker"));
+        await this.bridge
+          .publishEnd(runId)
+          .catch((err) => this.logger.error({ runId, err }, "could not publish the end marker"));
         this.bridge.cleanup(runId, { delayMs: this.streamRetentionMs }).catch(() => {});
       }
       this.local.delete(runId);
@@ -406,7 +423,11 @@ export class RunManager {
     }
     const effective = old.cancelAction ?? action;
     if (this.abortLocal(old.runId, new RunAbort(effective))) return;
-    if ((await this.coordinated("requestCancel", old.runId, this.coordinator.requestCancel(old.runId, effective))) === "no_owner") await this.recoverOrphan(old);
+    if (
+      (await this.coordinated("requestCancel", old.runId, this.coordinator.requestCancel(old.runId, effective))) ===
+      "no_owner"
+    )
+      await this.recoverOrphan(old);
   }
 
   /** Aborts a local run; false when this instance does not execute it. */
@@ -446,7 +467,8 @@ export class RunManager {
    * coordinator without `leaseOf`.
    */
   private async leaseOf(runId: string): Promise<{ expiresInMs: number | undefined } | null> {
-    if (this.coordinator.leaseOf !== undefined) return this.coordinated("leaseOf", runId, this.coordinator.leaseOf(runId));
+    if (this.coordinator.leaseOf !== undefined)
+      return this.coordinated("leaseOf", runId, this.coordinator.leaseOf(runId));
     const owner = await this.coordinated("ownerOf", runId, this.coordinator.ownerOf(runId));
     return owner === null ? null : { expiresInMs: undefined };
   }
@@ -514,9 +536,16 @@ export class RunManager {
 
   private resolveGraph(assistantId: string): GraphFactory {
     const graphs = this.options.graphs;
-    const graph = typeof graphs === "function" ? graphs(assistantId) : Object.hasOwn(graphs, assistantId) ? graphs[assistantId] : undefined;
+    const graph =
+      typeof graphs === "function"
+        ? graphs(assistantId)
+        : Object.hasOwn(graphs, assistantId)
+          ? graphs[assistantId]
+          : undefined;
     if (!graph) {
-      throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${assistantId}".`, { details: { assistantId } });
+      throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${assistantId}".`, {
+        details: { assistantId },
+      });
     }
     return graph;
   }
@@ -524,7 +553,10 @@ export class RunManager {
   private buildKwargs(input: CreateRunInput): RunKwargs {
     const timeoutMs = input.timeoutMs ?? this.options.defaultTimeoutMs;
     if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new RuntimeError("INVALID_ARGUMENT", `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
+      throw new RuntimeError(
+        "INVALID_ARGUMENT",
+        `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`,
+      );
     }
     const kwargs: RunKwargs = { streamMode: normalizeStreamModes(input.streamMode) };
     if (input.input !== undefined) kwargs.input = input.input;

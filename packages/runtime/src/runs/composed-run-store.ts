@@ -20,12 +20,24 @@ import type {
 import type { CancelAction, RunRecord, ThreadRecord } from "./types.js";
 
 /** The thread methods of a {@link RunStore}. */
-export type ThreadOperations = Pick<RunStore, "createThread" | "getThread" | "updateThread" | "searchThreads" | "countThreads" | "deleteThread">;
+export type ThreadOperations = Pick<
+  RunStore,
+  "createThread" | "getThread" | "updateThread" | "searchThreads" | "countThreads" | "deleteThread"
+>;
 
 /** The run methods of a {@link RunStore}. */
 export type RunOperations = Pick<
   RunStore,
-  "admitRun" | "getRun" | "listRuns" | "listActiveRuns" | "tryStartRun" | "finishRun" | "requestCancel" | "setOwner" | "deleteRun" | "deleteFinishedRuns"
+  | "admitRun"
+  | "getRun"
+  | "listRuns"
+  | "listActiveRuns"
+  | "tryStartRun"
+  | "finishRun"
+  | "requestCancel"
+  | "setOwner"
+  | "deleteRun"
+  | "deleteFinishedRuns"
 >;
 
 /** A {@link RunStore} forwarding to its thread and run operations; the subclass adds `close`. */

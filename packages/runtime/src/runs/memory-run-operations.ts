@@ -1,8 +1,24 @@
 /** The run operations of `MemoryRunStore`: admission, start, end, cancel, ownership and retention. */
 import { isActive, type MemoryStoreParts, type MemoryTables } from "./memory-tables.js";
-import type { ActiveRunQuery, AdmitRunInput, AdmitRunResult, FinishRunInput, RunListQuery, TryStartOutcome } from "./run-store.js";
+import type {
+  ActiveRunQuery,
+  AdmitRunInput,
+  AdmitRunResult,
+  FinishRunInput,
+  RunListQuery,
+  TryStartOutcome,
+} from "./run-store.js";
 import { runIdTaken, runStillActive, threadAlreadyActive, threadNotFound } from "./store-errors.js";
-import { checkAdmitRunInput, checkCancelAction, checkCutoff, checkFinishRunInput, checkId, checkOwnerChange, checkRunListQuery, SUPERSEDED_RUN_ERROR } from "./store-input.js";
+import {
+  checkAdmitRunInput,
+  checkCancelAction,
+  checkCutoff,
+  checkFinishRunInput,
+  checkId,
+  checkOwnerChange,
+  checkRunListQuery,
+  SUPERSEDED_RUN_ERROR,
+} from "./store-input.js";
 import { isTerminalRunStatus, type CancelAction, type RunRecord } from "./types.js";
 
 /** Admitting, reading, starting, finishing, cancelling and deleting runs. */
@@ -21,7 +37,11 @@ export class MemoryRunOperations {
     const existing = this.tables.threads.get(run.threadId);
     if (!existing && run.ifNotExists === "reject") throw threadNotFound(run.threadId);
     const active = existing ? this.tables.activeRuns(run.threadId) : [];
-    if (run.multitaskStrategy === "reject" && active.length > 0) throw threadAlreadyActive(run.threadId, active.map((r) => r.record.runId));
+    if (run.multitaskStrategy === "reject" && active.length > 0)
+      throw threadAlreadyActive(
+        run.threadId,
+        active.map((r) => r.record.runId),
+      );
     if (this.tables.runs.has(run.runId)) throw runIdTaken(run.runId);
 
     const now = this.store.now();
@@ -40,7 +60,10 @@ export class MemoryRunOperations {
     const record = this.tables.insertRun(run, now);
     thread.status = "busy";
     thread.updatedAt = now;
-    this.store.logger.debug({ runId: run.runId, threadId: run.threadId, superseded: superseded.length }, "run admitted");
+    this.store.logger.debug(
+      { runId: run.runId, threadId: run.threadId, superseded: superseded.length },
+      "run admitted",
+    );
     return { run: structuredClone(record), superseded, thread: structuredClone(thread) };
   }
 
@@ -74,7 +97,8 @@ export class MemoryRunOperations {
     const ownerId = query?.ownerId === undefined ? undefined : checkId(query.ownerId, "ownerId");
     const out: RunRecord[] = [];
     for (const { record } of this.tables.runs.values()) {
-      if (isActive(record.status) && (ownerId === undefined || record.ownerId === ownerId)) out.push(structuredClone(record));
+      if (isActive(record.status) && (ownerId === undefined || record.ownerId === ownerId))
+        out.push(structuredClone(record));
     }
     return out;
   }
@@ -85,7 +109,8 @@ export class MemoryRunOperations {
     const stored = this.tables.runs.get(checkId(runId, "runId"));
     if (!stored) return { outcome: "missing" };
     const { record } = stored;
-    if (record.status !== "pending" || record.cancelAction !== null) return { outcome: "cancelled", run: structuredClone(record) };
+    if (record.status !== "pending" || record.cancelAction !== null)
+      return { outcome: "cancelled", run: structuredClone(record) };
     const blocker = this.tables.activeRuns(record.threadId).find((r) => r.seq < stored.seq);
     if (blocker) return { outcome: "blocked", run: structuredClone(record), blockedBy: blocker.record.runId };
     const now = this.store.now();
@@ -163,4 +188,5 @@ export class MemoryRunOperations {
       }
     }
     return deleted;
-  }}
+  }
+}

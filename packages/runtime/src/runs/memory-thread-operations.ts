@@ -72,7 +72,12 @@ export class MemoryThreadOperations {
     checkId(threadId, "threadId");
     if (!this.tables.threads.has(threadId)) return false;
     const active = this.tables.activeRuns(threadId);
-    if (active.length > 0) throw threadHasActiveRuns(threadId, active.map((r) => r.record.runId));
+    if (active.length > 0)
+      throw threadHasActiveRuns(
+        threadId,
+        active.map((r) => r.record.runId),
+      );
     this.tables.deleteThread(threadId);
     return true;
-  }}
+  }
+}

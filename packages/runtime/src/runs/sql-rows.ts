@@ -2,7 +2,16 @@
  * Mapping of `threads` / `runs` SQL rows (PostgreSQL and SQLite) to records. Tolerates pools whose type
  * parsers were changed globally (timestamps or jsonb arriving as strings).
  */
-import type { RunKwargs, RunRecord, ThreadRecord, CancelAction, DisconnectMode, MultitaskStrategy, RunStatus, ThreadStatus } from "./types.js";
+import type {
+  RunKwargs,
+  RunRecord,
+  ThreadRecord,
+  CancelAction,
+  DisconnectMode,
+  MultitaskStrategy,
+  RunStatus,
+  ThreadStatus,
+} from "./types.js";
 
 /** A `threads` row as returned by `SELECT *`. */
 export interface ThreadRow {

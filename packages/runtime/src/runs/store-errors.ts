@@ -17,9 +17,13 @@ export function threadNotFound(threadId: string): RuntimeError {
 
 /** `THREAD_BUSY` for deleting a thread that still has active runs. */
 export function threadHasActiveRuns(threadId: string, activeRunIds: string[]): RuntimeError {
-  return new RuntimeError("THREAD_BUSY", `Thread ${threadId} has active runs (${activeRunIds.join(", ")}); cancel them first`, {
-    details: { threadId, activeRunIds },
-  });
+  return new RuntimeError(
+    "THREAD_BUSY",
+    `Thread ${threadId} has active runs (${activeRunIds.join(", ")}); cancel them first`,
+    {
+      details: { threadId, activeRunIds },
+    },
+  );
 }
 
 /** `THREAD_BUSY` for a `reject` admission on a thread with an active run (nothing is written). */

@@ -16,7 +16,14 @@ const DEFAULT_PAGE_LIMIT = 10;
 /** Largest accepted `limit`. */
 const MAX_PAGE_LIMIT = 1000;
 
-const RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(["pending", "running", "success", "error", "timeout", "interrupted"]);
+const RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>([
+  "pending",
+  "running",
+  "success",
+  "error",
+  "timeout",
+  "interrupted",
+]);
 const THREAD_STATUSES: ReadonlySet<string> = new Set<ThreadStatus>(["idle", "busy", "interrupted", "error"]);
 const STRATEGIES: ReadonlySet<string> = new Set(["reject", "interrupt", "rollback", "enqueue"]);
 const DISCONNECT_MODES: ReadonlySet<string> = new Set(["cancel", "continue"]);
@@ -44,14 +51,18 @@ function isStorableString(value: string): boolean {
  */
 export function checkId(value: unknown, field: string): string {
   if (typeof value !== "string" || value.length === 0 || !isStorableString(value)) {
-    throw invalid(`${field} must be a non-empty string without NUL characters, got ${JSON.stringify(value) ?? String(value)}`, { field });
+    throw invalid(
+      `${field} must be a non-empty string without NUL characters, got ${JSON.stringify(value) ?? String(value)}`,
+      { field },
+    );
   }
   return value;
 }
 
 function checkStorableJson(value: unknown, field: string, path: string): void {
   if (typeof value === "string") {
-    if (!isStorableString(value)) throw invalid(`${field} contains a string with a NUL character or a lone surrogate at ${path}`, { field, path });
+    if (!isStorableString(value))
+      throw invalid(`${field} contains a string with a NUL character or a lone surrogate at ${path}`, { field, path });
     return;
   }
   if (Array.isArray(value)) {
@@ -60,7 +71,8 @@ function checkStorableJson(value: unknown, field: string, path: string): void {
   }
   if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (!isStorableString(key)) throw invalid(`${field} has a key with a NUL character or a lone surrogate at ${path}`, { field, path });
+      if (!isStorableString(key))
+        throw invalid(`${field} has a key with a NUL character or a lone surrogate at ${path}`, { field, path });
       checkStorableJson(item, field, `${path}.${key}`);
     }
   }
@@ -76,13 +88,19 @@ function checkStorableJson(value: unknown, field: string, path: string): void {
  */
 export function toJsonObject(value: unknown, field: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid(`${field} must be a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`, { field });
+    throw invalid(
+      `${field} must be a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+      { field },
+    );
   }
   let text: string;
   try {
     text = JSON.stringify(value);
   } catch (cause) {
-    throw new RuntimeError("INVALID_ARGUMENT", `${field} is not JSON-serialisable: ${(cause as Error).message}`, { cause, details: { field } });
+    throw new RuntimeError("INVALID_ARGUMENT", `${field} is not JSON-serialisable: ${(cause as Error).message}`, {
+      cause,
+      details: { field },
+    });
   }
   const parsed = JSON.parse(text) as unknown;
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
@@ -94,19 +112,22 @@ export function toJsonObject(value: unknown, field: string): Record<string, unkn
 
 /** @throws RuntimeError `INVALID_ARGUMENT` for an unknown run status. */
 function checkRunStatus(value: unknown, field: string): RunStatus {
-  if (typeof value !== "string" || !RUN_STATUSES.has(value)) throw invalid(`${field} must be a run status, got ${JSON.stringify(value) ?? String(value)}`, { field });
+  if (typeof value !== "string" || !RUN_STATUSES.has(value))
+    throw invalid(`${field} must be a run status, got ${JSON.stringify(value) ?? String(value)}`, { field });
   return value as RunStatus;
 }
 
 /** @throws RuntimeError `INVALID_ARGUMENT` for an unknown thread status. */
 export function checkThreadStatus(value: unknown, field: string): ThreadStatus {
-  if (typeof value !== "string" || !THREAD_STATUSES.has(value)) throw invalid(`${field} must be a thread status, got ${JSON.stringify(value) ?? String(value)}`, { field });
+  if (typeof value !== "string" || !THREAD_STATUSES.has(value))
+    throw invalid(`${field} must be a thread status, got ${JSON.stringify(value) ?? String(value)}`, { field });
   return value as ThreadStatus;
 }
 
 /** @throws RuntimeError `INVALID_ARGUMENT` for an unknown cancel action. */
 export function checkCancelAction(value: unknown): CancelAction {
-  if (typeof value !== "string" || !CANCEL_ACTIONS.has(value)) throw invalid(`cancel action must be "interrupt" or "rollback", got ${JSON.stringify(value) ?? String(value)}`);
+  if (typeof value !== "string" || !CANCEL_ACTIONS.has(value))
+    throw invalid(`cancel action must be "interrupt" or "rollback", got ${JSON.stringify(value) ?? String(value)}`);
   return value as CancelAction;
 }
 
@@ -126,7 +147,8 @@ export function checkCreateThreadInput(input: CreateThreadInput): CheckedCreateT
   const threadId = checkId(input.threadId, "threadId");
   const metadata = input.metadata === undefined ? {} : toJsonObject(input.metadata, "metadata");
   const ifExists = input.ifExists ?? "raise";
-  if (ifExists !== "raise" && ifExists !== "do_nothing") throw invalid(`ifExists must be "raise" or "do_nothing", got ${JSON.stringify(ifExists)}`);
+  if (ifExists !== "raise" && ifExists !== "do_nothing")
+    throw invalid(`ifExists must be "raise" or "do_nothing", got ${JSON.stringify(ifExists)}`);
   return { threadId, metadata, ifExists };
 }
 
@@ -135,7 +157,10 @@ export function checkCreateThreadInput(input: CreateThreadInput): CheckedCreateT
  *
  * @throws RuntimeError `INVALID_ARGUMENT` naming the first bad field.
  */
-export function checkThreadPatch(patch: ThreadPatch): { metadata: Record<string, unknown> | undefined; status: ThreadStatus | undefined } {
+export function checkThreadPatch(patch: ThreadPatch): {
+  metadata: Record<string, unknown> | undefined;
+  status: ThreadStatus | undefined;
+} {
   const metadata = patch.metadata === undefined ? undefined : toJsonObject(patch.metadata, "metadata");
   const status = patch.status === undefined ? undefined : checkThreadStatus(patch.status, "status");
   return { metadata, status };
@@ -164,7 +189,10 @@ export function checkAdmitRunInput(input: AdmitRunInput): CheckedAdmitRunInput {
   if (typeof input !== "object" || input === null) throw invalid("admitRun input must be an object");
   const pick = <T extends string>(value: unknown, allowed: ReadonlySet<string>, field: string): T => {
     if (typeof value !== "string" || !allowed.has(value)) {
-      throw invalid(`${field} must be one of ${[...allowed].join(", ")}, got ${JSON.stringify(value) ?? String(value)}`, { field });
+      throw invalid(
+        `${field} must be one of ${[...allowed].join(", ")}, got ${JSON.stringify(value) ?? String(value)}`,
+        { field },
+      );
     }
     return value as T;
   };
@@ -193,7 +221,8 @@ export interface CheckedFinishRunInput {
 
 function optionalText(value: unknown, field: string): string | null | undefined {
   if (value === undefined || value === null) return value;
-  if (typeof value !== "string" || !isStorableString(value)) throw invalid(`${field} must be a string without NUL characters or null`, { field });
+  if (typeof value !== "string" || !isStorableString(value))
+    throw invalid(`${field} must be a string without NUL characters or null`, { field });
   return value;
 }
 
@@ -205,7 +234,8 @@ function optionalText(value: unknown, field: string): string | null | undefined 
 export function checkFinishRunInput(input: FinishRunInput): CheckedFinishRunInput {
   if (typeof input !== "object" || input === null) throw invalid("finishRun input must be an object");
   const status = checkRunStatus(input.status, "status");
-  if (status === "pending" || status === "running") throw invalid(`finishRun status must be terminal, got "${status}"`, { field: "status" });
+  if (status === "pending" || status === "running")
+    throw invalid(`finishRun status must be terminal, got "${status}"`, { field: "status" });
   const expect = input.expectStatus ?? ["pending", "running"];
   if (!Array.isArray(expect)) throw invalid("expectStatus must be an array of run statuses", { field: "expectStatus" });
   return {
@@ -229,12 +259,17 @@ export function checkPage(query: { limit?: number; offset?: number }): { limit: 
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
     throw invalid(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}, got ${String(limit)}`, { field: "limit" });
   }
-  if (!Number.isSafeInteger(offset) || offset < 0) throw invalid(`offset must be a non-negative integer, got ${String(offset)}`, { field: "offset" });
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw invalid(`offset must be a non-negative integer, got ${String(offset)}`, { field: "offset" });
   return { limit, offset };
 }
 
 /** Validates a {@link RunListQuery}; `status` undefined means every status. */
-export function checkRunListQuery(query: RunListQuery | undefined): { status: RunStatus | undefined; limit: number; offset: number } {
+export function checkRunListQuery(query: RunListQuery | undefined): {
+  status: RunStatus | undefined;
+  limit: number;
+  offset: number;
+} {
   const q = query ?? {};
   return { status: q.status === undefined ? undefined : checkRunStatus(q.status, "status"), ...checkPage(q) };
 }
@@ -245,7 +280,8 @@ export function checkRunListQuery(query: RunListQuery | undefined): { status: Ru
  * @throws RuntimeError `INVALID_ARGUMENT` for anything but a valid `Date`.
  */
 export function checkCutoff(value: unknown): Date {
-  if (Object.prototype.toString.call(value) !== "[object Date]" || Number.isNaN((value as Date).getTime())) throw invalid(`endedBefore must be a valid Date, got ${String(value)}`, { field: "endedBefore" });
+  if (Object.prototype.toString.call(value) !== "[object Date]" || Number.isNaN((value as Date).getTime()))
+    throw invalid(`endedBefore must be a valid Date, got ${String(value)}`, { field: "endedBefore" });
   return value as Date;
 }
 

@@ -29,9 +29,12 @@ const SORT_FIELDS: ReadonlySet<string> = new Set<ThreadSortField>(["threadId", "
  *
  * @throws RuntimeError `INVALID_ARGUMENT` naming the bad field.
  */
-export function checkThreadFilter(query: Pick<ThreadSearchQuery, "metadata" | "status" | "ids"> | undefined): Pick<CheckedThreadSearch, "metadata" | "status" | "ids"> {
+export function checkThreadFilter(
+  query: Pick<ThreadSearchQuery, "metadata" | "status" | "ids"> | undefined,
+): Pick<CheckedThreadSearch, "metadata" | "status" | "ids"> {
   const q = query ?? {};
-  if (q.ids !== undefined && !Array.isArray(q.ids)) throw new RuntimeError("INVALID_ARGUMENT", "ids must be an array of thread ids", { details: { field: "ids" } });
+  if (q.ids !== undefined && !Array.isArray(q.ids))
+    throw new RuntimeError("INVALID_ARGUMENT", "ids must be an array of thread ids", { details: { field: "ids" } });
   return {
     metadata: q.metadata === undefined ? undefined : toJsonObject(q.metadata, "metadata"),
     status: q.status === undefined ? undefined : checkThreadStatus(q.status, "status"),
@@ -48,9 +51,17 @@ export function checkThreadFilter(query: Pick<ThreadSearchQuery, "metadata" | "s
 export function checkThreadSearch(query: ThreadSearchQuery | undefined): CheckedThreadSearch {
   const q = query ?? {};
   const sortBy = q.sortBy ?? "createdAt";
-  if (!SORT_FIELDS.has(sortBy)) throw new RuntimeError("INVALID_ARGUMENT", `sortBy must be one of ${[...SORT_FIELDS].join(", ")}, got ${JSON.stringify(sortBy)}`, { details: { field: "sortBy" } });
+  if (!SORT_FIELDS.has(sortBy))
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `sortBy must be one of ${[...SORT_FIELDS].join(", ")}, got ${JSON.stringify(sortBy)}`,
+      { details: { field: "sortBy" } },
+    );
   const sortOrder = q.sortOrder ?? "desc";
-  if (sortOrder !== "asc" && sortOrder !== "desc") throw new RuntimeError("INVALID_ARGUMENT", `sortOrder must be "asc" or "desc", got ${JSON.stringify(sortOrder)}`, { details: { field: "sortOrder" } });
+  if (sortOrder !== "asc" && sortOrder !== "desc")
+    throw new RuntimeError("INVALID_ARGUMENT", `sortOrder must be "asc" or "desc", got ${JSON.stringify(sortOrder)}`, {
+      details: { field: "sortOrder" },
+    });
   return { ...checkThreadFilter(q), ...checkPage(q), sortBy, sortOrder };
 }
 
@@ -70,7 +81,9 @@ export function jsonContains(container: unknown, contained: unknown): boolean {
     if (!Array.isArray(container)) return false;
     return contained.every((want) =>
       isContainer(want)
-        ? container.some((have) => isContainer(have) && Array.isArray(have) === Array.isArray(want) && jsonContains(have, want))
+        ? container.some(
+            (have) => isContainer(have) && Array.isArray(have) === Array.isArray(want) && jsonContains(have, want),
+          )
         : container.some((have) => !isContainer(have) && have === want),
     );
   }
@@ -83,7 +96,10 @@ export function jsonContains(container: unknown, contained: unknown): boolean {
 }
 
 /** True when `thread` passes the filter of a validated search. */
-export function threadMatches(thread: ThreadRecord, filter: Pick<CheckedThreadSearch, "metadata" | "status" | "ids">): boolean {
+export function threadMatches(
+  thread: ThreadRecord,
+  filter: Pick<CheckedThreadSearch, "metadata" | "status" | "ids">,
+): boolean {
   if (filter.status !== undefined && thread.status !== filter.status) return false;
   if (filter.ids !== undefined && !filter.ids.includes(thread.threadId)) return false;
   return filter.metadata === undefined || jsonContains(thread.metadata, filter.metadata);
@@ -101,7 +117,10 @@ export function compareCodePoints(a: string, b: string): number {
  * Comparator of a validated search: the sort field, ties broken by `threadId`
  * in the same direction (the PostgreSQL store orders identically).
  */
-export function threadComparator(sortBy: ThreadSortField, sortOrder: "asc" | "desc"): (a: ThreadRecord, b: ThreadRecord) => number {
+export function threadComparator(
+  sortBy: ThreadSortField,
+  sortOrder: "asc" | "desc",
+): (a: ThreadRecord, b: ThreadRecord) => number {
   const sign = sortOrder === "asc" ? 1 : -1;
   return (a, b) => {
     // ISO-8601 UTC strings of equal length sort like the instants they name.

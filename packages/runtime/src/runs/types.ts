@@ -44,7 +44,16 @@ export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
  * Stream modes a client may request. `messages-tuple` is LangGraph's `messages`
  * mode (`[chunk, metadata]` pairs).
  */
-export type StreamMode = "values" | "updates" | "messages" | "messages-tuple" | "custom" | "debug" | "tasks" | "checkpoints" | "tools";
+export type StreamMode =
+  | "values"
+  | "updates"
+  | "messages"
+  | "messages-tuple"
+  | "custom"
+  | "debug"
+  | "tasks"
+  | "checkpoints"
+  | "tools";
 
 /** A LangGraph `Command` as JSON: resume an interrupt, update state, or go to nodes. */
 export interface RunCommand {

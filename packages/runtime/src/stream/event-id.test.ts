@@ -6,7 +6,17 @@ describe("event ids and cursors", () => {
   it("parses <ms>-<seq> up to 2^64-1 per part", () => {
     expect(parseEventId("1718000000000-5")).toEqual({ id: "1718000000000-5", ms: 1718000000000n, seq: 5n });
     expect(parseEventId("18446744073709551615-18446744073709551615")?.seq).toBe(2n ** 64n - 1n);
-    for (const bad of ["18446744073709551616-0", "0-18446744073709551616", "1", "1-", "-1", "a-1", "1-1-1", "", " 1-1"]) {
+    for (const bad of [
+      "18446744073709551616-0",
+      "0-18446744073709551616",
+      "1",
+      "1-",
+      "-1",
+      "a-1",
+      "1-1-1",
+      "",
+      " 1-1",
+    ]) {
       expect(parseEventId(bad), bad).toBeNull();
     }
   });

@@ -53,7 +53,11 @@ export function compareEventIds(a: ParsedEventId, b: ParsedEventId): number {
 export function parseCursor(runId: string, lastEventId: string | null | undefined): ParsedEventId | null {
   if (lastEventId === undefined || lastEventId === null) return null;
   if (typeof lastEventId !== "string") {
-    throw new RuntimeError("INVALID_ARGUMENT", `lastEventId for run "${runId}" must be a string, got ${typeof lastEventId}`, { details: { runId } });
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `lastEventId for run "${runId}" must be a string, got ${typeof lastEventId}`,
+      { details: { runId } },
+    );
   }
   if (FROM_START.has(lastEventId)) return null;
   const parsed = parseEventId(lastEventId);

@@ -40,7 +40,11 @@ export class GapLog {
   label(runId: string, label: unknown): string {
     if (label === undefined) return `sub-${++this.generated}`;
     if (typeof label !== "string" || label.length === 0) {
-      throw new RuntimeError("INVALID_ARGUMENT", `subscriber (subscription to run "${runId}") must be a non-empty string, got ${typeof label}`, { details: { runId } });
+      throw new RuntimeError(
+        "INVALID_ARGUMENT",
+        `subscriber (subscription to run "${runId}") must be a non-empty string, got ${typeof label}`,
+        { details: { runId } },
+      );
     }
     return label.slice(0, MAX_LABEL);
   }

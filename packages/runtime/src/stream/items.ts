@@ -8,6 +8,11 @@ export const HEARTBEAT: StreamHeartbeat = Object.freeze({ kind: "heartbeat" });
 export const END: StreamEnd = Object.freeze({ kind: "end" });
 
 /** Builds a gap item. */
-export function gapItem(runId: string, requestedEventId: string | null, earliestAvailableEventId: string | null, latestAvailableEventId: string | null): StreamGap {
+export function gapItem(
+  runId: string,
+  requestedEventId: string | null,
+  earliestAvailableEventId: string | null,
+  latestAvailableEventId: string | null,
+): StreamGap {
   return { kind: "gap", runId, requestedEventId, earliestAvailableEventId, latestAvailableEventId };
 }

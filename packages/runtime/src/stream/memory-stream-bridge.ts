@@ -26,7 +26,14 @@ import { linkSignals } from "./linked-signal.js";
 import { RunBuffer } from "./run-buffer.js";
 import { END, gapItem, HEARTBEAT } from "./items.js";
 import type { StreamBridge, StreamBridgeStats, StreamItem, SubscribeOptions } from "./stream-bridge.js";
-import { checkEventName, checkRunId, checkSubscribe, DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_EVENTS_PER_RUN, integerOption } from "./validate.js";
+import {
+  checkEventName,
+  checkRunId,
+  checkSubscribe,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MAX_EVENTS_PER_RUN,
+  integerOption,
+} from "./validate.js";
 import { WaitList } from "./waiters.js";
 
 /** Options of {@link MemoryStreamBridge}. */
@@ -76,8 +83,22 @@ export class MemoryStreamBridge implements StreamBridge {
    * @throws RuntimeError `CONFIG_INVALID` for a non-integer or out-of-range option.
    */
   constructor(options: MemoryStreamBridgeOptions = {}) {
-    this.capacity = integerOption("maxEventsPerRun", options.maxEventsPerRun, DEFAULT_MAX_EVENTS_PER_RUN, 1, "CONFIG_INVALID", 10_000_000);
-    this.heartbeatMs = integerOption("heartbeatMs", options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 1, "CONFIG_INVALID", 2_147_483_647);
+    this.capacity = integerOption(
+      "maxEventsPerRun",
+      options.maxEventsPerRun,
+      DEFAULT_MAX_EVENTS_PER_RUN,
+      1,
+      "CONFIG_INVALID",
+      10_000_000,
+    );
+    this.heartbeatMs = integerOption(
+      "heartbeatMs",
+      options.heartbeatMs,
+      DEFAULT_HEARTBEAT_MS,
+      1,
+      "CONFIG_INVALID",
+      2_147_483_647,
+    );
     this.logger = options.logger ?? silentLogger;
     this.gaps = new GapLog("MemoryStreamBridge", this.logger);
     // Every live subscription listens for close.
@@ -164,7 +185,11 @@ export class MemoryStreamBridge implements StreamBridge {
   }
 
   /** Parks until the run's stream is created, a heartbeat is due, or the subscription stops. */
-  private async waitForStream(runId: string, heartbeatMs: number, signal: AbortSignal): Promise<"wake" | "timeout" | "stop"> {
+  private async waitForStream(
+    runId: string,
+    heartbeatMs: number,
+    signal: AbortSignal,
+  ): Promise<"wake" | "timeout" | "stop"> {
     let list = this.pending.get(runId);
     if (list === undefined) {
       list = new WaitList();
@@ -175,7 +200,13 @@ export class MemoryStreamBridge implements StreamBridge {
     return outcome;
   }
 
-  private async *follow(runId: string, cursor: ParsedEventId | null, heartbeatMs: number, callerSignal: AbortSignal | undefined, subscriber: string): AsyncGenerator<StreamItem> {
+  private async *follow(
+    runId: string,
+    cursor: ParsedEventId | null,
+    heartbeatMs: number,
+    callerSignal: AbortSignal | undefined,
+    subscriber: string,
+  ): AsyncGenerator<StreamItem> {
     const stop = linkSignals(this.closing.signal, callerSignal);
     try {
       // The cursor is the last event the subscriber has (given or delivered); null = from the start.

@@ -50,7 +50,8 @@ export interface RedisStreamBridgeCommonOptions {
  * owns (the bridge never quits it; it is duplicated for blocking reads), or
  * `url`, from which the bridge creates and owns its client.
  */
-export type RedisStreamBridgeOptions = RedisStreamBridgeCommonOptions & ({ redis: Redis; url?: never } | { url: string; redis?: never });
+export type RedisStreamBridgeOptions = RedisStreamBridgeCommonOptions &
+  ({ redis: Redis; url?: never } | { url: string; redis?: never });
 
 /** The validated options, defaults applied. */
 export interface RedisBridgeSettings {
@@ -74,7 +75,10 @@ export interface RedisBridgeSettings {
 export function resolveRedisBridgeOptions(options: RedisStreamBridgeOptions): RedisBridgeSettings {
   const given = options as { redis?: unknown; url?: unknown };
   if ((given.redis === undefined) === (given.url === undefined)) {
-    throw new RuntimeError("CONFIG_INVALID", "RedisStreamBridge needs exactly one of `redis` (a client you own) or `url` (the bridge owns its client)");
+    throw new RuntimeError(
+      "CONFIG_INVALID",
+      "RedisStreamBridge needs exactly one of `redis` (a client you own) or `url` (the bridge owns its client)",
+    );
   }
   if (options.keyPrefix !== undefined && typeof options.keyPrefix !== "string") {
     throw new RuntimeError("CONFIG_INVALID", `keyPrefix must be a string, got ${typeof options.keyPrefix}`);
@@ -83,13 +87,27 @@ export function resolveRedisBridgeOptions(options: RedisStreamBridgeOptions): Re
     keyPrefix: options.keyPrefix ?? DEFAULT_STREAM_KEY_PREFIX,
     maxEvents: integerOption("maxEventsPerRun", options.maxEventsPerRun, DEFAULT_MAX_EVENTS_PER_RUN, 1),
     ttlSeconds: integerOption("ttlSeconds", options.ttlSeconds, 86_400, 0),
-    heartbeatMs: integerOption("heartbeatMs", options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 1, "CONFIG_INVALID", 2_147_483_647),
+    heartbeatMs: integerOption(
+      "heartbeatMs",
+      options.heartbeatMs,
+      DEFAULT_HEARTBEAT_MS,
+      1,
+      "CONFIG_INVALID",
+      2_147_483_647,
+    ),
     retry: {
       attempts: integerOption("retry.attempts", options.retry?.attempts, 6, 1),
       baseDelayMs: integerOption("retry.baseDelayMs", options.retry?.baseDelayMs, 100, 0),
       maxDelayMs: integerOption("retry.maxDelayMs", options.retry?.maxDelayMs, 2_000, 0),
     },
-    operationTimeoutMs: integerOption("operationTimeoutMs", options.operationTimeoutMs, 15_000, 1, "CONFIG_INVALID", 2_147_483_647),
+    operationTimeoutMs: integerOption(
+      "operationTimeoutMs",
+      options.operationTimeoutMs,
+      15_000,
+      1,
+      "CONFIG_INVALID",
+      2_147_483_647,
+    ),
     maxBatchEvents: integerOption("batch.maxEvents", options.batch?.maxEvents, 256, 1),
     maxBatchBytes: integerOption("batch.maxBytes", options.batch?.maxBytes, 1_048_576, 1),
     logger: options.logger ?? silentLogger,

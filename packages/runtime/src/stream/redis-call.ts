@@ -43,23 +43,36 @@ export function boundedRedisCall(options: RedisCallOptions): RedisCall {
           ...retry,
           isTransient: isTransientRedisError,
           signal: stop.signal,
-          onRetry: (error, attempt, delayMs) => logger.warn({ what, attempt, delayMs, err: (error as Error).message }, "stream bridge: Redis call failed, retrying"),
+          onRetry: (error, attempt, delayMs) =>
+            logger.warn(
+              { what, attempt, delayMs, err: (error as Error).message },
+              "stream bridge: Redis call failed, retrying",
+            ),
         },
       );
       // An attempt can hang in the client's offline queue for the whole outage: stop waiting at the deadline.
       return await raceAbort(retried, stop.signal);
     } catch (error) {
-      if (closing.aborted) throw new RuntimeError("CLOSED", `RedisStreamBridge closed during ${what}`, { cause: error });
+      if (closing.aborted)
+        throw new RuntimeError("CLOSED", `RedisStreamBridge closed during ${what}`, { cause: error });
       if (timeout.aborted) {
-        throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: ${what} did not complete within ${operationTimeoutMs} ms (${attempts} attempt(s)); is Redis reachable?`, {
-          cause: error,
-          details: { attempts, timeoutMs: operationTimeoutMs, transient: true },
-        });
+        throw new RuntimeError(
+          "BRIDGE_UNAVAILABLE",
+          `Redis stream bridge: ${what} did not complete within ${operationTimeoutMs} ms (${attempts} attempt(s)); is Redis reachable?`,
+          {
+            cause: error,
+            details: { attempts, timeoutMs: operationTimeoutMs, transient: true },
+          },
+        );
       }
-      throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: ${what} failed after ${attempts} attempt(s): ${(error as Error).message}`, {
-        cause: error,
-        details: { attempts, transient: isTransientRedisError(error) },
-      });
+      throw new RuntimeError(
+        "BRIDGE_UNAVAILABLE",
+        `Redis stream bridge: ${what} failed after ${attempts} attempt(s): ${(error as Error).message}`,
+        {
+          cause: error,
+          details: { attempts, transient: isTransientRedisError(error) },
+        },
+      );
     } finally {
       stop.dispose();
     }

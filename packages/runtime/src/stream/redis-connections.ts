@@ -31,9 +31,13 @@ export interface BridgeClient {
  *
  * @throws RuntimeError `CONFIG_INVALID` when `url` is given but empty.
  */
-export function connectBridgeClient(connection: { redis?: Redis | undefined; url?: string | undefined }, logger: Logger): BridgeClient {
+export function connectBridgeClient(
+  connection: { redis?: Redis | undefined; url?: string | undefined },
+  logger: Logger,
+): BridgeClient {
   if (connection.redis !== undefined) return { redis: connection.redis, owned: false };
-  if (typeof connection.url !== "string" || connection.url.length === 0) throw new RuntimeError("CONFIG_INVALID", "url must be a non-empty Redis URL");
+  if (typeof connection.url !== "string" || connection.url.length === 0)
+    throw new RuntimeError("CONFIG_INVALID", "url must be a non-empty Redis URL");
   const redis = new Redis(connection.url, OWNED_CLIENT_OPTIONS);
   redis.on("error", (error: Error) => logger.debug({ err: error.message }, "stream bridge: Redis connection error"));
   return { redis, owned: true };
@@ -65,7 +69,9 @@ export class BlockingConnections {
       commandTimeout: undefined,
       blockingTimeout: heartbeatMs,
     } satisfies Partial<RedisOptions>);
-    connection.on("error", (error: Error) => this.logger.debug({ err: error.message }, "stream bridge: subscriber connection error"));
+    connection.on("error", (error: Error) =>
+      this.logger.debug({ err: error.message }, "stream bridge: subscriber connection error"),
+    );
     this.open.add(connection);
     return connection;
   }

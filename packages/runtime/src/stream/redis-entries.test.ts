@@ -27,9 +27,19 @@ describe("Redis entry format", () => {
   });
 
   it("decodes events, end markers and malformed entries leniently", () => {
-    expect(decodeEntry(["1-0", ["kind", "event", "event", "values", "data", '{"x":1}']])).toEqual({ kind: "event", id: "1-0", event: "values", data: { x: 1 } });
+    expect(decodeEntry(["1-0", ["kind", "event", "event", "values", "data", '{"x":1}']])).toEqual({
+      kind: "event",
+      id: "1-0",
+      event: "values",
+      data: { x: 1 },
+    });
     expect(decodeEntry(["1-1", ["kind", "end"]])).toEqual({ kind: "end", id: "1-1" });
-    expect(decodeEntry(["1-2", ["data", "not json"]])).toEqual({ kind: "event", id: "1-2", event: "message", data: "not json" });
+    expect(decodeEntry(["1-2", ["data", "not json"]])).toEqual({
+      kind: "event",
+      id: "1-2",
+      event: "message",
+      data: "not json",
+    });
     expect(decodeEntry(["1-3", []])).toEqual({ kind: "event", id: "1-3", event: "message", data: null });
     expect(decodeEntry(["1-4", ["kind", "end", "kind", "event"]])).toEqual({ kind: "end", id: "1-4" });
     expect(decodeEntry(["1-5", ["odd"]])).toEqual({ kind: "event", id: "1-5", event: "message", data: null });
@@ -42,7 +52,9 @@ describe("Redis entry format", () => {
 describe("Redis error classification", () => {
   it("retries connection failures and try-again replies, not other replies", () => {
     expect(isTransientRedisError(new Error("Connection is closed."))).toBe(true);
-    expect(isTransientRedisError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))).toBe(true);
+    expect(isTransientRedisError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))).toBe(
+      true,
+    );
     for (const message of ["LOADING Redis is loading", "TRYAGAIN", "BUSY script", "MASTERDOWN x", "READONLY y"]) {
       expect(isTransientRedisError(replyError(message)), message).toBe(true);
     }

@@ -33,12 +33,18 @@ export function encodeData(runId: string, event: string, data: unknown): string 
     // Only now pay for a replacer (it disables V8's fast path): most data has no bigint.
   }
   try {
-    return JSON.stringify(data, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)) ?? "null";
+    return (
+      JSON.stringify(data, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value)) ?? "null"
+    );
   } catch (error) {
-    throw new RuntimeError("INVALID_ARGUMENT", `data of event "${event}" for run "${runId}" is not JSON-serialisable: ${(error as Error).message}`, {
-      cause: error,
-      details: { runId, event },
-    });
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `data of event "${event}" for run "${runId}" is not JSON-serialisable: ${(error as Error).message}`,
+      {
+        cause: error,
+        details: { runId, event },
+      },
+    );
   }
 }
 
@@ -59,7 +65,12 @@ export function decodeEntry(raw: unknown): RedisEntry | null {
     else if (name === "data" && data === undefined) data = value;
   }
   if (kind === "end") return { kind: "end", id };
-  return { kind: "event", id, event: typeof event === "string" && event.length > 0 ? event : "message", data: decodeData(data) };
+  return {
+    kind: "event",
+    id,
+    event: typeof event === "string" && event.length > 0 ? event : "message",
+    data: decodeData(data),
+  };
 }
 
 /** Decodes raw entries, skipping what is not an entry. */

@@ -6,7 +6,16 @@
  * syntax, ...) is a bug or bad data and is not retried.
  */
 
-const TRANSIENT_REPLY_PREFIXES = ["LOADING", "TRYAGAIN", "BUSY", "CLUSTERDOWN", "MASTERDOWN", "READONLY", "NOREPLICAS", "MISCONF"];
+const TRANSIENT_REPLY_PREFIXES = [
+  "LOADING",
+  "TRYAGAIN",
+  "BUSY",
+  "CLUSTERDOWN",
+  "MASTERDOWN",
+  "READONLY",
+  "NOREPLICAS",
+  "MISCONF",
+];
 
 /** True when `error` is a Redis reply (the server answered with an error). */
 function isReplyError(error: unknown): error is Error {

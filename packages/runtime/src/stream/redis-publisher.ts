@@ -108,7 +108,11 @@ export class RedisPublisher {
       const writer = this.writerOf(runId);
       const bytes = Buffer.byteLength(payload) + Buffer.byteLength(event);
       let batch = writer.open;
-      if (batch === undefined || batch.events.length >= this.options.maxBatchEvents || batch.bytes + bytes > this.options.maxBatchBytes) {
+      if (
+        batch === undefined ||
+        batch.events.length >= this.options.maxBatchEvents ||
+        batch.bytes + bytes > this.options.maxBatchBytes
+      ) {
         const opened: Batch = { events: [], bytes: 0, failuresBefore: writer.failures };
         writer.open = opened;
         batch = opened;
@@ -132,7 +136,11 @@ export class RedisPublisher {
       // Without state the next seq is unknown; `*` is always after the top.
       const id = writer.known ? `${ms}-${writer.seq}` : "*";
       const reply = await this.options.call(`publishEnd of run "${runId}"`, () =>
-        runScript(this.options.redis, APPEND_END, this.options.key(runId), [id, this.options.maxEvents + 1, this.options.ttlSeconds]),
+        runScript(this.options.redis, APPEND_END, this.options.key(runId), [
+          id,
+          this.options.maxEvents + 1,
+          this.options.ttlSeconds,
+        ]),
       );
       if (endReply(reply) === "added" && writer.known) {
         writer.ms = ms;
@@ -156,7 +164,16 @@ export class RedisPublisher {
   private writerOf(runId: string): RunWriter {
     let writer = this.writers.get(runId);
     if (writer === undefined) {
-      writer = { ms: 0, seq: 0, known: false, ended: false, tail: Promise.resolve(), pending: 0, open: undefined, failures: 0 };
+      writer = {
+        ms: 0,
+        seq: 0,
+        known: false,
+        ended: false,
+        tail: Promise.resolve(),
+        pending: 0,
+        open: undefined,
+        failures: 0,
+      };
       this.writers.set(runId, writer);
     }
     return writer;
@@ -182,7 +199,11 @@ export class RedisPublisher {
   /** Writes a batch; settles every caller's promise and never rejects. */
   private async send(runId: string, writer: RunWriter, batch: Batch): Promise<void> {
     if (writer.failures !== batch.failuresBefore) {
-      const error = new RuntimeError("BRIDGE_UNAVAILABLE", `publish to run "${runId}" not attempted: an earlier publish of the run failed`, { details: { runId } });
+      const error = new RuntimeError(
+        "BRIDGE_UNAVAILABLE",
+        `publish to run "${runId}" not attempted: an earlier publish of the run failed`,
+        { details: { runId } },
+      );
       for (const pending of batch.events) pending.reject(error);
       return;
     }
@@ -193,9 +214,13 @@ export class RedisPublisher {
         rest = rest.slice(reply.written);
         if (reply.status === "ok") return;
         if (reply.status === "failed") {
-          throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: publish of "${rest[0]?.event}" to run "${runId}" refused: ${reply.detail}`, {
-            details: { runId, transient: false },
-          });
+          throw new RuntimeError(
+            "BRIDGE_UNAVAILABLE",
+            `Redis stream bridge: publish of "${rest[0]?.event}" to run "${runId}" refused: ${reply.detail}`,
+            {
+              details: { runId, transient: false },
+            },
+          );
         }
         this.rebase(runId, writer, reply.detail, rebase);
       }
@@ -214,7 +239,10 @@ export class RedisPublisher {
     const ids = events.map((_, j) => `${ms}-${writer.seq + j}`);
     const args: Array<string | number> = [this.options.maxEvents, this.options.ttlSeconds];
     for (const [j, pending] of events.entries()) args.push(ids[j] as string, pending.event, pending.payload);
-    const what = events.length === 1 ? `publish of "${events[0]?.event}" to run "${runId}"` : `publish of ${events.length} events to run "${runId}"`;
+    const what =
+      events.length === 1
+        ? `publish of "${events[0]?.event}" to run "${runId}"`
+        : `publish of ${events.length} events to run "${runId}"`;
     const reply = batchReply(
       await this.options.call(what, () => runScript(this.options.redis, APPEND_EVENTS, this.options.key(runId), args)),
       events.length,
@@ -231,12 +259,24 @@ export class RedisPublisher {
   /** After a conflict: the next ids follow the stream's top. */
   private rebase(runId: string, writer: RunWriter, topId: string | null, rebase: number): void {
     const top = topId === null ? null : parseEventId(topId);
-    if (top === null || rebase >= MAX_REBASES || top.ms > BigInt(Number.MAX_SAFE_INTEGER) || top.seq >= BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new RuntimeError("BRIDGE_UNAVAILABLE", `publish to run "${runId}": cannot append after the stream's top entry ${JSON.stringify(topId)} (another writer?)`, {
-        details: { runId, top: topId },
-      });
+    if (
+      top === null ||
+      rebase >= MAX_REBASES ||
+      top.ms > BigInt(Number.MAX_SAFE_INTEGER) ||
+      top.seq >= BigInt(Number.MAX_SAFE_INTEGER)
+    ) {
+      throw new RuntimeError(
+        "BRIDGE_UNAVAILABLE",
+        `publish to run "${runId}": cannot append after the stream's top entry ${JSON.stringify(topId)} (another writer?)`,
+        {
+          details: { runId, top: topId },
+        },
+      );
     }
-    this.options.logger.debug({ runId, seq: writer.seq, top: topId }, "stream bridge: stream top is newer than the next id; continuing after it");
+    this.options.logger.debug(
+      { runId, seq: writer.seq, top: topId },
+      "stream bridge: stream top is newer than the next id; continuing after it",
+    );
     writer.ms = Math.max(writer.ms, Number(top.ms));
     writer.seq = Math.max(writer.seq, Number(top.seq) + 1);
   }
@@ -252,11 +292,18 @@ function batchReply(reply: unknown, count: number): BatchReply {
       return { status, written, detail: typeof detail === "string" ? detail : null };
     }
   }
-  throw new RuntimeError("BRIDGE_UNAVAILABLE", `unexpected reply of the append script: ${JSON.stringify(reply)?.slice(0, 200)}`);
+  throw new RuntimeError(
+    "BRIDGE_UNAVAILABLE",
+    `unexpected reply of the append script: ${JSON.stringify(reply)?.slice(0, 200)}`,
+  );
 }
 
 /** Status of an {@link APPEND_END} reply. */
 function endReply(reply: unknown): "added" | "exists" {
-  if (Array.isArray(reply) && (reply[0] === "added" || reply[0] === "exists") && typeof reply[1] === "string") return reply[0];
-  throw new RuntimeError("BRIDGE_UNAVAILABLE", `unexpected reply of the end-marker script: ${JSON.stringify(reply)?.slice(0, 200)}`);
+  if (Array.isArray(reply) && (reply[0] === "added" || reply[0] === "exists") && typeof reply[1] === "string")
+    return reply[0];
+  throw new RuntimeError(
+    "BRIDGE_UNAVAILABLE",
+    `unexpected reply of the end-marker script: ${JSON.stringify(reply)?.slice(0, 200)}`,
+  );
 }

@@ -27,20 +27,37 @@ export async function readSnapshot(redis: Redis, key: string, cursor: string | n
 
 function decodeSnapshot(reply: unknown, count: number): Snapshot {
   if (!Array.isArray(reply) || (reply[0] !== 0 && reply[0] !== 1)) {
-    throw new RuntimeError("BRIDGE_UNAVAILABLE", `unexpected reply of the snapshot script: ${JSON.stringify(reply)?.slice(0, 200)}`);
+    throw new RuntimeError(
+      "BRIDGE_UNAVAILABLE",
+      `unexpected reply of the snapshot script: ${JSON.stringify(reply)?.slice(0, 200)}`,
+    );
   }
-  if (reply[0] === 0) return { exists: false, earliest: null, latestId: null, latestIsEnd: false, entries: [], full: false };
+  if (reply[0] === 0)
+    return { exists: false, earliest: null, latestId: null, latestIsEnd: false, entries: [], full: false };
   const earliest = typeof reply[1] === "string" ? parseEventId(reply[1]) : null;
   const latestId = typeof reply[2] === "string" ? reply[2] : null;
   const rawEntries: unknown[] = Array.isArray(reply[4]) ? reply[4] : [];
-  return { exists: true, earliest, latestId, latestIsEnd: reply[3] === 1, entries: decodeEntries(rawEntries), full: count > 0 && rawEntries.length >= count };
+  return {
+    exists: true,
+    earliest,
+    latestId,
+    latestIsEnd: reply[3] === 1,
+    entries: decodeEntries(rawEntries),
+    full: count > 0 && rawEntries.length >= count,
+  };
 }
 
 /**
  * Waits up to `blockMs` for at most `count` entries after `cursor` (null: from
  * the start); the raw entries, or null when the wait timed out.
  */
-export async function blockingRead(connection: Redis, key: string, cursor: string | null, count: number, blockMs: number): Promise<unknown[] | null> {
+export async function blockingRead(
+  connection: Redis,
+  key: string,
+  cursor: string | null,
+  count: number,
+  blockMs: number,
+): Promise<unknown[] | null> {
   return xreadEntries(await connection.xread("COUNT", count, "BLOCK", blockMs, "STREAMS", key, cursor ?? "0-0"));
 }
 

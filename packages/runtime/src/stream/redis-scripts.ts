@@ -181,6 +181,11 @@ return {1, first_event(head), first_event(tail), is_end(tail[1][2]) and 1 or 0, 
  * @param key - the single key.
  * @param args - ARGV.
  */
-export function runScript(redis: Redis, stream: StreamScript, key: string, args: ReadonlyArray<string | number>): Promise<unknown> {
+export function runScript(
+  redis: Redis,
+  stream: StreamScript,
+  key: string,
+  args: ReadonlyArray<string | number>,
+): Promise<unknown> {
   return runLuaScript(redis, stream, [key], args);
 }

@@ -68,7 +68,11 @@ import { sleep } from "../internal/backoff.js";
 import type { Logger } from "../logger.js";
 import { DelayedCleanups } from "./delayed-cleanups.js";
 import { GapLog } from "./gap-log.js";
-import { resolveRedisBridgeOptions, type RedisBridgeSettings, type RedisStreamBridgeOptions } from "./redis-bridge-options.js";
+import {
+  resolveRedisBridgeOptions,
+  type RedisBridgeSettings,
+  type RedisStreamBridgeOptions,
+} from "./redis-bridge-options.js";
 import { boundedRedisCall, type RedisCall } from "./redis-call.js";
 import { BlockingConnections, closeOwnedClient, connectBridgeClient } from "./redis-connections.js";
 import { encodeData, streamKey } from "./redis-entries.js";
@@ -127,8 +131,21 @@ export class RedisStreamBridge implements StreamBridge {
     this.ownsClient = client.owned;
     this.connections = new BlockingConnections(this.redis, this.logger);
     const { redis, connections, gaps, logger } = this;
-    this.subscriptions = { redis, connections, gaps, logger, maxEvents: settings.maxEvents, retry: settings.retry, closing: this.closing.signal };
-    this.call = boundedRedisCall({ retry: settings.retry, operationTimeoutMs: settings.operationTimeoutMs, closing: this.closing.signal, logger: this.logger });
+    this.subscriptions = {
+      redis,
+      connections,
+      gaps,
+      logger,
+      maxEvents: settings.maxEvents,
+      retry: settings.retry,
+      closing: this.closing.signal,
+    };
+    this.call = boundedRedisCall({
+      retry: settings.retry,
+      operationTimeoutMs: settings.operationTimeoutMs,
+      closing: this.closing.signal,
+      logger: this.logger,
+    });
     this.publisher = new RedisPublisher({
       redis: this.redis,
       key: (runId) => this.key(runId),
@@ -167,7 +184,14 @@ export class RedisStreamBridge implements StreamBridge {
   subscribe(runId: string, options: SubscribeOptions = {}): AsyncIterable<StreamItem> {
     this.checkOpen();
     const { cursor, heartbeatMs, subscriber } = checkSubscribe(runId, options, this.settings.heartbeatMs, this.gaps);
-    return followRedisStream(this.subscriptions, { runId, key: this.key(runId), cursor, heartbeatMs, subscriber, signal: options.signal });
+    return followRedisStream(this.subscriptions, {
+      runId,
+      key: this.key(runId),
+      cursor,
+      heartbeatMs,
+      subscriber,
+      signal: options.signal,
+    });
   }
 
   /** {@inheritDoc StreamBridge.stats} */
@@ -197,7 +221,9 @@ export class RedisStreamBridge implements StreamBridge {
       return;
     }
     this.cleanups.schedule(delayMs, () => {
-      this.delete(runId).catch((error: unknown) => this.logger.warn({ runId, err: (error as Error).message }, "stream bridge: delayed cleanup failed"));
+      this.delete(runId).catch((error: unknown) =>
+        this.logger.warn({ runId, err: (error as Error).message }, "stream bridge: delayed cleanup failed"),
+      );
     });
   }
 

@@ -63,7 +63,10 @@ export interface SubscriptionRequest {
 const REREAD = Symbol("reread");
 
 /** Follows a run's stream until its end marker, a gap, the caller's signal or the bridge's close. */
-export async function* followRedisStream(context: SubscriptionContext, request: SubscriptionRequest): AsyncGenerator<StreamItem> {
+export async function* followRedisStream(
+  context: SubscriptionContext,
+  request: SubscriptionRequest,
+): AsyncGenerator<StreamItem> {
   const stop = linkSignals(context.closing, request.signal);
   const reader = new StreamReader(context, request, stop.signal);
   try {
@@ -160,7 +163,13 @@ class StreamReader {
   /** The blocking read after the cursor, on the subscriber's own connection (opened on first use). */
   blockingRead(): Promise<unknown[] | null> {
     const connection = (this.connection ??= this.context.connections.acquire(this.request.heartbeatMs));
-    return blockingRead(connection, this.request.key, this.position?.id ?? null, this.blockCount, this.request.heartbeatMs);
+    return blockingRead(
+      connection,
+      this.request.key,
+      this.position?.id ?? null,
+      this.blockCount,
+      this.request.heartbeatMs,
+    );
   }
 
   /** True when a blocking read may have skipped trimmed entries (see `followRedisStream`). */
@@ -213,7 +222,12 @@ class StreamReader {
 
   /** A gap after the cursor, counted and logged; `view` null: the stream is gone. */
   gap(view: Snapshot | null, reason: "slowSubscriber" | "staleCursor" | "streamDeleted"): StreamGap {
-    const item = gapItem(this.request.runId, this.position?.id ?? null, view?.earliest?.id ?? null, view?.latestId ?? null);
+    const item = gapItem(
+      this.request.runId,
+      this.position?.id ?? null,
+      view?.earliest?.id ?? null,
+      view?.latestId ?? null,
+    );
     return this.context.gaps.record(item, reason, this.request.subscriber);
   }
 
@@ -227,13 +241,20 @@ class StreamReader {
     const count = this.failures + 1;
     const { runId } = this.request;
     if (!isTransientRedisError(error) || count >= this.context.retry.attempts) {
-      throw new RuntimeError("BRIDGE_UNAVAILABLE", `Redis stream bridge: subscription to run "${runId}" failed after ${count} attempt(s): ${(error as Error).message}`, {
-        cause: error,
-        details: { runId, attempts: count },
-      });
+      throw new RuntimeError(
+        "BRIDGE_UNAVAILABLE",
+        `Redis stream bridge: subscription to run "${runId}" failed after ${count} attempt(s): ${(error as Error).message}`,
+        {
+          cause: error,
+          details: { runId, attempts: count },
+        },
+      );
     }
     const delayMs = backoffDelay(count, this.context.retry);
-    this.context.logger.warn({ runId, attempt: count, delayMs, err: (error as Error).message }, "stream bridge: subscription read failed, retrying");
+    this.context.logger.warn(
+      { runId, attempt: count, delayMs, err: (error as Error).message },
+      "stream bridge: subscription read failed, retrying",
+    );
     await sleep(delayMs, this.signal);
     this.failures = count;
   }

@@ -50,7 +50,12 @@ describe("executeRun aborts", () => {
 
   it("timeout: kwargs.timeoutMs aborts the run on its own with status timeout and an error event", async () => {
     const { outcome, bridge } = await abortDuringModelCall("timeout", { timeoutMs: 30 });
-    expect(outcome).toEqual({ status: "timeout", error: "Run exceeded its timeout of 30 ms", threadStatus: "error", rolledBack: false });
+    expect(outcome).toEqual({
+      status: "timeout",
+      error: "Run exceeded its timeout of 30 ms",
+      threadStatus: "error",
+      rolledBack: false,
+    });
     expect(bridge.events.at(-1)).toMatchObject({
       event: "error",
       data: { error: "TimeoutError", name: "TimeoutError", message: "Run exceeded its timeout of 30 ms" },
@@ -64,7 +69,12 @@ describe("executeRun aborts", () => {
 
   it("shutdown: interrupted with 'Server shutting down'", async () => {
     const { outcome } = await abortDuringModelCall("shutdown");
-    expect(outcome).toEqual({ status: "interrupted", error: "Server shutting down", threadStatus: "interrupted", rolledBack: false });
+    expect(outcome).toEqual({
+      status: "interrupted",
+      error: "Server shutting down",
+      threadStatus: "interrupted",
+      rolledBack: false,
+    });
   });
 
   it("ownership_lost: error 'Run ownership lost' without an error event", async () => {
@@ -88,14 +98,23 @@ describe("executeRun aborts", () => {
         await gate.pass(config.signal);
         return `found ${q}`;
       },
-      { name: "slow_search", description: "Searches slowly", schema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } },
+      {
+        name: "slow_search",
+        description: "Searches slowly",
+        schema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      },
     );
-    const model = fakeModel().respondWithTools([{ name: "slow_search", args: { q: "x" }, id: "call_1" }]).respond(new AIMessage("done"));
+    const model = fakeModel()
+      .respondWithTools([{ name: "slow_search", args: { q: "x" }, id: "call_1" }])
+      .respond(new AIMessage("done"));
     const controller = new AbortController();
     void gate.entered.then(() => controller.abort(new RunAbort("interrupt")));
     const outcome = await executeRun({
       run: makeRun({ streamMode: ["updates"], input: userInput }),
-      graph: (ctx) => asStreamable(createAgent({ model, tools: [slowSearch], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) })),
+      graph: (ctx) =>
+        asStreamable(
+          createAgent({ model, tools: [slowSearch], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) }),
+        ),
       bridge: new RecordingBridge(),
       checkpointer: new MemorySaver(),
       signal: controller.signal,
@@ -111,7 +130,13 @@ describe("executeRun aborts", () => {
     const controller = new AbortController();
     controller.abort(new RunAbort("rollback"));
     const bridge = new RecordingBridge();
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: factory, bridge, checkpointer: new MemorySaver(), signal: controller.signal });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: factory,
+      bridge,
+      checkpointer: new MemorySaver(),
+      signal: controller.signal,
+    });
     expect(factory.calls).toBe(0);
     expect(outcome).toEqual({ status: "error", error: "Rolled back by user", threadStatus: "idle", rolledBack: true });
     expect(bridge.names()).toEqual(["metadata"]);
@@ -121,9 +146,16 @@ describe("executeRun aborts", () => {
     const controller = new AbortController();
     const factory: GraphFactory = (ctx) => {
       queueMicrotask(() => controller.abort(new RunAbort("interrupt")));
-      return new Promise<StreamableGraph>((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("too late"))));
+      return new Promise<StreamableGraph>((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(new Error("too late"))),
+      );
     };
-    const outcome = await executeRun({ run: makeRun(), graph: factory, bridge: new RecordingBridge(), signal: controller.signal });
+    const outcome = await executeRun({
+      run: makeRun(),
+      graph: factory,
+      bridge: new RecordingBridge(),
+      signal: controller.signal,
+    });
     expect(outcome.status).toBe("interrupted");
   });
 
@@ -144,7 +176,13 @@ describe("executeRun aborts", () => {
         }),
       }),
     };
-    const outcome = await executeRun({ run: makeRun(), graph: () => stubborn, bridge: new RecordingBridge(), signal: controller.signal, abortGraceMs: 5 });
+    const outcome = await executeRun({
+      run: makeRun(),
+      graph: () => stubborn,
+      bridge: new RecordingBridge(),
+      signal: controller.signal,
+      abortGraceMs: 5,
+    });
     expect(outcome.status).toBe("interrupted");
     expect(returned).toBe(true);
   });
@@ -186,7 +224,13 @@ describe("executeRun aborts", () => {
       );
     const controller = new AbortController();
     void gate.entered.then(() => controller.abort(new RunAbort("interrupt")));
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: (ctx) => graph(ctx.checkpointer), bridge: new RecordingBridge(), checkpointer: saver, signal: controller.signal });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: (ctx) => graph(ctx.checkpointer),
+      bridge: new RecordingBridge(),
+      checkpointer: saver,
+      signal: controller.signal,
+    });
     expect(outcome.status).toBe("interrupted");
     expect(saver.started).toBeGreaterThan(0);
     expect(saver.finished).toBe(saver.started);

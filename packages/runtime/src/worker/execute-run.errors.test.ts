@@ -40,7 +40,10 @@ describe("executeRun failures", () => {
     const outcome = await executeRun({ run, graph: () => graph, bridge, signal: never() });
     expect(outcome).toEqual({ status: "error", error: "Boo!", threadStatus: "error", rolledBack: false });
     expect(bridge.names()[0]).toBe("metadata");
-    expect(bridge.events.at(-1)).toMatchObject({ event: "error", data: { error: "CustomError", name: "CustomError", message: "Boo!" } });
+    expect(bridge.events.at(-1)).toMatchObject({
+      event: "error",
+      data: { error: "CustomError", name: "CustomError", message: "Boo!" },
+    });
     expect(afterRan).toBe(false);
     expect(bridge.ended.size).toBe(0);
   });
@@ -50,10 +53,19 @@ describe("executeRun failures", () => {
     const bridge = new RecordingBridge();
     const run = makeRun({ streamMode: ["values", "events"] as unknown as StreamMode[], input: userInput });
     const outcome = await executeRun({ run, graph: factory, bridge, signal: never() });
-    expect(outcome).toEqual({ status: "error", error: "Unsupported stream mode(s): events", threadStatus: "error", rolledBack: false });
+    expect(outcome).toEqual({
+      status: "error",
+      error: "Unsupported stream mode(s): events",
+      threadStatus: "error",
+      rolledBack: false,
+    });
     expect(factory.calls).toBe(0);
     expect(bridge.events).toEqual([
-      { runId: run.runId, event: "error", data: expect.objectContaining({ code: "INVALID_ARGUMENT", message: "Unsupported stream mode(s): events" }) },
+      {
+        runId: run.runId,
+        event: "error",
+        data: expect.objectContaining({ code: "INVALID_ARGUMENT", message: "Unsupported stream mode(s): events" }),
+      },
     ]);
   });
 
@@ -61,18 +73,29 @@ describe("executeRun failures", () => {
     const bridge = new RecordingBridge();
     const run = makeRun({ input: userInput });
     (run.kwargs as { streamMode?: unknown }).streamMode = undefined;
-    const outcome = await executeRun({ run, graph: chatFactory(new GatedChatModel({ tokens: ["x"] })), bridge, signal: never() });
+    const outcome = await executeRun({
+      run,
+      graph: chatFactory(new GatedChatModel({ tokens: ["x"] })),
+      bridge,
+      signal: never(),
+    });
     expect(outcome.status).toBe("success");
     expect(bridge.names()).toContain("values");
   });
 
   it.each([
-    ["throws", (() => {
-      throw new CustomError("cannot build");
-    }) as GraphFactory],
-    ["rejects", (async () => {
-      throw new CustomError("cannot build");
-    }) as GraphFactory],
+    [
+      "throws",
+      (() => {
+        throw new CustomError("cannot build");
+      }) as GraphFactory,
+    ],
+    [
+      "rejects",
+      (async () => {
+        throw new CustomError("cannot build");
+      }) as GraphFactory,
+    ],
   ])("reports a factory that %s as an error after metadata", async (_label, factory) => {
     const bridge = new RecordingBridge();
     const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: factory, bridge, signal: never() });
@@ -86,7 +109,12 @@ describe("executeRun failures", () => {
       stream: () => Promise.reject({ reason: "weird" }),
     };
     const bridge = new RecordingBridge();
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: () => graph, bridge, signal: never() });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () => graph,
+      bridge,
+      signal: never(),
+    });
     expect(outcome).toMatchObject({ status: "error", error: '{"reason":"weird"}' });
     expect(bridge.dataOf("error")[0]).toEqual({ error: "Error", name: "Error", message: '{"reason":"weird"}' });
   });
@@ -97,7 +125,12 @@ describe("executeRun failures", () => {
         throw new TypeError("sync");
       },
     };
-    const outcome = await executeRun({ run: makeRun(), graph: () => throwing, bridge: new RecordingBridge(), signal: never() });
+    const outcome = await executeRun({
+      run: makeRun(),
+      graph: () => throwing,
+      bridge: new RecordingBridge(),
+      signal: never(),
+    });
     expect(outcome).toMatchObject({ status: "error", error: "sync" });
 
     const garbage: StreamableGraph = {
@@ -142,7 +175,13 @@ describe("executeRun failures", () => {
     };
     const logger = { debug: explode, info: explode, warn: explode, error: explode };
     const graph: StreamableGraph = { stream: () => Promise.reject(new Error("graph broken")) };
-    const outcome = await executeRun({ run: makeRun(), graph: () => graph, bridge: new RecordingBridge(), signal: never(), logger });
+    const outcome = await executeRun({
+      run: makeRun(),
+      graph: () => graph,
+      bridge: new RecordingBridge(),
+      signal: never(),
+      logger,
+    });
     expect(outcome.status).toBe("error");
   });
 });

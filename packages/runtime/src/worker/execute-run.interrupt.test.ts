@@ -33,7 +33,9 @@ function thread(build: (checkpointer: MemorySaver) => StreamableGraph) {
       return { outcome, bridge };
     },
     async state(): Promise<{ values: State; next: string[] }> {
-      const snapshot = await (graph as unknown as { getState(c: unknown): Promise<{ values: State; next: string[] }> }).getState({
+      const snapshot = await (
+        graph as unknown as { getState(c: unknown): Promise<{ values: State; next: string[] }> }
+      ).getState({
         configurable: { thread_id: threadId },
       });
       return snapshot;
@@ -48,7 +50,9 @@ describe("executeRun interrupts", () => {
     expect(outcome).toEqual({ status: "success", error: null, threadStatus: "interrupted", rolledBack: false });
     const last = bridge.dataOf("values").at(-1) as State;
     expect(last.__interrupt__).toEqual([{ id: expect.any(String), value: { question: "approve?" } }]);
-    expect(bridge.dataOf("updates").at(-1)).toEqual({ __interrupt__: [{ id: expect.any(String), value: { question: "approve?" } }] });
+    expect(bridge.dataOf("updates").at(-1)).toEqual({
+      __interrupt__: [{ id: expect.any(String), value: { question: "approve?" } }],
+    });
     expect((await t.state()).next).toEqual(["ask"]);
   });
 

@@ -33,7 +33,11 @@ describe("executeRun stream modes", () => {
   it("publishes metadata first, then values (the default mode) with serialised messages", async () => {
     const { run, bridge, outcome } = await runChat(["values"]);
     expect(outcome).toEqual({ status: "success", error: null, threadStatus: "idle", rolledBack: false });
-    expect(bridge.events[0]).toEqual({ runId: run.runId, event: "metadata", data: { run_id: run.runId, thread_id: run.threadId, attempt: 1 } });
+    expect(bridge.events[0]).toEqual({
+      runId: run.runId,
+      event: "metadata",
+      data: { run_id: run.runId, thread_id: run.threadId, attempt: 1 },
+    });
     expect(new Set(bridge.names())).toEqual(new Set(["metadata", "values"]));
     const last = bridge.dataOf("values").at(-1) as { messages: Msg[] };
     expect(last.messages.map((m) => [m.type, m.content])).toEqual([
@@ -48,7 +52,9 @@ describe("executeRun stream modes", () => {
     const modes: StreamMode[] = ["values", "updates", "messages-tuple", "custom", "debug", "tasks", "checkpoints"];
     const { bridge, outcome } = await runChat(modes);
     expect(outcome.status).toBe("success");
-    expect(new Set(bridge.names())).toEqual(new Set(["metadata", "values", "updates", "messages", "custom", "debug", "tasks", "checkpoints"]));
+    expect(new Set(bridge.names())).toEqual(
+      new Set(["metadata", "values", "updates", "messages", "custom", "debug", "tasks", "checkpoints"]),
+    );
 
     const updates = bridge.dataOf("updates") as Record<string, { messages: Msg[] }>[];
     expect(updates.at(-1)?.["model"]?.messages[0]).toMatchObject({ type: "ai", content: "Hello!" });
@@ -67,7 +73,10 @@ describe("executeRun stream modes", () => {
 
     const tasks = bridge.dataOf("tasks") as Record<string, unknown>[];
     expect(tasks[0]).toMatchObject({ name: "model", triggers: expect.any(Array), interrupts: [] });
-    expect(tasks.at(-1)).toMatchObject({ name: "model", result: { messages: [expect.objectContaining({ type: "ai" })] } });
+    expect(tasks.at(-1)).toMatchObject({
+      name: "model",
+      result: { messages: [expect.objectContaining({ type: "ai" })] },
+    });
 
     const debug = bridge.dataOf("debug") as { type: string; step: number; payload: Record<string, unknown> }[];
     expect(new Set(debug.map((d) => d.type))).toEqual(new Set(["checkpoint", "task", "task_result"]));
@@ -149,10 +158,26 @@ describe("executeRun stream modes", () => {
   it("records run_id, thread's assistant and run metadata in the checkpoints it writes", async () => {
     const model = new GatedChatModel({ tokens: ["ok"] });
     const checkpointer = new MemorySaver();
-    const run = makeRun({ input: userInput, metadata: { source_app: "tests" }, config: { metadata: { team: "core" }, tags: ["t1"] } });
-    await executeRun({ run, graph: chatFactory(model), bridge: new RecordingBridge(), checkpointer, signal: new AbortController().signal });
+    const run = makeRun({
+      input: userInput,
+      metadata: { source_app: "tests" },
+      config: { metadata: { team: "core" }, tags: ["t1"] },
+    });
+    await executeRun({
+      run,
+      graph: chatFactory(model),
+      bridge: new RecordingBridge(),
+      checkpointer,
+      signal: new AbortController().signal,
+    });
     const head = await checkpointer.getTuple({ configurable: { thread_id: run.threadId } });
-    expect(head?.metadata).toMatchObject({ run_id: run.runId, assistant_id: "agent", source_app: "tests", team: "core", source: "loop" });
+    expect(head?.metadata).toMatchObject({
+      run_id: run.runId,
+      assistant_id: "agent",
+      source_app: "tests",
+      team: "core",
+      source: "loop",
+    });
   });
 
   it("streams a createAgent run with a tool: tool calls, tool results and the final answer", async () => {
@@ -166,10 +191,16 @@ describe("executeRun stream modes", () => {
       .respond(new AIMessage({ content: "It is sunny.", id: "answer" }));
     const checkpointer = new MemorySaver();
     const bridge = new RecordingBridge();
-    const run = makeRun({ streamMode: ["values", "updates", "messages-tuple"], input: { messages: [{ role: "user", content: "weather?" }] } });
+    const run = makeRun({
+      streamMode: ["values", "updates", "messages-tuple"],
+      input: { messages: [{ role: "user", content: "weather?" }] },
+    });
     const outcome = await executeRun({
       run,
-      graph: (ctx) => asStreamable(createAgent({ model, tools: [lookup], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) })),
+      graph: (ctx) =>
+        asStreamable(
+          createAgent({ model, tools: [lookup], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) }),
+        ),
       bridge,
       checkpointer,
       signal: new AbortController().signal,
@@ -177,12 +208,16 @@ describe("executeRun stream modes", () => {
     expect(outcome).toMatchObject({ status: "success", threadStatus: "idle" });
     const final = bridge.dataOf("values").at(-1) as { messages: (Msg & Record<string, unknown>)[] };
     expect(final.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
-    expect(final.messages[1]?.["tool_calls"]).toEqual([expect.objectContaining({ name: "weather", args: { city: "Paris" }, id: "call_1" })]);
+    expect(final.messages[1]?.["tool_calls"]).toEqual([
+      expect.objectContaining({ name: "weather", args: { city: "Paris" }, id: "call_1" }),
+    ]);
     expect(final.messages[2]).toMatchObject({ type: "tool", tool_call_id: "call_1", content: "sunny in Paris" });
     expect(final.messages[3]).toMatchObject({ type: "ai", content: "It is sunny.", id: "answer" });
     const updatedNodes = (bridge.dataOf("updates") as Record<string, unknown>[]).flatMap((u) => Object.keys(u));
     expect(updatedNodes).toContain("tools");
-    const tupleNodes = (bridge.dataOf("messages") as [Msg, Record<string, unknown>][]).map(([, meta]) => meta["langgraph_node"]);
+    const tupleNodes = (bridge.dataOf("messages") as [Msg, Record<string, unknown>][]).map(
+      ([, meta]) => meta["langgraph_node"],
+    );
     expect(tupleNodes.length).toBeGreaterThan(0);
     expect(bridge.events.every((e) => JSON.stringify(e.data) !== undefined)).toBe(true);
   });
@@ -200,7 +235,10 @@ describe("executeRun stream modes", () => {
     const run = makeRun({ streamMode: ["tools"], input: { messages: [{ role: "user", content: "weather?" }] } });
     const outcome = await executeRun({
       run,
-      graph: (ctx) => asStreamable(createAgent({ model, tools: [lookup], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) })),
+      graph: (ctx) =>
+        asStreamable(
+          createAgent({ model, tools: [lookup], ...(ctx.checkpointer ? { checkpointer: ctx.checkpointer } : {}) }),
+        ),
       bridge,
       checkpointer: new MemorySaver(),
       signal: new AbortController().signal,

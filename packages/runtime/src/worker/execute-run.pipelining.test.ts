@@ -118,7 +118,9 @@ describe("executeRun publish window", () => {
   it("keeps up to maxInFlightPublishes publishes in flight, then waits for the oldest", async () => {
     const bridge = new HeldBridge();
     const run = makeRun({ streamMode: ["custom"], input: { n: 1 } });
-    const running = track(executeRun({ run, graph: () => customGraph(40), bridge, signal: never(), maxInFlightPublishes: 8 }));
+    const running = track(
+      executeRun({ run, graph: () => customGraph(40), bridge, signal: never(), maxInFlightPublishes: 8 }),
+    );
     await until(() => bridge.calls.length === 8, "8 publishes in flight");
     await settleDown();
     expect(bridge.calls.length).toBe(8);
@@ -137,7 +139,14 @@ describe("executeRun publish window", () => {
 
   it("with the default window the graph streams on while every publish is pending; the outcome waits for all of them", async () => {
     const bridge = new HeldBridge();
-    const running = track(executeRun({ run: makeRun({ streamMode: ["custom"], input: { n: 1 } }), graph: () => customGraph(100), bridge, signal: never() }));
+    const running = track(
+      executeRun({
+        run: makeRun({ streamMode: ["custom"], input: { n: 1 } }),
+        graph: () => customGraph(100),
+        bridge,
+        signal: never(),
+      }),
+    );
     await until(() => bridge.calls.length === 100, "all 100 publishes started");
     await settleDown();
     expect(bridge.outstanding()).toBe(100);
@@ -147,12 +156,22 @@ describe("executeRun publish window", () => {
     expect(running.outcome, "decided before the last event was published").toBeUndefined();
     bridge.release();
     expect(await running.done).toMatchObject({ status: "success" });
-    expect(bridge.calls.map((call) => (call.data as { i: number }).i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(bridge.calls.map((call) => (call.data as { i: number }).i)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i),
+    );
   });
 
   it("maxInFlightPublishes 1 awaits each publish, as before", async () => {
     const bridge = new HeldBridge();
-    const running = track(executeRun({ run: makeRun({ streamMode: ["custom"], input: { n: 1 } }), graph: () => customGraph(5), bridge, signal: never(), maxInFlightPublishes: 1 }));
+    const running = track(
+      executeRun({
+        run: makeRun({ streamMode: ["custom"], input: { n: 1 } }),
+        graph: () => customGraph(5),
+        bridge,
+        signal: never(),
+        maxInFlightPublishes: 1,
+      }),
+    );
     for (let n = 1; n <= 5; n++) {
       await until(() => bridge.calls.length === n, `publish ${n}`);
       await settleDown();
@@ -166,7 +185,9 @@ describe("executeRun publish window", () => {
     const bridge = new HeldBridge();
     const gate = new Gate();
     const run = makeRun({ streamMode: ["custom"], input: { n: 1 } });
-    const running = track(executeRun({ run, graph: () => customGraph(10, { gate, holdAfter: 5 }), bridge, signal: never() }));
+    const running = track(
+      executeRun({ run, graph: () => customGraph(10, { gate, holdAfter: 5 }), bridge, signal: never() }),
+    );
     await gate.entered;
     await until(() => bridge.calls.length === 5, "the five events before the hold");
     bridge.release(2);
@@ -177,17 +198,31 @@ describe("executeRun publish window", () => {
     expect(running.outcome, "decided while a publish is still in flight").toBeUndefined();
     bridge.release();
     const outcome = await running.done;
-    expect(outcome).toEqual({ status: "error", error: 'Stream bridge publish failed for event "custom": boom', threadStatus: "error", rolledBack: false });
+    expect(outcome).toEqual({
+      status: "error",
+      error: 'Stream bridge publish failed for event "custom": boom',
+      threadStatus: "error",
+      rolledBack: false,
+    });
     // Nothing the graph produced after the hold was published, and no error event.
     expect(bridge.calls.map((call) => call.event)).toEqual(Array(5).fill("custom"));
   });
 
   it("a publish refused at once is the last one: no later event is published", async () => {
     const bridge = new RecordingBridge({
-      failWhen: (event, data) => (event === "custom" && (data as { i: number }).i === 3 ? new Error("not serialisable") : undefined),
+      failWhen: (event, data) =>
+        event === "custom" && (data as { i: number }).i === 3 ? new Error("not serialisable") : undefined,
     });
-    const outcome = await executeRun({ run: makeRun({ streamMode: ["custom"], input: { n: 1 } }), graph: () => customGraph(50), bridge, signal: never() });
-    expect(outcome).toMatchObject({ status: "error", error: 'Stream bridge publish failed for event "custom": not serialisable' });
+    const outcome = await executeRun({
+      run: makeRun({ streamMode: ["custom"], input: { n: 1 } }),
+      graph: () => customGraph(50),
+      bridge,
+      signal: never(),
+    });
+    expect(outcome).toMatchObject({
+      status: "error",
+      error: 'Stream bridge publish failed for event "custom": not serialisable',
+    });
     expect(bridge.events.map((e) => [e.event, e.data])).toEqual([
       ["metadata", expect.anything()],
       ["custom", { i: 0 }],
@@ -200,7 +235,14 @@ describe("executeRun publish window", () => {
     const bridge = new HeldBridge();
     const gate = new Gate();
     const controller = new AbortController();
-    const running = track(executeRun({ run: makeRun({ streamMode: ["custom"], input: { n: 1 } }), graph: () => customGraph(10, { gate, holdAfter: 4 }), bridge, signal: controller.signal }));
+    const running = track(
+      executeRun({
+        run: makeRun({ streamMode: ["custom"], input: { n: 1 } }),
+        graph: () => customGraph(10, { gate, holdAfter: 4 }),
+        bridge,
+        signal: controller.signal,
+      }),
+    );
     await gate.entered;
     await until(() => bridge.calls.length === 4, "four events in flight");
     controller.abort();
@@ -208,7 +250,12 @@ describe("executeRun publish window", () => {
     await settleDown();
     expect(running.outcome).toBeUndefined();
     bridge.release();
-    expect(await running.done).toEqual({ status: "interrupted", error: null, threadStatus: "interrupted", rolledBack: false });
+    expect(await running.done).toEqual({
+      status: "interrupted",
+      error: null,
+      threadStatus: "interrupted",
+      rolledBack: false,
+    });
     expect(bridge.calls).toHaveLength(4);
   });
 });

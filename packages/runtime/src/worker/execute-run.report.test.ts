@@ -25,21 +25,42 @@ function reportingGraph(report: (config: LangGraphRunnableConfig) => void) {
 describe("executeRun run report", () => {
   it("records the stop reason a middleware stamped on a run that succeeded", async () => {
     const graph = reportingGraph((config) => reportRunStop(config, "loop_capped"));
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: () => graph, bridge: new RecordingBridge(), signal: never() });
-    expect(outcome).toEqual({ status: "success", error: null, threadStatus: "idle", rolledBack: false, stopReason: "loop_capped" });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () => graph,
+      bridge: new RecordingBridge(),
+      signal: never(),
+    });
+    expect(outcome).toEqual({
+      status: "success",
+      error: null,
+      threadStatus: "idle",
+      rolledBack: false,
+      stopReason: "loop_capped",
+    });
   });
 
   it("ends a finished graph as an error when it reported one, with an error event", async () => {
     const graph = reportingGraph((config) => reportRunError(config, "no final answer"));
     const bridge = new RecordingBridge();
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: () => graph, bridge, signal: never() });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () => graph,
+      bridge,
+      signal: never(),
+    });
     expect(outcome).toEqual({ status: "error", error: "no final answer", threadStatus: "error", rolledBack: false });
     expect(bridge.events.at(-1)).toMatchObject({ event: "error", data: { message: "no final answer" } });
   });
 
   it("reports nothing for a graph that reported nothing", async () => {
     const graph = reportingGraph(() => {});
-    const outcome = await executeRun({ run: makeRun({ input: userInput }), graph: () => graph, bridge: new RecordingBridge(), signal: never() });
+    const outcome = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () => graph,
+      bridge: new RecordingBridge(),
+      signal: never(),
+    });
     expect(outcome).toEqual({ status: "success", error: null, threadStatus: "idle", rolledBack: false });
   });
 });

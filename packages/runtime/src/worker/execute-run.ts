@@ -47,7 +47,10 @@ export async function executeRun(input: ExecuteRunInput): Promise<RunOutcome> {
     return await new RunExecution(input).execute();
   } catch (err) {
     // Defensive: every expected failure is handled inside; this keeps the "never throws" promise.
-    safeLogger(input.logger).error({ runId: input.run.runId, err: errorMessage(err) }, "unexpected failure while executing a run");
+    safeLogger(input.logger).error(
+      { runId: input.run.runId, err: errorMessage(err) },
+      "unexpected failure while executing a run",
+    );
     return errorOutcome(errorMessage(err));
   }
 }

@@ -7,7 +7,8 @@ import type { RunCommand, RunKwargs, RunRecord } from "../runs/types.js";
 
 /** Builds the LangGraph `Command` for a run's `command` kwarg. */
 export function toGraphCommand(command: RunCommand): Command {
-  const params: { resume?: unknown; update?: Record<string, unknown> | [string, unknown][]; goto?: (string | Send)[] } = {};
+  const params: { resume?: unknown; update?: Record<string, unknown> | [string, unknown][]; goto?: (string | Send)[] } =
+    {};
   if (command.resume !== undefined) params.resume = command.resume;
   if (command.update !== undefined && command.update !== null) params.update = command.update;
   if (command.goto !== undefined && command.goto !== null) {
@@ -39,11 +40,17 @@ function isInternalConfigurableKey(key: string): boolean {
  * `run_id`); LangGraph's internal `configurable` keys (`__pregel_*`,
  * `checkpoint_ns`, `checkpoint_map`) are never taken from the client.
  */
-export function graphStreamOptionsOf(run: RunRecord, graphModes: readonly string[], signal: AbortSignal): Record<string, unknown> {
+export function graphStreamOptionsOf(
+  run: RunRecord,
+  graphModes: readonly string[],
+  signal: AbortSignal,
+): Record<string, unknown> {
   const kwargs = run.kwargs;
   const config = kwargs.config ?? {};
   const ids = { thread_id: run.threadId, run_id: run.runId, assistant_id: run.assistantId };
-  const clientConfigurable = Object.fromEntries(Object.entries(config.configurable ?? {}).filter(([key]) => !isInternalConfigurableKey(key)));
+  const clientConfigurable = Object.fromEntries(
+    Object.entries(config.configurable ?? {}).filter(([key]) => !isInternalConfigurableKey(key)),
+  );
   const configurable: Record<string, unknown> = { ...clientConfigurable, ...ids };
   if (kwargs.checkpointId) configurable["checkpoint_id"] = kwargs.checkpointId;
   const options: Record<string, unknown> = {

@@ -14,13 +14,30 @@ describe("graphStreamOptionsOf", () => {
     const run = makeRun({
       metadata: { origin: "run", run_id: "spoofed" },
       config: {
-        configurable: { model: "m", thread_id: "spoofed", __pregel_checkpointer: null, checkpoint_ns: "other", checkpoint_map: {} },
+        configurable: {
+          model: "m",
+          thread_id: "spoofed",
+          __pregel_checkpointer: null,
+          checkpoint_ns: "other",
+          checkpoint_map: {},
+        },
         metadata: { team: "core" },
       },
     });
     const options = graphStreamOptionsOf(run, ["values", "updates"], signal);
-    expect(options["configurable"]).toEqual({ model: "m", thread_id: run.threadId, run_id: run.runId, assistant_id: "agent" });
-    expect(options["metadata"]).toEqual({ origin: "run", team: "core", thread_id: run.threadId, run_id: run.runId, assistant_id: "agent" });
+    expect(options["configurable"]).toEqual({
+      model: "m",
+      thread_id: run.threadId,
+      run_id: run.runId,
+      assistant_id: "agent",
+    });
+    expect(options["metadata"]).toEqual({
+      origin: "run",
+      team: "core",
+      thread_id: run.threadId,
+      run_id: run.runId,
+      assistant_id: "agent",
+    });
     expect(options["streamMode"]).toEqual(["values", "updates"]);
     expect(options["subgraphs"]).toBe(false);
     expect(options["signal"]).toBe(signal);
@@ -28,7 +45,8 @@ describe("graphStreamOptionsOf", () => {
 
   it("sets only the options that were given", () => {
     const bare = graphStreamOptionsOf(makeRun(), ["values"], signal);
-    for (const key of ["tags", "recursionLimit", "context", "interruptBefore", "interruptAfter"]) expect(bare).not.toHaveProperty(key);
+    for (const key of ["tags", "recursionLimit", "context", "interruptBefore", "interruptAfter"])
+      expect(bare).not.toHaveProperty(key);
     const full = graphStreamOptionsOf(
       makeRun({
         config: { tags: ["a"], recursionLimit: 7 },
@@ -41,7 +59,14 @@ describe("graphStreamOptionsOf", () => {
       ["values"],
       signal,
     );
-    expect(full).toMatchObject({ tags: ["a"], recursionLimit: 7, context: { user: "u" }, interruptBefore: ["x"], interruptAfter: "*", subgraphs: true });
+    expect(full).toMatchObject({
+      tags: ["a"],
+      recursionLimit: 7,
+      context: { user: "u" },
+      interruptBefore: ["x"],
+      interruptAfter: "*",
+      subgraphs: true,
+    });
     expect((full["configurable"] as Record<string, unknown>)["checkpoint_id"]).toBe("cp-1");
   });
 });
@@ -56,7 +81,10 @@ describe("graphInputOf", () => {
   });
 
   it("maps goto names and {node, input} sends", () => {
-    const command = toGraphCommand({ goto: ["a", { node: "b", input: { x: 1 } }] as unknown as string[], update: { k: 1 } });
+    const command = toGraphCommand({
+      goto: ["a", { node: "b", input: { x: 1 } }] as unknown as string[],
+      update: { k: 1 },
+    });
     expect(command.goto).toEqual(["a", new Send("b", { x: 1 })]);
     expect(command.update).toEqual({ k: 1 });
     expect(toGraphCommand({ goto: "only" }).goto).toEqual(["only"]);
@@ -82,8 +110,17 @@ describe("executeRun options reach the graph", () => {
         .addEdge(START, "inspect")
         .compile({ checkpointer: new MemorySaver() }),
     );
-    const run = makeRun({ input: { messages: [] }, context: { user: "u1" }, config: { configurable: { model: "m1" }, tags: ["t"], recursionLimit: 9 } });
-    const outcome = await executeRun({ run, graph: () => graph, bridge: new RecordingBridge(), signal: new AbortController().signal });
+    const run = makeRun({
+      input: { messages: [] },
+      context: { user: "u1" },
+      config: { configurable: { model: "m1" }, tags: ["t"], recursionLimit: 9 },
+    });
+    const outcome = await executeRun({
+      run,
+      graph: () => graph,
+      bridge: new RecordingBridge(),
+      signal: new AbortController().signal,
+    });
     expect(outcome.status).toBe("success");
     expect(seen).toMatchObject({ context: { user: "u1" }, model: "m1", runId: run.runId, recursionLimit: 9 });
     expect(seen["tags"]).toEqual(expect.arrayContaining(["t"]));
@@ -98,7 +135,12 @@ describe("executeRun options reach the graph", () => {
         .compile(),
     );
     const bridge = new RecordingBridge();
-    const outcome = await executeRun({ run: makeRun({ input: { messages: [] }, config: { recursionLimit: 3 } }), graph: () => graph, bridge, signal: new AbortController().signal });
+    const outcome = await executeRun({
+      run: makeRun({ input: { messages: [] }, config: { recursionLimit: 3 } }),
+      graph: () => graph,
+      bridge,
+      signal: new AbortController().signal,
+    });
     expect(outcome.status).toBe("error");
     expect(outcome.error).toMatch(/Recursion limit of 3/);
     expect(bridge.dataOf("error")[0]).toMatchObject({ error: "GraphRecursionError" });

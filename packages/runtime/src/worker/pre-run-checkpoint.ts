@@ -22,11 +22,18 @@ export interface PreRunCheckpoint {
 export const UNKNOWN_PRE_RUN: PreRunCheckpoint = { id: undefined, interrupted: false };
 
 /** Reads the thread's head before the run; {@link UNKNOWN_PRE_RUN} (logged) when that fails. */
-export async function capturePreRunCheckpoint(checkpointer: BaseCheckpointSaver | undefined, threadId: string, logger: Logger): Promise<PreRunCheckpoint> {
+export async function capturePreRunCheckpoint(
+  checkpointer: BaseCheckpointSaver | undefined,
+  threadId: string,
+  logger: Logger,
+): Promise<PreRunCheckpoint> {
   if (!checkpointer) return UNKNOWN_PRE_RUN;
   try {
     const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-    return { id: tuple?.checkpoint.id ?? null, interrupted: (tuple?.pendingWrites ?? []).some(([, channel]) => channel === "__interrupt__") };
+    return {
+      id: tuple?.checkpoint.id ?? null,
+      interrupted: (tuple?.pendingWrites ?? []).some(([, channel]) => channel === "__interrupt__"),
+    };
   } catch (err) {
     // Fail closed: without a known pre-run point a rollback restores nothing rather than the wrong thing.
     logger.warn({ err: errorMessage(err) }, "could not capture the pre-run checkpoint; rollback disabled for this run");
@@ -60,6 +67,10 @@ export async function rollBack(context: RollbackContext): Promise<RunOutcome> {
     return { ...outcome, rolledBack: true };
   } catch (err) {
     logger.error({ err: errorMessage(err) }, "restoring the pre-run checkpoint failed");
-    return { ...outcome, error: `Rolled back by user; restoring the pre-run checkpoint failed: ${errorMessage(err)}`, rolledBack: false };
+    return {
+      ...outcome,
+      error: `Rolled back by user; restoring the pre-run checkpoint failed: ${errorMessage(err)}`,
+      rolledBack: false,
+    };
   }
 }

@@ -48,7 +48,10 @@ function renumberChannelVersions(
     Object.entries(copy.versions_seen).map(([node, seen]) => [
       node,
       Object.fromEntries(
-        Object.entries(seen).map(([channel, version]) => [channel, channel in preRunVersions && version === preRunVersions[channel] ? fresh : version]),
+        Object.entries(seen).map(([channel, version]) => [
+          channel,
+          channel in preRunVersions && version === preRunVersions[channel] ? fresh : version,
+        ]),
       ),
     ]),
   );
@@ -93,7 +96,9 @@ export async function restoreThreadCheckpoint(
     configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: preRunCheckpointId },
   });
   if (!preRun) {
-    throw new Error(`Cannot roll back thread ${threadId}: its pre-run checkpoint ${preRunCheckpointId} no longer exists`);
+    throw new Error(
+      `Cannot roll back thread ${threadId}: its pre-run checkpoint ${preRunCheckpointId} no longer exists`,
+    );
   }
   const head = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
   const headId = head?.checkpoint.id ?? preRunCheckpointId;
@@ -104,7 +109,12 @@ export async function restoreThreadCheckpoint(
   // uuid6 ids sort by time, so the copy becomes the head; LangGraph uses the step as clock sequence too.
   copy.id = uuid6(step);
   copy.ts = new Date().toISOString();
-  renumberChannelVersions(checkpointer, copy, preRun.checkpoint.channel_versions, head?.checkpoint.channel_versions ?? {});
+  renumberChannelVersions(
+    checkpointer,
+    copy,
+    preRun.checkpoint.channel_versions,
+    head?.checkpoint.channel_versions ?? {},
+  );
   // The copy is written by the rollback, not by the run that produced the pre-run state.
   const { run_id: _runId, ...inherited } = (preRun.metadata ?? {}) as Record<string, unknown>;
   const metadata = {
@@ -116,6 +126,11 @@ export async function restoreThreadCheckpoint(
     restored_from: preRunCheckpointId,
   } as CheckpointMetadata;
   const newVersions: ChannelVersions = { ...copy.channel_versions };
-  await checkpointer.put({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: headId } }, copy, metadata, newVersions);
+  await checkpointer.put(
+    { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: headId } },
+    copy,
+    metadata,
+    newVersions,
+  );
   return { action: "restored", checkpointId: copy.id };
 }

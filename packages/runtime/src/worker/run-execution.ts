@@ -78,7 +78,10 @@ export class RunExecution {
   private armTimeout(): NodeJS.Timeout | undefined {
     const ms = this.run.kwargs.timeoutMs;
     if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) return undefined;
-    const timer = setTimeout(() => this.internal.abort(new RunAbort("timeout", `Run exceeded its timeout of ${ms} ms`)), ms);
+    const timer = setTimeout(
+      () => this.internal.abort(new RunAbort("timeout", `Run exceeded its timeout of ${ms} ms`)),
+      ms,
+    );
     timer.unref?.();
     return timer;
   }
@@ -89,7 +92,9 @@ export class RunExecution {
     const { run, store } = this.input;
     // Checkpoints written through the factory's checkpointer record run_id and the run's metadata,
     // and are tracked so an abort can wait for the writes still in flight.
-    this.tracked = this.input.checkpointer ? trackCheckpointerWrites(withRunMetadata(this.input.checkpointer)) : undefined;
+    this.tracked = this.input.checkpointer
+      ? trackCheckpointerWrites(withRunMetadata(this.input.checkpointer))
+      : undefined;
     const checkpointer = this.tracked?.checkpointer;
     try {
       const made = this.input.graph({ run, checkpointer, store, signal: this.signal });
@@ -109,12 +114,16 @@ export class RunExecution {
     const report: RunReport = {};
     (options["configurable"] as Record<string, unknown>)[RUN_REPORT_KEY] = report;
     // A failed publish stops the graph at once, whatever it is waiting for.
-    const window = new PublishWindow(this.input.bridge, this.run.runId, this.maxInFlightPublishes(), (publishFailure) => this.internal.abort(publishFailure));
+    const window = new PublishWindow(this.input.bridge, this.run.runId, this.maxInFlightPublishes(), (publishFailure) =>
+      this.internal.abort(publishFailure),
+    );
     let failure: unknown;
     try {
       if (this.signal.aborted) throw ABORTED;
       this.graphStarted = true;
-      this.graphSteps.open(await raceAbort(Promise.resolve(graph.stream(graphInputOf(this.run.kwargs), options)), this.signal, ABORTED));
+      this.graphSteps.open(
+        await raceAbort(Promise.resolve(graph.stream(graphInputOf(this.run.kwargs), options)), this.signal, ABORTED),
+      );
       for (;;) {
         const result = await this.graphSteps.next(this.signal);
         if (result.done) break;
@@ -167,7 +176,13 @@ export class RunExecution {
     this.logger.info({ action }, "run aborted");
     if (action === "rollback") {
       const { checkpointer } = this.input;
-      return rollBack({ checkpointer, threadId: this.run.threadId, preRun: this.preRun, graphStarted: this.graphStarted, logger: this.logger });
+      return rollBack({
+        checkpointer,
+        threadId: this.run.threadId,
+        preRun: this.preRun,
+        graphStarted: this.graphStarted,
+        logger: this.logger,
+      });
     }
     if (action === "timeout") await this.publishError(timeoutError(this.run.kwargs.timeoutMs));
     return abortOutcome(action, this.run.kwargs.timeoutMs);

@@ -44,7 +44,9 @@ export function errorOutcome(error: string): RunOutcome {
 
 /** The error a run that exceeded its `timeoutMs` reports (class name `TimeoutError`). */
 export function timeoutError(timeoutMs: unknown): Error {
-  const err = new Error(typeof timeoutMs === "number" ? `Run exceeded its timeout of ${timeoutMs} ms` : "Run exceeded its timeout");
+  const err = new Error(
+    typeof timeoutMs === "number" ? `Run exceeded its timeout of ${timeoutMs} ms` : "Run exceeded its timeout",
+  );
   err.name = "TimeoutError";
   return err;
 }

@@ -1,4 +1,11 @@
-import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  AIMessage,
+  AIMessageChunk,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import {
   MAX_SERIALIZE_DEPTH,
@@ -22,7 +29,10 @@ describe("serializeMessage", () => {
       additional_kwargs: {},
       response_metadata: {},
     });
-    expect(serializeMessage(new SystemMessage({ content: "be nice", id: "s1", name: "sys" }))).toMatchObject({ type: "system", name: "sys" });
+    expect(serializeMessage(new SystemMessage({ content: "be nice", id: "s1", name: "sys" }))).toMatchObject({
+      type: "system",
+      name: "sys",
+    });
     const ai = serializeMessage(
       new AIMessage({
         content: "calling",
@@ -57,14 +67,18 @@ describe("serializeMessage", () => {
     });
     const out = serializeMessage(chunk);
     expect(out).toMatchObject({ type: "ai", id: "c1", content: "par" });
-    expect(out["tool_call_chunks"]).toEqual([{ name: "f", args: '{"a":', id: "tc", index: 0, type: "tool_call_chunk" }]);
+    expect(out["tool_call_chunks"]).toEqual([
+      { name: "f", args: '{"a":', id: "tc", index: 0, type: "tool_call_chunk" },
+    ]);
     // what the toDict-based JS server gives, minus nothing: every key of it is present
     const { type, data } = chunk.toDict();
     expect(out).toMatchObject({ ...JSON.parse(JSON.stringify(data)), type });
   });
 
   it("keeps tool_call_id, status and artifact of tool messages", () => {
-    const out = serializeMessage(new ToolMessage({ content: "42", tool_call_id: "t1", id: "tm", status: "error", artifact: { rows: [1, 2] } }));
+    const out = serializeMessage(
+      new ToolMessage({ content: "42", tool_call_id: "t1", id: "tm", status: "error", artifact: { rows: [1, 2] } }),
+    );
     expect(out).toMatchObject({ type: "tool", tool_call_id: "t1", status: "error", artifact: { rows: [1, 2] } });
   });
 
@@ -75,7 +89,11 @@ describe("serializeMessage", () => {
 
 describe("serializeValue", () => {
   it("passes primitives and recurses into arrays and objects", () => {
-    expect(serializeValue({ a: 1, b: "x", c: [true, null, { d: 2.5 }] })).toEqual({ a: 1, b: "x", c: [true, null, { d: 2.5 }] });
+    expect(serializeValue({ a: 1, b: "x", c: [true, null, { d: 2.5 }] })).toEqual({
+      a: 1,
+      b: "x",
+      c: [true, null, { d: 2.5 }],
+    });
     expect(serializeValue("s")).toBe("s");
     expect(serializeValue(undefined)).toBeNull();
   });
@@ -85,7 +103,10 @@ describe("serializeValue", () => {
       at: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)),
       bad: new Date("nope"),
       big: 12345678901234567890n,
-      map: new Map<unknown, unknown>([["k", 1], [2, new Set(["x"])]]),
+      map: new Map<unknown, unknown>([
+        ["k", 1],
+        [2, new Set(["x"])],
+      ]),
       bytes: new Uint8Array([1, 2, 3]),
       err: new TypeError("boom"),
       url: new URL("https://example.com/a?b=1"),
@@ -157,7 +178,15 @@ describe("serializeValue", () => {
       },
     };
     expect(serializeValue(hostile)).toEqual({ ok: 1 });
-    expect(serializeValue({ t: { toJSON: () => { throw new Error("no"); } } })).toEqual({ t: "[Unserializable]" });
+    expect(
+      serializeValue({
+        t: {
+          toJSON: () => {
+            throw new Error("no");
+          },
+        },
+      }),
+    ).toEqual({ t: "[Unserializable]" });
   });
 
   it("keeps a __proto__ key as data", () => {
@@ -181,12 +210,21 @@ describe("serializeState", () => {
   const text = { type: "text", text: "look" };
 
   it("drops __pregel_ keys and keeps __interrupt__", () => {
-    const out = serializeState({ __pregel_tasks: [1], __pregel_x: 2, __interrupt__: [{ id: "i", value: 1 }], count: 3 });
+    const out = serializeState({
+      __pregel_tasks: [1],
+      __pregel_x: 2,
+      __interrupt__: [{ id: "i", value: 1 }],
+      count: 3,
+    });
     expect(out).toEqual({ __interrupt__: [{ id: "i", value: 1 }], count: 3 });
   });
 
   it("strips inline data images from messages hidden from the UI, keeping order and other blocks", () => {
-    const hidden = new HumanMessage({ id: "h", content: [text, dataImage, httpsImage], additional_kwargs: { hide_from_ui: true } });
+    const hidden = new HumanMessage({
+      id: "h",
+      content: [text, dataImage, httpsImage],
+      additional_kwargs: { hide_from_ui: true },
+    });
     const shown = new HumanMessage({ id: "s", content: [text, dataImage] });
     const stringForm = new HumanMessage({
       id: "t",
@@ -200,7 +238,9 @@ describe("serializeState", () => {
   });
 
   it("applies the same stripping to plain message dicts in state", () => {
-    const out = serializeState({ messages: [{ type: "human", content: [dataImage, text], additional_kwargs: { hide_from_ui: true } }] });
+    const out = serializeState({
+      messages: [{ type: "human", content: [dataImage, text], additional_kwargs: { hide_from_ui: true } }],
+    });
     expect(out).toEqual({ messages: [{ type: "human", content: [text], additional_kwargs: { hide_from_ui: true } }] });
   });
 
@@ -217,7 +257,10 @@ describe("serializeState", () => {
 
 describe("serializeMessageTuple", () => {
   it("serialises [chunk, metadata] pairs", () => {
-    const out = serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), { langgraph_node: "model", at: new Date(0) }]);
+    const out = serializeMessageTuple([
+      new AIMessageChunk({ content: "a", id: "c" }),
+      { langgraph_node: "model", at: new Date(0) },
+    ]);
     expect(out).toEqual([
       expect.objectContaining({ type: "ai", id: "c", content: "a" }),
       { langgraph_node: "model", at: "1970-01-01T00:00:00.000Z" },
@@ -225,8 +268,14 @@ describe("serializeMessageTuple", () => {
   });
 
   it("replaces metadata that is not a plain object with {}", () => {
-    expect(serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), "meta"])).toEqual([expect.objectContaining({ id: "c" }), {}]);
-    expect(serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), new Map()])).toEqual([expect.objectContaining({ id: "c" }), {}]);
+    expect(serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), "meta"])).toEqual([
+      expect.objectContaining({ id: "c" }),
+      {},
+    ]);
+    expect(serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), new Map()])).toEqual([
+      expect.objectContaining({ id: "c" }),
+      {},
+    ]);
   });
 
   it("serialises anything else generically", () => {

@@ -81,7 +81,8 @@ function isInlineImageBlock(block: unknown): boolean {
  */
 function stripHiddenImages(message: Record<string, unknown>): Record<string, unknown> {
   const kwargs = message["additional_kwargs"];
-  if (typeof kwargs !== "object" || kwargs === null || (kwargs as Record<string, unknown>)["hide_from_ui"] !== true) return message;
+  if (typeof kwargs !== "object" || kwargs === null || (kwargs as Record<string, unknown>)["hide_from_ui"] !== true)
+    return message;
   const content = message["content"];
   if (!Array.isArray(content)) return message;
   return { ...message, content: content.filter((block) => !isInlineImageBlock(block)) };
@@ -134,7 +135,8 @@ function walkEntries(entries: Iterable<[string, unknown]>, ctx: WalkContext, dep
   for (const [key, value] of entries) {
     const walked = walk(value, ctx, depth);
     // defineProperty, not assignment: a "__proto__" key from hostile input stays data.
-    if (walked !== OMIT) Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
+    if (walked !== OMIT)
+      Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -198,7 +200,12 @@ function walkObject(obj: object, ctx: WalkContext, depth: number): unknown {
       return walked === OMIT ? null : walked;
     });
   }
-  if (obj instanceof Map) return walkEntries([...obj.entries()].map(([k, v]) => [mapKey(k), v] as [string, unknown]), ctx, depth);
+  if (obj instanceof Map)
+    return walkEntries(
+      [...obj.entries()].map(([k, v]) => [mapKey(k), v] as [string, unknown]),
+      ctx,
+      depth,
+    );
   if (obj instanceof Set) return [...obj].map((item) => walkOrNull(item, ctx, depth));
   if (ArrayBuffer.isView(obj)) return toBase64(obj);
   if (obj instanceof ArrayBuffer) return Buffer.from(obj).toString("base64");

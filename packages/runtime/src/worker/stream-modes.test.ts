@@ -24,17 +24,26 @@ describe("normalizeStreamModes", () => {
   });
 
   it("removes duplicates keeping the first occurrence order", () => {
-    expect(normalizeStreamModes(["messages-tuple", "values", "messages-tuple", "custom", "values"])).toEqual(["messages-tuple", "values", "custom"]);
+    expect(normalizeStreamModes(["messages-tuple", "values", "messages-tuple", "custom", "values"])).toEqual([
+      "messages-tuple",
+      "values",
+      "custom",
+    ]);
   });
 
   it("rejects unsupported modes naming every one of them", () => {
-    expect(() => normalizeStreamModes(["values", "events", "tool", "events"])).toThrow("Unsupported stream mode(s): events, tool");
+    expect(() => normalizeStreamModes(["values", "events", "tool", "events"])).toThrow(
+      "Unsupported stream mode(s): events, tool",
+    );
     expect(codeOf(() => normalizeStreamModes("events"))).toBe("INVALID_ARGUMENT");
   });
 
-  it.each([[5], [[1]], [[null]], [[""]], [{ mode: "values" }], [["VALUES"]], [["values "]]])("rejects the malformed input %j", (value) => {
-    expect(codeOf(() => normalizeStreamModes(value))).toBe("INVALID_ARGUMENT");
-  });
+  it.each([[5], [[1]], [[null]], [[""]], [{ mode: "values" }], [["VALUES"]], [["values "]]])(
+    "rejects the malformed input %j",
+    (value) => {
+      expect(codeOf(() => normalizeStreamModes(value))).toBe("INVALID_ARGUMENT");
+    },
+  );
 });
 
 describe("graphStreamModesFor", () => {

@@ -37,7 +37,15 @@ export const STREAM_MODES: readonly StreamMode[] = [
 const STREAM_MODE_SET: ReadonlySet<string> = new Set(STREAM_MODES);
 
 /** A stream mode LangGraph JS's `graph.stream()` understands (the subset the worker uses). */
-export type GraphStreamMode = "values" | "updates" | "messages" | "custom" | "debug" | "tasks" | "checkpoints" | "tools";
+export type GraphStreamMode =
+  | "values"
+  | "updates"
+  | "messages"
+  | "custom"
+  | "debug"
+  | "tasks"
+  | "checkpoints"
+  | "tools";
 
 /** SSE event names of the legacy `messages` mode. */
 export const LEGACY_MESSAGE_EVENTS = {

@@ -6,8 +6,16 @@ const root = (mode: string, chunk: unknown) => ({ namespace: [], mode, chunk });
 
 describe("parseGraphStreamItem", () => {
   it("splits [mode, chunk] and [namespace, mode, chunk] items", () => {
-    expect(parseGraphStreamItem(["values", { a: 1 }], false)).toEqual({ namespace: [], mode: "values", chunk: { a: 1 } });
-    expect(parseGraphStreamItem([["sub:1"], "updates", {}], true)).toEqual({ namespace: ["sub:1"], mode: "updates", chunk: {} });
+    expect(parseGraphStreamItem(["values", { a: 1 }], false)).toEqual({
+      namespace: [],
+      mode: "values",
+      chunk: { a: 1 },
+    });
+    expect(parseGraphStreamItem([["sub:1"], "updates", {}], true)).toEqual({
+      namespace: ["sub:1"],
+      mode: "updates",
+      chunk: {},
+    });
   });
 
   it.each([[null], ["values"], [[1, 2]], [[["ns"], 3, {}]]])("rejects the malformed item %j", (item) => {
@@ -35,7 +43,9 @@ describe("StreamTranslator", () => {
     t.translate(root("messages", [new AIMessageChunk({ content: "a", id: "m" }), {}]));
     const replaced = t.translate(root("messages", [new AIMessage({ content: "whole", id: "m" }), {}]));
     expect(replaced).toEqual([{ event: "messages/partial", data: [expect.objectContaining({ content: "whole" })] }]);
-    const mixed = t.translate(root("messages", [new ToolMessageChunk({ content: "t", id: "x", tool_call_id: "c" }), {}]));
+    const mixed = t.translate(
+      root("messages", [new ToolMessageChunk({ content: "t", id: "x", tool_call_id: "c" }), {}]),
+    );
     expect(mixed.map((e) => e.event)).toEqual(["messages/metadata", "messages/partial"]);
     expect(() => t.translate(root("messages", [new AIMessageChunk({ content: "b", id: "x" }), {}]))).not.toThrow();
   });
@@ -45,7 +55,9 @@ describe("StreamTranslator", () => {
     expect(t.translate(root("messages", [new AIMessageChunk({ content: "no id" }), {}]))).toEqual([]);
     const human = new HumanMessage({ content: "hi", id: "h" });
     const ai = new AIMessage({ content: "yo", id: "a" });
-    expect(t.translate(root("updates", { model: { messages: ai } }))).toEqual([{ event: "messages/complete", data: [expect.objectContaining({ id: "a" })] }]);
+    expect(t.translate(root("updates", { model: { messages: ai } }))).toEqual([
+      { event: "messages/complete", data: [expect.objectContaining({ id: "a" })] },
+    ]);
     expect(t.translate(root("values", { messages: [human, ai, new RemoveMessage({ id: "h" })] }))).toEqual([
       { event: "messages/complete", data: [expect.objectContaining({ id: "h" })] },
     ]);
@@ -55,6 +67,8 @@ describe("StreamTranslator", () => {
   it("ignores malformed message tuples instead of failing", () => {
     const t = new StreamTranslator(["messages", "messages-tuple"]);
     expect(t.translate(root("messages", "garbage"))).toEqual([{ event: "messages", data: "garbage" }]);
-    expect(t.translate(root("messages", [{ not: "a message" }, null]))).toEqual([{ event: "messages", data: [{ not: "a message" }, {}] }]);
+    expect(t.translate(root("messages", [{ not: "a message" }, null]))).toEqual([
+      { event: "messages", data: [{ not: "a message" }, {}] },
+    ]);
   });
 });

@@ -49,7 +49,9 @@ export function parseGraphStreamItem(item: unknown, subgraphs: boolean): GraphSt
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function messagesIn(value: unknown): BaseMessage[] {
@@ -81,17 +83,24 @@ export class StreamTranslator {
   /** Events for one parsed graph stream item, in publish order. */
   translate(item: GraphStreamItem): TranslatedEvent[] {
     const { namespace, mode, chunk } = item;
-    if (namespace.length === 0 && (mode === "updates" || mode === "values") && asRecord(chunk)?.["__interrupt__"] !== undefined) {
+    if (
+      namespace.length === 0 &&
+      (mode === "updates" || mode === "values") &&
+      asRecord(chunk)?.["__interrupt__"] !== undefined
+    ) {
       this.interrupted = true;
     }
     const events: TranslatedEvent[] = [];
     if (mode === "messages") {
-      if (this.requested.has("messages-tuple")) events.push({ event: sseEventName("messages", namespace), data: serializeMessageTuple(chunk) });
+      if (this.requested.has("messages-tuple"))
+        events.push({ event: sseEventName("messages", namespace), data: serializeMessageTuple(chunk) });
       if (this.requested.has("messages")) this.partial(chunk, namespace, events);
       return events;
     }
-    if (this.requested.has(mode as StreamMode)) events.push({ event: sseEventName(mode, namespace), data: serializeModePayload(mode, chunk) });
-    if (this.requested.has("messages") && (mode === "values" || mode === "updates")) this.complete(mode, chunk, namespace, events);
+    if (this.requested.has(mode as StreamMode))
+      events.push({ event: sseEventName(mode, namespace), data: serializeModePayload(mode, chunk) });
+    if (this.requested.has("messages") && (mode === "values" || mode === "updates"))
+      this.complete(mode, chunk, namespace, events);
     return events;
   }
 
@@ -123,7 +132,9 @@ export class StreamTranslator {
     const record = asRecord(chunk);
     if (!record) return;
     const candidates =
-      mode === "values" ? messagesIn(record["messages"]) : Object.values(record).flatMap((update) => messagesIn(asRecord(update)?.["messages"]));
+      mode === "values"
+        ? messagesIn(record["messages"])
+        : Object.values(record).flatMap((update) => messagesIn(asRecord(update)?.["messages"]));
     const fresh: Record<string, unknown>[] = [];
     for (const message of candidates) {
       const id = message.id;

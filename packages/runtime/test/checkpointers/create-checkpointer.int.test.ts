@@ -32,7 +32,10 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
 
   it("creates its tables in the schema, records run metadata, and keeps state across instances", async () => {
     const first = await createCheckpointer({ type: "postgres", connectionString: url!, schema });
-    await echoGraph(first.checkpointer).invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "t1" }, metadata: { run_id: "r1" } });
+    await echoGraph(first.checkpointer).invoke(
+      { messages: [new HumanMessage("hi")] },
+      { configurable: { thread_id: "t1" }, metadata: { run_id: "r1" } },
+    );
     await first.close();
     await first.close();
 
@@ -43,8 +46,12 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
         "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
         [schema],
       );
-      expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(["checkpoint_blobs", "checkpoint_writes", "checkpoints"]));
-      const runIds = await client.query(`SELECT metadata->>'run_id' AS run_id FROM "${schema}".checkpoints WHERE thread_id = 't1'`);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining(["checkpoint_blobs", "checkpoint_writes", "checkpoints"]),
+      );
+      const runIds = await client.query(
+        `SELECT metadata->>'run_id' AS run_id FROM "${schema}".checkpoints WHERE thread_id = 't1'`,
+      );
       expect(runIds.rows.map((r: { run_id: string | null }) => r.run_id)).toContain("r1");
     } finally {
       await client.end();
@@ -64,7 +71,11 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
   it("every operation works on a fresh schema before the first checkpoint (set up at creation)", async () => {
     const freshSchema = uniqueName("rt_ckpt_fresh");
     schemasToDrop.push(freshSchema);
-    const { checkpointer, close } = await createCheckpointer({ type: "postgres", connectionString: url!, schema: freshSchema });
+    const { checkpointer, close } = await createCheckpointer({
+      type: "postgres",
+      connectionString: url!,
+      schema: freshSchema,
+    });
     try {
       await expectUsableBeforeFirstCheckpoint(checkpointer);
     } finally {
@@ -74,11 +85,16 @@ describe.skipIf(!url)("createCheckpointer postgres", () => {
 
   it("several instances starting together on a fresh schema all set it up (migrations run once, no duplicate-key race)", async () => {
     const handles = await Promise.all(
-      Array.from({ length: 5 }, () => createCheckpointer({ type: "postgres", connectionString: url!, schema: raceSchema })),
+      Array.from({ length: 5 }, () =>
+        createCheckpointer({ type: "postgres", connectionString: url!, schema: raceSchema }),
+      ),
     );
     try {
       for (const [i, handle] of handles.entries()) {
-        await echoGraph(handle.checkpointer).invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: `race-${i}` } });
+        await echoGraph(handle.checkpointer).invoke(
+          { messages: [new HumanMessage("hi")] },
+          { configurable: { thread_id: `race-${i}` } },
+        );
       }
       const state = await echoGraph(handles[0]!.checkpointer).getState({ configurable: { thread_id: "race-4" } });
       expect(state.values.messages).toHaveLength(2);

@@ -52,10 +52,17 @@ describe.skipIf(!canStart)("RedisRunCoordinator through Redis outages", () => {
    * A coordinator on its own client that reconnects every 100 ms (so it is back soon after the server).
    * `queueing` clients hold commands while disconnected (renewals hang); fail-fast ones reject them at once.
    */
-  function instance(leaseMs: number, logger?: Logger, client: ClientKind = "queueing", renewIntervalMs?: number): RedisRunCoordinator {
+  function instance(
+    leaseMs: number,
+    logger?: Logger,
+    client: ClientKind = "queueing",
+    renewIntervalMs?: number,
+  ): RedisRunCoordinator {
     const redis = new Redis(server.url, {
       retryStrategy: () => 100,
-      ...(client === "queueing" ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false, maxRetriesPerRequest: 0 }),
+      ...(client === "queueing"
+        ? { maxRetriesPerRequest: null }
+        : { enableOfflineQueue: false, maxRetriesPerRequest: 0 }),
     });
     redis.on("error", () => {});
     const coordinator = new RedisRunCoordinator({
@@ -66,7 +73,10 @@ describe.skipIf(!canStart)("RedisRunCoordinator through Redis outages", () => {
       ...(logger ? { logger } : {}),
       ...(renewIntervalMs === undefined ? {} : { renewIntervalMs }),
     });
-    cleanups.push(async () => redis.disconnect(), () => coordinator.close());
+    cleanups.push(
+      async () => redis.disconnect(),
+      () => coordinator.close(),
+    );
     return coordinator;
   }
 
@@ -77,70 +87,84 @@ describe.skipIf(!canStart)("RedisRunCoordinator through Redis outages", () => {
     return admin;
   }
 
-  it.each<ClientKind>(["queueing", "fail-fast"])("rides out an outage shorter than the lease (%s client): no loss, renewal and cancel delivery resume", async (client) => {
-    // The outage lasts 1.5 s (queueing) or until a renewal has failed (fail-fast), plus Redis' start-up:
-    // the lease leaves room for a loaded CI machine.
-    const leaseMs = 6_000;
-    const logger = capturingLogger();
-    const a = instance(leaseMs, logger, client, 500);
-    const b = instance(leaseMs);
-    const lost: string[] = [];
-    const cancels: [string, CancelAction][] = [];
-    a.onLeaseLost((runId) => void lost.push(runId));
-    a.onCancelRequest((runId, action) => void cancels.push([runId, action]));
-    const runId = uniqueName("run");
-    expect(await a.acquire(runId)).toBe(true);
+  it.each<ClientKind>(["queueing", "fail-fast"])(
+    "rides out an outage shorter than the lease (%s client): no loss, renewal and cancel delivery resume",
+    async (client) => {
+      // The outage lasts 1.5 s (queueing) or until a renewal has failed (fail-fast), plus Redis' start-up:
+      // the lease leaves room for a loaded CI machine.
+      const leaseMs = 6_000;
+      const logger = capturingLogger();
+      const a = instance(leaseMs, logger, client, 500);
+      const b = instance(leaseMs);
+      const lost: string[] = [];
+      const cancels: [string, CancelAction][] = [];
+      a.onLeaseLost((runId) => void lost.push(runId));
+      a.onCancelRequest((runId, action) => void cancels.push([runId, action]));
+      const runId = uniqueName("run");
+      expect(await a.acquire(runId)).toBe(true);
 
-    await server.stop();
-    // A fail-fast client's renewal fails as soon as one is attempted: end the outage once one has (not
-    // after a fixed time, which a stalled event loop can outlast); a queueing client's renewals just wait.
-    if (client === "fail-fast") await waitFor("a renewal failed during the outage", () => logger.lines.some((l) => /lease renewal failed/.test(l.msg)), leaseMs / 2);
-    else await sleep(1_500);
-    await server.restart();
+      await server.stop();
+      // A fail-fast client's renewal fails as soon as one is attempted: end the outage once one has (not
+      // after a fixed time, which a stalled event loop can outlast); a queueing client's renewals just wait.
+      if (client === "fail-fast")
+        await waitFor(
+          "a renewal failed during the outage",
+          () => logger.lines.some((l) => /lease renewal failed/.test(l.msg)),
+          leaseMs / 2,
+        );
+      else await sleep(1_500);
+      await server.restart();
 
-    // Past the lease's original expiry: only renewals after the restart can have kept it.
-    await sleep(leaseMs + 1_000);
-    expect(lost).toEqual([]);
-    expect(await b.ownerOf(runId)).toBe(a.instanceId);
-    expect(await b.acquire(runId)).toBe(false);
-    expect(logger.lines.filter((l) => /lease lost/.test(l.msg))).toEqual([]);
-    // The fail-fast client's renewals failed during the outage without the lease being declared lost.
-    if (client === "fail-fast") expect(logger.lines.some((l) => /lease renewal succeeded again/.test(l.msg))).toBe(true);
+      // Past the lease's original expiry: only renewals after the restart can have kept it.
+      await sleep(leaseMs + 1_000);
+      expect(lost).toEqual([]);
+      expect(await b.ownerOf(runId)).toBe(a.instanceId);
+      expect(await b.acquire(runId)).toBe(false);
+      expect(logger.lines.filter((l) => /lease lost/.test(l.msg))).toEqual([]);
+      // The fail-fast client's renewals failed during the outage without the lease being declared lost.
+      if (client === "fail-fast")
+        expect(logger.lines.some((l) => /lease renewal succeeded again/.test(l.msg))).toBe(true);
 
-    expect(await b.requestCancel(runId, "interrupt")).toBe("delivered");
-    await waitFor("the owner saw the cancel request", () => cancels.length > 0);
-    expect(cancels).toEqual([[runId, "interrupt"]]);
-  }, 60_000);
+      expect(await b.requestCancel(runId, "interrupt")).toBe("delivered");
+      await waitFor("the owner saw the cancel request", () => cancels.length > 0);
+      expect(cancels).toEqual([[runId, "interrupt"]]);
+    },
+    60_000,
+  );
 
-  it.each<ClientKind>(["queueing", "fail-fast"])("fences a run when an outage outlasts the lease (%s client): onLeaseLost fires during the outage, once, and the lease is not revived", async (client) => {
-    const leaseMs = 2_000;
-    const a = instance(leaseMs, undefined, client);
-    const lost: string[] = [];
-    a.onLeaseLost((runId) => void lost.push(runId));
-    const runId = uniqueName("run");
-    const released = uniqueName("released");
-    expect(await a.acquire(runId)).toBe(true);
-    expect(await a.acquire(released)).toBe(true);
-    await a.release(released);
+  it.each<ClientKind>(["queueing", "fail-fast"])(
+    "fences a run when an outage outlasts the lease (%s client): onLeaseLost fires during the outage, once, and the lease is not revived",
+    async (client) => {
+      const leaseMs = 2_000;
+      const a = instance(leaseMs, undefined, client);
+      const lost: string[] = [];
+      a.onLeaseLost((runId) => void lost.push(runId));
+      const runId = uniqueName("run");
+      const released = uniqueName("released");
+      expect(await a.acquire(runId)).toBe(true);
+      expect(await a.acquire(released)).toBe(true);
+      await a.release(released);
 
-    await server.stop();
-    // Reported while Redis is still down: the owner must stop before anyone else may take the run.
-    await waitFor("the lease was declared lost", () => lost.length > 0, leaseMs * 5);
-    expect(lost).toEqual([runId]);
+      await server.stop();
+      // Reported while Redis is still down: the owner must stop before anyone else may take the run.
+      await waitFor("the lease was declared lost", () => lost.length > 0, leaseMs * 5);
+      expect(lost).toEqual([runId]);
 
-    await server.restart();
-    const admin = await adminClient();
-    const b = instance(leaseMs);
-    await waitFor("the lease expired in Redis", async () => (await admin.exists(`${prefix}lease:${runId}`)) === 0);
-    await sleep(leaseMs);
-    expect(await b.ownerOf(runId)).toBeNull();
-    expect(await b.acquire(runId)).toBe(true);
-    expect(lost).toEqual([runId]);
-    // A released run is not reported as lost, and A does not renew B's lease or fight over it.
-    await sleep(leaseMs);
-    expect(await b.ownerOf(runId)).toBe(b.instanceId);
-    await expect(a.acquire(runId)).resolves.toBe(false);
-  }, 60_000);
+      await server.restart();
+      const admin = await adminClient();
+      const b = instance(leaseMs);
+      await waitFor("the lease expired in Redis", async () => (await admin.exists(`${prefix}lease:${runId}`)) === 0);
+      await sleep(leaseMs);
+      expect(await b.ownerOf(runId)).toBeNull();
+      expect(await b.acquire(runId)).toBe(true);
+      expect(lost).toEqual([runId]);
+      // A released run is not reported as lost, and A does not renew B's lease or fight over it.
+      await sleep(leaseMs);
+      expect(await b.ownerOf(runId)).toBe(b.instanceId);
+      await expect(a.acquire(runId)).resolves.toBe(false);
+    },
+    60_000,
+  );
 
   it("closes within the lease while Redis is down, leaving the leases to expire", async () => {
     const leaseMs = 1_500;

@@ -48,12 +48,21 @@ describe.skipIf(redisUrl === null)("RedisRunCoordinator across subscriber reconn
   });
 
   async function subscribedCoordinator(logger?: Logger): Promise<RedisRunCoordinator> {
-    const coordinator = new RedisRunCoordinator({ url: proxy.url, keyPrefix: `${uniqueName("reconnect")}:`, leaseMs: 2_000, ...(logger ? { logger } : {}) });
+    const coordinator = new RedisRunCoordinator({
+      url: proxy.url,
+      keyPrefix: `${uniqueName("reconnect")}:`,
+      leaseMs: 2_000,
+      ...(logger ? { logger } : {}),
+    });
     // acquire() waits for the first subscription (bounded), so the channel is live afterwards.
     const admin = new Redis(redisUrl as string);
     try {
       await waitFor("the cancel channel has its subscriber", async () => {
-        const counts = (await admin.call("PUBSUB", "NUMSUB", `${(coordinator as unknown as { channel: string }).channel}`)) as [string, number];
+        const counts = (await admin.call(
+          "PUBSUB",
+          "NUMSUB",
+          `${(coordinator as unknown as { channel: string }).channel}`,
+        )) as [string, number];
         return Number(counts[1]) === 1;
       });
     } finally {
@@ -79,7 +88,11 @@ describe.skipIf(redisUrl === null)("RedisRunCoordinator across subscriber reconn
     proxy.holdRepliesAfter("__nothing__");
     const logger = capturingLogger();
     const owner = await subscribedCoordinator(logger);
-    const requester = new RedisRunCoordinator({ url: redisUrl as string, keyPrefix: (owner as unknown as { prefix: string }).prefix, leaseMs: 2_000 });
+    const requester = new RedisRunCoordinator({
+      url: redisUrl as string,
+      keyPrefix: (owner as unknown as { prefix: string }).prefix,
+      leaseMs: 2_000,
+    });
     try {
       const runId = uniqueName("run");
       const delivered: string[] = [];
@@ -89,7 +102,10 @@ describe.skipIf(redisUrl === null)("RedisRunCoordinator across subscriber reconn
       const admin = new Redis(redisUrl as string);
       try {
         const channel = (owner as unknown as { channel: string }).channel;
-        await waitFor("the subscriber is back on its channel", async () => Number(((await admin.call("PUBSUB", "NUMSUB", channel)) as [string, number])[1]) === 1);
+        await waitFor(
+          "the subscriber is back on its channel",
+          async () => Number(((await admin.call("PUBSUB", "NUMSUB", channel)) as [string, number])[1]) === 1,
+        );
       } finally {
         admin.disconnect();
       }

@@ -73,7 +73,12 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
 
   it("a run started through A is streamed from the start, joined and cancelled through B", async () => {
     const threadId = randomUUID();
-    const run = await a.manager.create({ threadId, assistantId: "work", input: { log: ["x"], delayMs: 60_000 }, streamMode: ["values", "custom"] });
+    const run = await a.manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["x"], delayMs: 60_000 },
+      streamMode: ["values", "custom"],
+    });
     await started(b.manager, run.runId);
     const fromB = collect(b.manager.stream(run.runId, { lastEventId: "-1" }));
     expect(await b.manager.cancel(run.runId)).toBe("requested");
@@ -91,7 +96,12 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
   it("a rollback requested through B restores the thread's state written by A", async () => {
     const threadId = randomUUID();
     await a.manager.join((await a.manager.create({ threadId, assistantId: "work", input: { log: ["z"] } })).runId);
-    const run = await a.manager.create({ threadId, assistantId: "work", input: { log: ["y"], delayMs: 60_000 }, streamMode: "custom" });
+    const run = await a.manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["y"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, run.runId);
     await b.manager.cancel(run.runId, { action: "rollback", wait: true });
     const state = await buildWorkGraph(b.checkpointer).getState({ configurable: { thread_id: threadId } });
@@ -120,7 +130,14 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
     trace.maxActive = 0;
     const runs = [];
     for (let i = 0; i < 6; i++) {
-      runs.push(await (i % 2 ? a : b).manager.create({ threadId, assistantId: "work", input: { log: [`q${i}`], delayMs: 30 }, multitaskStrategy: "enqueue" }));
+      runs.push(
+        await (i % 2 ? a : b).manager.create({
+          threadId,
+          assistantId: "work",
+          input: { log: [`q${i}`], delayMs: 30 },
+          multitaskStrategy: "enqueue",
+        }),
+      );
     }
     for (const run of runs) expect((await a.manager.join(run.runId)).status).toBe("success");
     expect(trace.events).toEqual(runs.flatMap((_, i) => [`start:q${i}`, `end:q${i}`]));
@@ -129,9 +146,19 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
 
   it("`interrupt` from B stops the run A executes, then B's run continues the thread", async () => {
     const threadId = randomUUID();
-    const first = await a.manager.create({ threadId, assistantId: "work", input: { log: ["p"], delayMs: 60_000 }, streamMode: "custom" });
+    const first = await a.manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["p"], delayMs: 60_000 },
+      streamMode: "custom",
+    });
     await started(b.manager, first.runId);
-    const second = await b.manager.create({ threadId, assistantId: "work", input: { log: ["s"], delayMs: 0 }, multitaskStrategy: "interrupt" });
+    const second = await b.manager.create({
+      threadId,
+      assistantId: "work",
+      input: { log: ["s"], delayMs: 0 },
+      multitaskStrategy: "interrupt",
+    });
     expect((await b.manager.join(second.runId)).status).toBe("success");
     expect((await b.manager.get(first.runId))?.status).toBe("interrupted");
   });
@@ -139,10 +166,17 @@ describe.skipIf(!redisUrl || !databaseUrl)("RunManager across instances on Redis
   it("100 concurrent runs across two instances all succeed and stream completely from the other one", async () => {
     const runs = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        (i % 2 ? a : b).manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: [`c${i}`], delayMs: 10 }, streamMode: ["values", "custom"] }),
+        (i % 2 ? a : b).manager.create({
+          threadId: randomUUID(),
+          assistantId: "work",
+          input: { log: [`c${i}`], delayMs: 10 },
+          streamMode: ["values", "custom"],
+        }),
       ),
     );
-    const streams = await Promise.all(runs.map((run, i) => collect((i % 2 ? b : a).manager.stream(run.runId, { lastEventId: "-1" }))));
+    const streams = await Promise.all(
+      runs.map((run, i) => collect((i % 2 ? b : a).manager.stream(run.runId, { lastEventId: "-1" }))),
+    );
     for (const items of streams) {
       expect(names(items)[0]).toBe("metadata");
       expect(names(items)).toContain("custom");

@@ -23,7 +23,9 @@ const canStart = canStartRedis();
 /** Bounds a wait that must end well before the test's own timeout, so a hang fails with a message. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
@@ -58,14 +60,22 @@ describe.skipIf(!canStart)("RunManager while Redis is down", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
   });
 
-  async function deployment(options: { coordinatorTimeoutMs: number; operationTimeoutMs: number; gate?: Promise<void> }) {
+  async function deployment(options: {
+    coordinatorTimeoutMs: number;
+    operationTimeoutMs: number;
+    gate?: Promise<void>;
+  }) {
     const server = await ThrowawayRedis.start();
     cleanups.push(() => server.destroy());
     const redis = new Redis(server.url, { maxRetriesPerRequest: null, retryStrategy: () => 100 });
     redis.on("error", () => {});
     cleanups.push(async () => redis.disconnect());
     const prefix = `${uniqueName("outage")}:`;
-    const bridge = new RedisStreamBridge({ redis, keyPrefix: `${prefix}stream:`, operationTimeoutMs: options.operationTimeoutMs });
+    const bridge = new RedisStreamBridge({
+      redis,
+      keyPrefix: `${prefix}stream:`,
+      operationTimeoutMs: options.operationTimeoutMs,
+    });
     const coordinator = new RecordingCoordinator({ redis, keyPrefix: `${prefix}runtime:`, leaseMs: 60_000 });
     const manager = new RunManager({
       graphs: { work: workGraphFactory(), gated: gatedGraph(options.gate ?? Promise.resolve()) },
@@ -84,7 +94,10 @@ describe.skipIf(!canStart)("RunManager while Redis is down", () => {
   }
 
   it("refuses a new run with STORE_UNAVAILABLE after coordinatorTimeoutMs, and hands back a lease taken once Redis is back", async () => {
-    const { server, redis, manager, coordinator, prefix } = await deployment({ coordinatorTimeoutMs: 300, operationTimeoutMs: 15_000 });
+    const { server, redis, manager, coordinator, prefix } = await deployment({
+      coordinatorTimeoutMs: 300,
+      operationTimeoutMs: 15_000,
+    });
     await server.stop();
     expect(await pingRedis("127.0.0.1", server.port)).toBe(false);
 
@@ -111,7 +124,12 @@ describe.skipIf(!canStart)("RunManager while Redis is down", () => {
     let open = (): void => {};
     const gate = new Promise<void>((resolve) => (open = resolve));
     const { server, manager } = await deployment({ coordinatorTimeoutMs: 5_000, operationTimeoutMs: 300, gate });
-    const run = await manager.create({ threadId: randomUUID(), assistantId: "gated", input: { log: [] }, streamMode: ["custom"] });
+    const run = await manager.create({
+      threadId: randomUUID(),
+      assistantId: "gated",
+      input: { log: [] },
+      streamMode: ["custom"],
+    });
     for await (const item of manager.stream(run.runId)) if (item.kind === "event" && item.event === "custom") break;
     await server.stop();
     open(); // the graph now publishes its second custom event

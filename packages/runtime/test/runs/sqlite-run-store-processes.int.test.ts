@@ -27,7 +27,10 @@ interface Child {
 }
 
 function startChild(path: string, name: string, rounds: number): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, path, name, String(rounds)], { cwd: PACKAGE_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, path, name, String(rounds)], {
+    cwd: PACKAGE_ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const stderr: string[] = [];
   child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   return { process: child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr };
@@ -55,7 +58,11 @@ describe("SqliteRunStore shared by processes", () => {
     for (const child of children) expect(await nextLine(child)).toBe("ready");
     for (const child of children) child.process.stdin!.write("go\n");
     const reports = await Promise.all(children.map(async (child) => JSON.parse(await nextLine(child)) as ChildReport));
-    const exitCodes = await Promise.all(children.map(async (c) => (c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number))));
+    const exitCodes = await Promise.all(
+      children.map(async (c) =>
+        c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number),
+      ),
+    );
     expect(exitCodes, children.map((c) => c.stderr.join("")).join("\n")).toEqual([0, 0, 0]);
 
     for (const report of reports) {
@@ -69,13 +76,22 @@ describe("SqliteRunStore shared by processes", () => {
         expect(outcomes, `reject round ${round}`).toEqual(["THREAD_BUSY", "THREAD_BUSY", "ok"]);
         expect(reports.map((r) => r.interrupt[round])).toEqual(["ok", "ok", "ok"]);
         const runs = await store.listRuns(`interrupt-${round}`);
-        expect(runs.map((r) => r.status), `interrupt round ${round}`).toEqual(["pending", "interrupted", "interrupted"]);
+        expect(
+          runs.map((r) => r.status),
+          `interrupt round ${round}`,
+        ).toEqual(["pending", "interrupted", "interrupted"]);
       }
       const queue = await store.listRuns("queue", { limit: 1000 });
       expect(queue).toHaveLength(3 * rounds);
       expect(queue.every((r) => r.status === "success")).toBe(true);
       // Each process's runs keep its own creation order within the global one.
-      for (const report of reports) expect(queue.filter((r) => r.ownerId === report.name).map((r) => r.runId).reverse()).toEqual(report.queued);
+      for (const report of reports)
+        expect(
+          queue
+            .filter((r) => r.ownerId === report.name)
+            .map((r) => r.runId)
+            .reverse(),
+        ).toEqual(report.queued);
       expect((await store.getThread("queue"))?.status).toBe("idle");
     } finally {
       await store.close();

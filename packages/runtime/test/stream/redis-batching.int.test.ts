@@ -63,7 +63,9 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
   });
 
   /** A bridge on a client of the test's, whose commands are counted after a warm-up (scripts loaded). */
-  async function counted(options: RedisStreamBridgeCommonOptions = {}): Promise<{ bridge: RedisStreamBridge; redis: Redis; counts: Map<string, number> }> {
+  async function counted(
+    options: RedisStreamBridgeCommonOptions = {},
+  ): Promise<{ bridge: RedisStreamBridge; redis: Redis; counts: Map<string, number> }> {
     const redis = new Redis(url as string);
     clients.push(redis);
     const bridge = new RedisStreamBridge({ redis, keyPrefix: prefix, ...options });
@@ -81,10 +83,14 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
     expect(scriptCalls(counts)).toBe(Math.ceil(1_000 / 256));
     // One publisher, no other writer: seq is the 0-based event counter; ms never decreases.
     expect(ids.map((id) => idParts(id)[1])).toEqual(Array.from({ length: 1_000 }, (_, i) => BigInt(i)));
-    for (let i = 1; i < ids.length; i++) expect(idParts(ids[i] as string)[0] >= idParts(ids[i - 1] as string)[0]).toBe(true);
+    for (let i = 1; i < ids.length; i++)
+      expect(idParts(ids[i] as string)[0] >= idParts(ids[i - 1] as string)[0]).toBe(true);
     await bridge.publishEnd(runId);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(1_001);
-    expect(await readAll(bridge, runId)).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(await readAll(bridge, runId)).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("a producer that never waits for one publish before the next (like the worker) needs far fewer round trips than events", async () => {
@@ -103,7 +109,10 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
     expect(new Set(ids).size).toBe(1_000);
     await bridge.publishEnd(runId);
     const items = await readAll(bridge, runId);
-    expect(items).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: i % 2 === 0 ? "messages" : "values", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: i % 2 === 0 ? "messages" : "values", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("batch.maxEvents and batch.maxBytes cap a call; an event larger than maxBytes goes alone", async () => {
@@ -114,14 +123,20 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
 
     counts.clear();
     const big = "x".repeat(12_000);
-    const sizes = await Promise.all(Array.from({ length: 20 }, (_, i) => bridge.publish(runId, "custom", `${i}${big}`)));
+    const sizes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => bridge.publish(runId, "custom", `${i}${big}`)),
+    );
     // At most 4 events of ~12 kB fit in 50 000 bytes.
     expect(scriptCalls(counts)).toBe(5);
     expect(sizes).toHaveLength(20);
 
     counts.clear();
     const huge = "y".repeat(80_000);
-    await Promise.all([bridge.publish(runId, "custom", 1), bridge.publish(runId, "custom", huge), bridge.publish(runId, "custom", 2)]);
+    await Promise.all([
+      bridge.publish(runId, "custom", 1),
+      bridge.publish(runId, "custom", huge),
+      bridge.publish(runId, "custom", 2),
+    ]);
     expect(scriptCalls(counts)).toBe(3);
     const entries = await admin.xrevrange(`${prefix}${runId}`, "+", "-", "COUNT", 3);
     expect(entries.map(([, fields]) => fields[5])).toEqual(["2", JSON.stringify(huge), "1"]);
@@ -158,7 +173,10 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
     await bridge.publishEnd(runId);
     expect(await admin.xlen(key)).toBe(17);
     const items = await readAll(bridge, runId);
-    expect(items).toEqual([...ids.slice(-16).map((id, k) => ({ kind: "event", id, event: "custom", data: { i: 284 + k } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.slice(-16).map((id, k) => ({ kind: "event", id, event: "custom", data: { i: 284 + k } })),
+      { kind: "end" },
+    ]);
   });
 
   it("publishEnd seals the open batch: events published before it come before the end marker, later ones after it", async () => {
@@ -169,7 +187,15 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
     const after = bridge.publish(runId, "custom", { i: 99 });
     await Promise.all([...before, ended, after]);
     const entries = await admin.xrange(`${prefix}${runId}`, "-", "+");
-    expect(entries.map(([, fields]) => (fields[1] === "end" ? "end" : fields[5]))).toEqual(['{"i":0}', '{"i":1}', '{"i":2}', '{"i":3}', '{"i":4}', "end", '{"i":99}']);
+    expect(entries.map(([, fields]) => (fields[1] === "end" ? "end" : fields[5]))).toEqual([
+      '{"i":0}',
+      '{"i":1}',
+      '{"i":2}',
+      '{"i":3}',
+      '{"i":4}',
+      "end",
+      '{"i":99}',
+    ]);
   });
 
   it("when a batch fails, the batches queued behind it fail without being sent; later publishes are attempted", async () => {
@@ -185,7 +211,8 @@ describe.skipIf(!url)("RedisStreamBridge group commit", () => {
     for (const reason of reasons) expect(reason.code).toBe("BRIDGE_UNAVAILABLE");
     expect(String((reasons[0]?.cause as Error).message)).toContain("WRONGTYPE");
     expect(reasons[1]).toBe(reasons[0]);
-    for (const reason of reasons.slice(2)) expect(reason.message).toContain("not attempted: an earlier publish of the run failed");
+    for (const reason of reasons.slice(2))
+      expect(reason.message).toContain("not attempted: an earlier publish of the run failed");
     expect(scriptCalls(counts)).toBe(1);
     await admin.del(key);
     const id = await bridge.publish(runId, "custom", "after");
@@ -225,14 +252,22 @@ describe.skipIf(!url)("APPEND_EVENTS script", () => {
     const key = `${prefix}script:${uniqueName("resume")}`;
     expect(await runScript(redis, APPEND_EVENTS, key, batch(1_000, 0, 3))).toEqual(["ok", 4]);
     expect(await runScript(redis, APPEND_EVENTS, key, batch(1_000, 0, 9))).toEqual(["ok", 10]);
-    expect(await redis.xrange(key, "-", "+")).toEqual(Array.from({ length: 10 }, (_, seq) => [`1000-${seq}`, fieldsOf(seq)]));
+    expect(await redis.xrange(key, "-", "+")).toEqual(
+      Array.from({ length: 10 }, (_, seq) => [`1000-${seq}`, fieldsOf(seq)]),
+    );
   });
 
   it("a retry after its first events were trimmed away finds the last one kept and writes nothing twice", async () => {
     const key = `${prefix}script:${uniqueName("trimmed")}`;
     expect(await runScript(redis, APPEND_EVENTS, key, batch(1_000, 0, 49, 5))).toEqual(["ok", 50]);
     expect(await runScript(redis, APPEND_EVENTS, key, batch(1_000, 0, 49, 5))).toEqual(["ok", 50]);
-    expect((await redis.xrange(key, "-", "+")).map(([id]) => id)).toEqual(["1000-45", "1000-46", "1000-47", "1000-48", "1000-49"]);
+    expect((await redis.xrange(key, "-", "+")).map(([id]) => id)).toEqual([
+      "1000-45",
+      "1000-46",
+      "1000-47",
+      "1000-48",
+      "1000-49",
+    ]);
   });
 
   it("another writer's entry at one of the ids is a conflict after the events before it; a retry gives the same answer", async () => {

@@ -77,7 +77,10 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
     expect(proxy.dropped).toBe(7);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(31);
     const items = await readAll(bridge(url as string), runId);
-    expect(items).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("an append retried by the bridge after ioredis gave up (connections refused) is written once", async () => {
@@ -98,7 +101,10 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
     expect(logger.warnings.length, "bridge-level retries").toBeGreaterThan(0);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(4);
     const items = await readAll(bridge(url as string), runId);
-    expect(items).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("multi-event batches whose replies are lost are resent by ioredis: every event exactly once, in order", async () => {
@@ -111,14 +117,21 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
       if (round % 2 === 0) proxy.dropNextReplies(1);
       const from = ids.length;
       // Issued at once: they go out as one batch (up to 256 events per call).
-      ids.push(...(await Promise.all(Array.from({ length: 150 }, (_, k) => publisher.publish(runId, "custom", { i: from + k })))));
+      ids.push(
+        ...(await Promise.all(
+          Array.from({ length: 150 }, (_, k) => publisher.publish(runId, "custom", { i: from + k })),
+        )),
+      );
     }
     await publisher.publishEnd(runId);
     expect(proxy.dropped).toBe(3);
     expect(new Set(ids).size).toBe(ids.length);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(ids.length + 1);
     const items = await readAll(bridge(url as string), runId);
-    expect(items).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("a batch whose reply is lost and whose resend ioredis gives up on is retried by the bridge and written once", async () => {
@@ -129,7 +142,9 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
     const ids = [await publisher.publish(runId, "custom", { i: 0 })];
     proxy.dropNextReplies(1);
     const outage = new Promise<void>((resolve) => setTimeout(resolve, 5)).then(() => proxy.refuseFor(1_500));
-    ids.push(...(await Promise.all(Array.from({ length: 200 }, (_, k) => publisher.publish(runId, "custom", { i: 1 + k })))));
+    ids.push(
+      ...(await Promise.all(Array.from({ length: 200 }, (_, k) => publisher.publish(runId, "custom", { i: 1 + k })))),
+    );
     await outage;
     ids.push(await publisher.publish(runId, "custom", { i: ids.length }));
     await publisher.publishEnd(runId);
@@ -137,7 +152,10 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
     expect(logger.warnings.length, "bridge-level retries").toBeGreaterThan(0);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(ids.length + 1);
     const items = await readAll(bridge(url as string), runId);
-    expect(items).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("a lost reply of a batch longer than maxEventsPerRun (its first entries already trimmed) writes nothing twice", async () => {
@@ -146,14 +164,20 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
     const runId = uniqueName("batch-trimmed");
     const first = await publisher.publish(runId, "custom", { i: 0 });
     proxy.dropNextReplies(1);
-    const ids = [first, ...(await Promise.all(Array.from({ length: 100 }, (_, k) => publisher.publish(runId, "custom", { i: 1 + k }))))];
+    const ids = [
+      first,
+      ...(await Promise.all(Array.from({ length: 100 }, (_, k) => publisher.publish(runId, "custom", { i: 1 + k })))),
+    ];
     await publisher.publishEnd(runId);
     expect(proxy.dropped).toBe(1);
     // Not rewritten after the top (that would also leave 16 entries, at seq 101 and later): seq is the event counter.
     expect(ids.map((id) => Number(id.split("-")[1]))).toEqual(Array.from({ length: 101 }, (_, i) => i));
     const entries = await admin.xrange(`${prefix}${runId}`, "-", "+");
     expect(entries.map(([id]) => id)).toEqual(ids.slice(-16).concat([entries[16]?.[0] as string]));
-    expect(entries.map(([, fields]) => fields[5] ?? fields[1])).toEqual([...ids.slice(-16).map((_, k) => JSON.stringify({ i: 85 + k })), "end"]);
+    expect(entries.map(([, fields]) => fields[5] ?? fields[1])).toEqual([
+      ...ids.slice(-16).map((_, k) => JSON.stringify({ i: 85 + k })),
+      "end",
+    ]);
   });
 
   it("a subscriber whose reads lose their replies continues exactly after its last event", async () => {
@@ -182,7 +206,10 @@ describe.skipIf(!url)("RedisStreamBridge: lost replies are not written twice", (
       ids.push(await publisher.publish(runId, "custom", { i }));
     }
     await publisher.publishEnd(runId);
-    expect(await reading).toEqual([...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(await reading).toEqual([
+      ...ids.map((id, i) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
     expect(proxy.dropped).toBe(10);
   });
 });

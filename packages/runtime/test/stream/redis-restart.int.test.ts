@@ -29,7 +29,11 @@ async function readAll(bridge: StreamBridge, runId: string): Promise<Array<[numb
 }
 
 /** Reads a few events per connection, aborts, resumes from the last id; until the end. */
-async function readResuming(bridge: StreamBridge, runId: string, onRound: () => void): Promise<Array<[number, string]>> {
+async function readResuming(
+  bridge: StreamBridge,
+  runId: string,
+  onRound: () => void,
+): Promise<Array<[number, string]>> {
   const got: Array<[number, string]> = [];
   let lastEventId: string | null = null;
   for (let round = 0; ; round++) {
@@ -57,7 +61,10 @@ function expectExactlyOnce(got: Array<[number, string]>, ids: string[], who: str
   const firstWrong = indexes.findIndex((value, position) => value !== position);
   expect(firstWrong, `${who}: first out-of-sequence position (received ${indexes.length})`).toBe(-1);
   expect(indexes.length, `${who}: events received`).toBe(EVENTS);
-  expect(got.map(([, id]) => id), `${who}: ids`).toEqual(ids);
+  expect(
+    got.map(([, id]) => id),
+    `${who}: ids`,
+  ).toEqual(ids);
 }
 
 describe.skipIf(!canRun)("RedisStreamBridge: no loss and no duplicates across failures", () => {
@@ -68,11 +75,18 @@ describe.skipIf(!canRun)("RedisStreamBridge: no loss and no duplicates across fa
     for (const server of servers.splice(0)) await server.destroy();
   });
 
-  async function setup(appendOnly: boolean): Promise<{ server: ThrowawayRedis; publisher: RedisStreamBridge; reader: RedisStreamBridge; keyPrefix: string }> {
+  async function setup(
+    appendOnly: boolean,
+  ): Promise<{ server: ThrowawayRedis; publisher: RedisStreamBridge; reader: RedisStreamBridge; keyPrefix: string }> {
     const server = await ThrowawayRedis.start({ appendOnly });
     servers.push(server);
     const keyPrefix = `${uniqueName("restart")}:`;
-    const options = { url: server.url, keyPrefix, maxEventsPerRun: 4_096, retry: { attempts: 20, baseDelayMs: 50, maxDelayMs: 1_000 } };
+    const options = {
+      url: server.url,
+      keyPrefix,
+      maxEventsPerRun: 4_096,
+      retry: { attempts: 20, baseDelayMs: 50, maxDelayMs: 1_000 },
+    };
     const publisher = new RedisStreamBridge(options);
     const reader = new RedisStreamBridge(options);
     bridges.push(publisher, reader);
@@ -80,7 +94,11 @@ describe.skipIf(!canRun)("RedisStreamBridge: no loss and no duplicates across fa
   }
 
   /** Publishes EVENTS events steadily, calling `disrupt` once at event 600; returns the ids. */
-  async function publishSteadily(publisher: StreamBridge, runId: string, disrupt: () => Promise<void>): Promise<string[]> {
+  async function publishSteadily(
+    publisher: StreamBridge,
+    runId: string,
+    disrupt: () => Promise<void>,
+  ): Promise<string[]> {
     const ids: string[] = [];
     let disruption: Promise<void> | undefined;
     for (let i = 0; i < EVENTS; i++) {
@@ -94,7 +112,11 @@ describe.skipIf(!canRun)("RedisStreamBridge: no loss and no duplicates across fa
   }
 
   /** Like {@link publishSteadily} with up to 64 publishes in flight: they go to Redis in batches. */
-  async function publishPipelined(publisher: StreamBridge, runId: string, disrupt: (issued: () => number) => Promise<void>): Promise<string[]> {
+  async function publishPipelined(
+    publisher: StreamBridge,
+    runId: string,
+    disrupt: (issued: () => number) => Promise<void>,
+  ): Promise<string[]> {
     const pending: Array<Promise<string>> = [];
     let disruption: Promise<void> | undefined;
     for (let i = 0; i < EVENTS; i++) {

@@ -56,7 +56,11 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
   });
 
   function bridge(options: Partial<RedisStreamBridgeOptions> = {}): RedisStreamBridge {
-    const created = new RedisStreamBridge({ url: url as string, keyPrefix: prefix, ...options } as RedisStreamBridgeOptions);
+    const created = new RedisStreamBridge({
+      url: url as string,
+      keyPrefix: prefix,
+      ...options,
+    } as RedisStreamBridgeOptions);
     bridges.push(created);
     return created;
   }
@@ -70,7 +74,14 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     const entries = await admin.xrange(`${prefix}${runId}`, "-", "+");
     expect(entries.map(([id]) => id).slice(0, 2)).toEqual([first, second]);
     expect(entries.map(([, fields]) => fields)).toEqual([
-      ["kind", "event", "event", "metadata", "data", JSON.stringify({ run_id: runId, thread_id: "t", nested: { a: [1, 2] } })],
+      [
+        "kind",
+        "event",
+        "event",
+        "metadata",
+        "data",
+        JSON.stringify({ run_id: runId, thread_id: "t", nested: { a: [1, 2] } }),
+      ],
       ["kind", "event", "event", "values", "data", '"plain"'],
       ["kind", "end"],
     ]);
@@ -159,7 +170,10 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     await a.publishEnd(runId);
     expect(await admin.xlen(`${prefix}${runId}`)).toBe(21);
     const items = await collect(c.subscribe(runId));
-    expect(items).toEqual([...expected.map(({ id, i }) => ({ kind: "event", id, event: "custom", data: { i } })), { kind: "end" }]);
+    expect(items).toEqual([
+      ...expected.map(({ id, i }) => ({ kind: "event", id, event: "custom", data: { i } })),
+      { kind: "end" },
+    ]);
   });
 
   it("does not retry reply errors: a key of the wrong type fails publish and subscribe at once with BRIDGE_UNAVAILABLE", async () => {
@@ -178,7 +192,11 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
   });
 
   it("fails with BRIDGE_UNAVAILABLE after the retry budget when Redis is unreachable", async () => {
-    const dead = new RedisStreamBridge({ url: "redis://127.0.0.1:1", keyPrefix: prefix, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 } });
+    const dead = new RedisStreamBridge({
+      url: "redis://127.0.0.1:1",
+      keyPrefix: prefix,
+      retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
+    });
     bridges.push(dead);
     const error = await dead.publish("run", "custom", 1).catch((e: unknown) => e);
     expect(RuntimeError.isInstance(error) && error.code).toBe("BRIDGE_UNAVAILABLE");
@@ -192,7 +210,10 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     const client = new Redis(url as string, { connectionName: name });
     clients.push(client);
     const b = new RedisStreamBridge({ redis: client, keyPrefix: prefix });
-    const countNamed = async (): Promise<number> => String(await admin.call("CLIENT", "LIST")).split("\n").filter((line: string) => line.includes(`name=${name} `)).length;
+    const countNamed = async (): Promise<number> =>
+      String(await admin.call("CLIENT", "LIST"))
+        .split("\n")
+        .filter((line: string) => line.includes(`name=${name} `)).length;
     const runId = uniqueName("close");
     await b.publish(runId, "custom", 0);
     const controllers = [new AbortController(), new AbortController(), new AbortController()];
@@ -250,7 +271,10 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     await b.publishEnd(runId);
     const rest: StreamItem[] = [];
     for (let r = await iterator.next(); r.done !== true; r = await iterator.next()) rest.push(r.value);
-    expect(rest).toEqual([...ids.slice(1).map((id, k) => ({ kind: "event", id, event: "custom", data: k + 1 })), { kind: "end" }]);
+    expect(rest).toEqual([
+      ...ids.slice(1).map((id, k) => ({ kind: "event", id, event: "custom", data: k + 1 })),
+      { kind: "end" },
+    ]);
   });
 
   it("a paused subscriber whose cursor was trimmed gets the gap from a full read's bounds check", async () => {
@@ -260,7 +284,13 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     const iterator = b.subscribe(runId, { heartbeatMs: 5_000 })[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ kind: "event", id: ids[0] });
     for (let i = 1; i <= 70; i++) ids.push(await b.publish(runId, "custom", i));
-    expect((await iterator.next()).value).toEqual({ kind: "gap", runId, requestedEventId: ids[0], earliestAvailableEventId: ids[7], latestAvailableEventId: ids[70] });
+    expect((await iterator.next()).value).toEqual({
+      kind: "gap",
+      runId,
+      requestedEventId: ids[0],
+      earliestAvailableEventId: ids[7],
+      latestAvailableEventId: ids[70],
+    });
     expect((await iterator.next()).done).toBe(true);
   });
 
@@ -272,18 +302,34 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     const iterator = b.subscribe(runId, { heartbeatMs: 5_000, subscriber: "req-9" })[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ kind: "event", id: ids[0] });
     for (let i = 1; i <= 20; i++) ids.push(await b.publish(runId, "custom", i));
-    expect((await iterator.next()).value).toEqual({ kind: "gap", runId, requestedEventId: ids[0], earliestAvailableEventId: ids[13], latestAvailableEventId: ids[20] });
+    expect((await iterator.next()).value).toEqual({
+      kind: "gap",
+      runId,
+      requestedEventId: ids[0],
+      earliestAvailableEventId: ids[13],
+      latestAvailableEventId: ids[20],
+    });
     expect((await iterator.next()).done).toBe(true);
 
     const warnings = logger.lines.filter((line) => line.level === "warn");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.msg).toMatch(/^RedisStreamBridge: a subscriber fell further behind/);
-    expect(warnings[0]?.obj).toMatchObject({ runId, subscriber: "req-9", reason: "slowSubscriber", lastEventId: ids[0], eventsBehind: 20, missedEvents: 12 });
+    expect(warnings[0]?.obj).toMatchObject({
+      runId,
+      subscriber: "req-9",
+      reason: "slowSubscriber",
+      lastEventId: ids[0],
+      eventsBehind: 20,
+      missedEvents: 12,
+    });
     expect(b.stats()).toEqual({ gaps: { slowSubscriber: 1, staleCursor: 0, streamDeleted: 0 } });
 
     expect(await collect(b.subscribe(runId, { lastEventId: ids[1] as string }))).toHaveLength(1);
     expect(b.stats().gaps.staleCursor).toBe(1);
-    expect(logger.lines.at(-1)).toMatchObject({ level: "info", obj: { reason: "staleCursor", lastEventId: ids[1], missedEvents: 11 } });
+    expect(logger.lines.at(-1)).toMatchObject({
+      level: "info",
+      obj: { reason: "staleCursor", lastEventId: ids[1], missedEvents: 11 },
+    });
   });
 
   it("a from-start subscriber woken by a burst of entries written in one transaction receives all of them", async () => {
@@ -297,7 +343,10 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
     burst.xadd(key, "*", "kind", "end");
     await burst.exec();
     const items = await reading;
-    expect(items.map((item) => (item.kind === "event" ? item.data : item.kind))).toEqual([...Array.from({ length: 150 }, (_, i) => i), "end"]);
+    expect(items.map((item) => (item.kind === "event" ? item.data : item.kind))).toEqual([
+      ...Array.from({ length: 150 }, (_, i) => i),
+      "end",
+    ]);
   });
 
   it("a cursor at the largest possible id waits instead of failing", async () => {
@@ -318,7 +367,9 @@ describe.skipIf(!url)("RedisStreamBridge on Redis", () => {
       return "no error";
     };
     expect(code(() => new RedisStreamBridge({} as RedisStreamBridgeOptions))).toBe("CONFIG_INVALID");
-    expect(code(() => new RedisStreamBridge({ url: "redis://x", redis: admin } as unknown as RedisStreamBridgeOptions))).toBe("CONFIG_INVALID");
+    expect(
+      code(() => new RedisStreamBridge({ url: "redis://x", redis: admin } as unknown as RedisStreamBridgeOptions)),
+    ).toBe("CONFIG_INVALID");
     expect(code(() => new RedisStreamBridge({ redis: admin, maxEventsPerRun: 0 }))).toBe("CONFIG_INVALID");
     expect(code(() => new RedisStreamBridge({ redis: admin, ttlSeconds: -1 }))).toBe("CONFIG_INVALID");
     expect(code(() => new RedisStreamBridge({ redis: admin, retry: { attempts: 0 } }))).toBe("CONFIG_INVALID");

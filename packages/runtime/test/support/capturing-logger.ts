@@ -13,6 +13,7 @@ export interface LoggedLine {
 /** A logger recording into `lines`. */
 export function capturingLogger(): Logger & { readonly lines: LoggedLine[] } {
   const lines: LoggedLine[] = [];
-  const at = (level: LoggedLine["level"]) => (obj: Record<string, unknown>, msg: string) => void lines.push({ level, msg, obj });
+  const at = (level: LoggedLine["level"]) => (obj: Record<string, unknown>, msg: string) =>
+    void lines.push({ level, msg, obj });
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }

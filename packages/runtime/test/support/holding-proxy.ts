@@ -56,7 +56,11 @@ export class HoldingProxy {
     this.pairs.add(pair);
     let holding = false;
     client.on("data", (chunk) => {
-      if (!holding && this.holdAfter !== undefined && chunk.toString("latin1").toLowerCase().includes(`\r\n${this.holdAfter}\r\n`)) {
+      if (
+        !holding &&
+        this.holdAfter !== undefined &&
+        chunk.toString("latin1").toLowerCase().includes(`\r\n${this.holdAfter}\r\n`)
+      ) {
         holding = true;
         this.heldConnections += 1;
       }

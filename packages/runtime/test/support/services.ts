@@ -27,7 +27,10 @@ function missing(service: string, why: string): null {
 export function pingRedis(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
-    const done = (ok: boolean) => { socket.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.on("error", () => done(false));
     socket.on("connect", () => socket.write("PING\r\n"));

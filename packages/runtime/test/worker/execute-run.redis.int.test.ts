@@ -79,7 +79,12 @@ describe.skipIf(!url)("executeRun through RedisStreamBridge", () => {
         if (item.kind !== "event") return;
       }
     })();
-    const outcome = await executeRun({ run, graph: () => customGraph(1_000), bridge, signal: new AbortController().signal });
+    const outcome = await executeRun({
+      run,
+      graph: () => customGraph(1_000),
+      bridge,
+      signal: new AbortController().signal,
+    });
     expect(outcome).toEqual({ status: "success", error: null, threadStatus: "idle", rolledBack: false });
     // Everything is in Redis when the outcome is known: the caller's end marker comes last.
     expect(await admin.xlen(`${prefix}${run.runId}`)).toBe(1_001);

@@ -54,7 +54,12 @@ function quotaText(limits: QuotaFigures): string {
  * @param limits - The quota.
  * @returns e.g. `Disk quota exceeded: writing 1.0 MiB to /mnt/user-data/workspace/a.bin would bring the thread's files to 64.5 MiB in 12 entries; the quota is 64.0 MiB and 100,000 entries. Delete files to free space.`
  */
-export function writeRefusedMessage(virtualPath: string, addedBytes: number, projected: QuotaFigures, limits: QuotaFigures): string {
+export function writeRefusedMessage(
+  virtualPath: string,
+  addedBytes: number,
+  projected: QuotaFigures,
+  limits: QuotaFigures,
+): string {
   return (
     `Disk quota exceeded: writing ${formatBytes(Math.max(0, addedBytes))} to ${virtualPath} would bring the thread's files to ` +
     `${formatBytes(projected.bytes)} in ${entries(projected.files)}; the quota is ${quotaText(limits)}. Delete files to free space.`
@@ -88,7 +93,8 @@ export function quotaNotice(
       ? `the thread's files could not all be measured (${detail.incomplete ?? "unknown reason"}), so they count as over the quota of ${quotaText(limits)}.`
       : `the thread's files (workspace, uploads, outputs) take ${formatBytes(usage.bytes)} in ${entries(usage.files)}; the quota is ${quotaText(limits)}.`;
   let outcome: string;
-  if (cause === "stopped") outcome = "The command was stopped; files already written were kept. Delete files to free space.";
+  if (cause === "stopped")
+    outcome = "The command was stopped; files already written were kept. Delete files to free space.";
   else if (cause === "file-size") {
     outcome =
       `The command started with ${formatBytes(detail.leftAtStart ?? 0)} left in the quota, so no file could grow past that and a write was cut there; ` +

@@ -16,7 +16,16 @@ import { DISK_QUOTA_NOTICE_PREFIX, MEMORY_LIMIT_NOTICE_PREFIX } from "./bound-me
 import { SandboxBounds } from "./sandbox-bounds.js";
 
 const OK: ExecuteResult = { stdout: "ok\n", stderr: "", exitCode: 0, signal: null, timedOut: false, truncated: false };
-const SPEC: CommandSpec = { command: "x", mounts: [], cwd: "/mnt/user-data/workspace", env: {}, timeoutMs: 60_000, maxOutputBytes: 1024, limits: {}, network: false };
+const SPEC: CommandSpec = {
+  command: "x",
+  mounts: [],
+  cwd: "/mnt/user-data/workspace",
+  env: {},
+  timeoutMs: 60_000,
+  maxOutputBytes: 1024,
+  limits: {},
+  network: false,
+};
 
 class FakeCgroup implements SandboxCgroup {
   readonly version = "v1";
@@ -77,7 +86,12 @@ const mounts = () => [{ virtualPath: "/mnt/user-data/workspace", hostPath: works
 describe("SandboxBounds: cgroup", () => {
   it("makes the cgroup on the first command from the limits, hands it to the runner, and reuses it", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { memoryBytes: 1 << 20, processes: 8 }, cgroups: Promise.resolve(controller), quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { memoryBytes: 1 << 20, processes: 8 },
+      cgroups: Promise.resolve(controller),
+      quotaMounts: mounts(),
+    });
     const specs: CommandSpec[] = [];
     await bounds.runCommand(SPEC, async (spec) => (specs.push(spec), OK));
     await bounds.runCommand(SPEC, async (spec) => (specs.push(spec), OK));
@@ -89,8 +103,15 @@ describe("SandboxBounds: cgroup", () => {
 
   it("makes no cgroup when the limits ask for no cgroup bound", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { cpuSeconds: 5 }, cgroups: controller, quotaMounts: mounts() });
-    const spec = await new Promise<CommandSpec>((resolve) => void bounds.runCommand(SPEC, async (s) => (resolve(s), OK)));
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { cpuSeconds: 5 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
+    const spec = await new Promise<CommandSpec>(
+      (resolve) => void bounds.runCommand(SPEC, async (s) => (resolve(s), OK)),
+    );
     expect(spec).toBe(SPEC);
     expect(controller.made).toHaveLength(0);
   });
@@ -98,16 +119,28 @@ describe("SandboxBounds: cgroup", () => {
   it("fails the command when the cgroup cannot be made, and tries again on the next one", async () => {
     const controller = new FakeController();
     controller.failNext = true;
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { memoryBytes: 1 << 20 }, cgroups: controller, quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { memoryBytes: 1 << 20 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
     let ran = false;
-    await expect(bounds.runCommand(SPEC, async () => ((ran = true), OK))).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await expect(bounds.runCommand(SPEC, async () => ((ran = true), OK))).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+    });
     expect(ran).toBe(false);
     expect((await bounds.runCommand(SPEC, async () => OK)).stdout).toBe("ok\n");
   });
 
   it("appends the memory notice when the OOM-kill counter moved during the command", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { memoryBytes: 128 << 20 }, cgroups: controller, quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { memoryBytes: 128 << 20 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
     const result = await bounds.runCommand(SPEC, async () => {
       (controller.made[0] as FakeCgroup).events = { oomKills: 2, limitHits: undefined };
       return { ...OK, stdout: "", stderr: "Killed\n", exitCode: 137 };
@@ -122,7 +155,12 @@ describe("SandboxBounds: cgroup", () => {
 
   it("resolves as killed, with the notice, when the OOM killer took the runner's own process", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { memoryBytes: 1 << 20 }, cgroups: controller, quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { memoryBytes: 1 << 20 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
     const result = await bounds.runCommand(SPEC, async () => {
       (controller.made[0] as FakeCgroup).events = { oomKills: 1, limitHits: undefined };
       throw new SandboxError("UNAVAILABLE", "the executor stopped");
@@ -130,12 +168,19 @@ describe("SandboxBounds: cgroup", () => {
     expect(result).toMatchObject({ exitCode: null, signal: "SIGKILL" });
     expect(result.stderr).toContain(MEMORY_LIMIT_NOTICE_PREFIX);
     // Without an OOM kill, the runner's failure stands.
-    await expect(bounds.runCommand(SPEC, async () => Promise.reject(new SandboxError("UNAVAILABLE", "bwrap vanished")))).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await expect(
+      bounds.runCommand(SPEC, async () => Promise.reject(new SandboxError("UNAVAILABLE", "bwrap vanished"))),
+    ).rejects.toMatchObject({ code: "UNAVAILABLE" });
   });
 
   it("falls back to limit hits plus a SIGKILL exit where the kernel counts no OOM kills", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { memoryBytes: 1 << 20 }, cgroups: controller, quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { memoryBytes: 1 << 20 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
     await bounds.runCommand(SPEC, async () => OK);
     const cgroup = controller.made[0] as FakeCgroup;
     cgroup.events = { oomKills: undefined, limitHits: 1 };
@@ -153,7 +198,12 @@ describe("SandboxBounds: cgroup", () => {
 
   it("release closes the cgroup; the next command makes a new one", async () => {
     const controller = new FakeController();
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { processes: 4 }, cgroups: controller, quotaMounts: mounts() });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { processes: 4 },
+      cgroups: controller,
+      quotaMounts: mounts(),
+    });
     await bounds.runCommand(SPEC, async () => OK);
     await bounds.release();
     await bounds.release();
@@ -165,7 +215,9 @@ describe("SandboxBounds: cgroup", () => {
   });
 
   it("rejects a cpuWeight outside 1-10000", () => {
-    expect(() => new SandboxBounds({ sandboxId: "s", limits: { cpuWeight: 0 }, quotaMounts: mounts() })).toThrow(/cpuWeight/);
+    expect(() => new SandboxBounds({ sandboxId: "s", limits: { cpuWeight: 0 }, quotaMounts: mounts() })).toThrow(
+      /cpuWeight/,
+    );
   });
 });
 
@@ -180,7 +232,12 @@ describe("SandboxBounds: disk quota", () => {
   });
 
   it("stops a command that crosses the quota while it runs and resolves with the notice", async () => {
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { diskBytes: 1000 }, quotaMounts: mounts(), quotaPollIntervalMs: 10 });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { diskBytes: 1000 },
+      quotaMounts: mounts(),
+      quotaPollIntervalMs: 10,
+    });
     const result = await bounds.runCommand(SPEC, async (spec) => {
       await writeFile(path.join(workspace, "big"), Buffer.alloc(5000));
       await untilAborted(spec);
@@ -204,7 +261,12 @@ describe("SandboxBounds: disk quota", () => {
   });
 
   it("tells a command that finished past the quota, and one cut by the lowered file-size limit", async () => {
-    const bounds = new SandboxBounds({ sandboxId: "s", limits: { diskBytes: 1000, diskFiles: 5 }, quotaMounts: mounts(), quotaPollIntervalMs: 60_000 });
+    const bounds = new SandboxBounds({
+      sandboxId: "s",
+      limits: { diskBytes: 1000, diskFiles: 5 },
+      quotaMounts: mounts(),
+      quotaPollIntervalMs: 60_000,
+    });
     const crossed = await bounds.runCommand(SPEC, async () => {
       await writeFile(path.join(workspace, "big"), Buffer.alloc(2000));
       return OK;
@@ -213,7 +275,11 @@ describe("SandboxBounds: disk quota", () => {
     expect(crossed.stderr).toContain("Files already written were kept.");
     await rm(path.join(workspace, "big"));
     await bounds.quota?.measure();
-    const cut = await bounds.runCommand(SPEC, async () => ({ ...OK, exitCode: 153, stderr: "File size limit exceeded\n" }));
+    const cut = await bounds.runCommand(SPEC, async () => ({
+      ...OK,
+      exitCode: 153,
+      stderr: "File size limit exceeded\n",
+    }));
     expect(cut.stderr).toContain("The command started with 1000 bytes left in the quota");
   });
 
@@ -221,6 +287,8 @@ describe("SandboxBounds: disk quota", () => {
     const bounds = new SandboxBounds({ sandboxId: "s", limits: { diskBytes: 10 }, quotaMounts: mounts() });
     const change = { bytes: 100, existingBytes: 0, append: false, created: true, createdDirs: 0 };
     await bounds.writeHooks.beforeWrite({ ...change, virtualPath: "/mnt/datasets/x" });
-    await expect(bounds.writeHooks.beforeWrite({ ...change, virtualPath: "/mnt/user-data/workspace/x" })).rejects.toMatchObject({ code: "QUOTA_EXCEEDED" });
+    await expect(
+      bounds.writeHooks.beforeWrite({ ...change, virtualPath: "/mnt/user-data/workspace/x" }),
+    ).rejects.toMatchObject({ code: "QUOTA_EXCEEDED" });
   });
 });

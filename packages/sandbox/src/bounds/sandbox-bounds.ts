@@ -6,7 +6,15 @@
  * a bound get a notice on stderr saying which and why.
  */
 import { hasCgroupBounds, cgroupBoundsFromLimits } from "../cgroups/cgroup-bounds.js";
-import type { CgroupBounds, CgroupController, CgroupMemoryEvents, CgroupMemoryStatus, CgroupVersion, EnforcedBounds, SandboxCgroup } from "../cgroups/cgroup-types.js";
+import type {
+  CgroupBounds,
+  CgroupController,
+  CgroupMemoryEvents,
+  CgroupMemoryStatus,
+  CgroupVersion,
+  EnforcedBounds,
+  SandboxCgroup,
+} from "../cgroups/cgroup-types.js";
 import { SandboxError } from "../errors.js";
 import type { CommandSpec } from "../exec/command-runner.js";
 import { silentLogger, type Logger } from "../logger.js";
@@ -48,7 +56,14 @@ export interface SandboxBoundsStatus {
   readonly disk: { readonly limits: QuotaFigures; readonly usage: DiskUsage } | undefined;
 }
 
-const KILLED_RESULT: ExecuteResult = { stdout: "", stderr: "", exitCode: null, signal: "SIGKILL", timedOut: false, truncated: false };
+const KILLED_RESULT: ExecuteResult = {
+  stdout: "",
+  stderr: "",
+  exitCode: null,
+  signal: "SIGKILL",
+  timedOut: false,
+  truncated: false,
+};
 
 function withIncomplete(usage: DiskUsage): { incomplete?: string } {
   return usage.incomplete === undefined ? {} : { incomplete: usage.incomplete };
@@ -96,7 +111,10 @@ export class SandboxBounds {
         ? undefined
         : new DiskQuota({
             roots: options.quotaMounts.map((m) => m.hostPath),
-            limits: { ...(limits.diskBytes === undefined ? {} : { bytes: limits.diskBytes }), ...(limits.diskFiles === undefined ? {} : { files: limits.diskFiles }) },
+            limits: {
+              ...(limits.diskBytes === undefined ? {} : { bytes: limits.diskBytes }),
+              ...(limits.diskFiles === undefined ? {} : { files: limits.diskFiles }),
+            },
             ...(options.quotaPollIntervalMs === undefined ? {} : { pollIntervalMs: options.quotaPollIntervalMs }),
             logger: this.#logger,
           });
@@ -110,7 +128,10 @@ export class SandboxBounds {
       const controller = await cgroups;
       if (controller.version === "none") return undefined;
       const cgroup = await controller.create(this.#sandboxId, this.#cgroupBounds);
-      this.#logger.debug({ sandboxId: this.#sandboxId, cgroup: cgroup.version, bounds: cgroup.bounds }, "sandbox cgroup created");
+      this.#logger.debug(
+        { sandboxId: this.#sandboxId, cgroup: cgroup.version, bounds: cgroup.bounds },
+        "sandbox cgroup created",
+      );
       return cgroup;
     })());
     // A failed creation is tried again by the next command; this one fails (no command runs unbounded).
@@ -136,7 +157,12 @@ export class SandboxBounds {
     const cgroup = await this.#ensureCgroup();
     const memoryBefore = await cgroup?.memoryEvents();
     const check = await this.quota?.beginCommand();
-    if (check === undefined) return this.#withMemoryNotice(await this.#run(run, cgroup === undefined ? spec : { ...spec, cgroup }, cgroup, memoryBefore), cgroup, memoryBefore);
+    if (check === undefined)
+      return this.#withMemoryNotice(
+        await this.#run(run, cgroup === undefined ? spec : { ...spec, cgroup }, cgroup, memoryBefore),
+        cgroup,
+        memoryBefore,
+      );
 
     const cap = check.fileSizeCap();
     const capped = cap !== undefined && (spec.limits.fileSizeBytes === undefined || cap < spec.limits.fileSizeBytes);
@@ -147,16 +173,29 @@ export class SandboxBounds {
     let stoppedAt: DiskUsage | undefined;
     const unwatch = check.watch((usage) => {
       stoppedAt = usage;
-      this.#logger.info({ sandboxId: this.#sandboxId, bytes: usage.bytes, files: usage.files }, "disk quota crossed: stopping the command");
+      this.#logger.info(
+        { sandboxId: this.#sandboxId, bytes: usage.bytes, files: usage.files },
+        "disk quota crossed: stopping the command",
+      );
       stop.abort();
     });
     let result: ExecuteResult;
     try {
-      const bounded = { ...spec, limits: capped ? { ...spec.limits, fileSizeBytes: cap } : spec.limits, signal: stop.signal, ...(cgroup === undefined ? {} : { cgroup }) };
+      const bounded = {
+        ...spec,
+        limits: capped ? { ...spec.limits, fileSizeBytes: cap } : spec.limits,
+        signal: stop.signal,
+        ...(cgroup === undefined ? {} : { cgroup }),
+      };
       result = await this.#run(run, bounded, cgroup, memoryBefore);
     } catch (err) {
       // Our stop, not the caller's abort: the command ends like a timed-out one, with the notice.
-      if (stoppedAt === undefined || spec.signal?.aborted === true || !(SandboxError.isInstance(err) && err.code === "ABORTED")) throw err;
+      if (
+        stoppedAt === undefined ||
+        spec.signal?.aborted === true ||
+        !(SandboxError.isInstance(err) && err.code === "ABORTED")
+      )
+        throw err;
       result = KILLED_RESULT;
     } finally {
       unwatch();
@@ -164,9 +203,22 @@ export class SandboxBounds {
     }
     const { usage, crossed } = await check.finish();
     let notice = "";
-    if (stoppedAt !== undefined) notice = quotaNotice(stoppedAt.incomplete === undefined ? "stopped" : "unmeasurable", usage, check.limits, withIncomplete(stoppedAt));
-    else if (crossed) notice = quotaNotice(usage.incomplete === undefined ? "crossed" : "unmeasurable", usage, check.limits, withIncomplete(usage));
-    else if (capped && hitFileSizeLimit(result)) notice = quotaNotice("file-size", usage, check.limits, { leftAtStart: (cap as number) - 1 });
+    if (stoppedAt !== undefined)
+      notice = quotaNotice(
+        stoppedAt.incomplete === undefined ? "stopped" : "unmeasurable",
+        usage,
+        check.limits,
+        withIncomplete(stoppedAt),
+      );
+    else if (crossed)
+      notice = quotaNotice(
+        usage.incomplete === undefined ? "crossed" : "unmeasurable",
+        usage,
+        check.limits,
+        withIncomplete(usage),
+      );
+    else if (capped && hitFileSizeLimit(result))
+      notice = quotaNotice("file-size", usage, check.limits, { leftAtStart: (cap as number) - 1 });
     const withQuota = notice === "" ? result : { ...result, stderr: result.stderr + notice };
     return this.#withMemoryNotice(withQuota, cgroup, memoryBefore);
   }
@@ -176,11 +228,17 @@ export class SandboxBounds {
    * of its own processes (a long-lived executor, a wrapper), the command still
    * ended for memory: it resolves as killed, and gets the memory notice.
    */
-  async #run(run: (spec: CommandSpec) => Promise<ExecuteResult>, spec: CommandSpec, cgroup: SandboxCgroup | undefined, before: CgroupMemoryEvents | undefined): Promise<ExecuteResult> {
+  async #run(
+    run: (spec: CommandSpec) => Promise<ExecuteResult>,
+    spec: CommandSpec,
+    cgroup: SandboxCgroup | undefined,
+    before: CgroupMemoryEvents | undefined,
+  ): Promise<ExecuteResult> {
     try {
       return await run(spec);
     } catch (err) {
-      if (cgroup === undefined || before === undefined || !SandboxError.isInstance(err) || err.code === "ABORTED") throw err;
+      if (cgroup === undefined || before === undefined || !SandboxError.isInstance(err) || err.code === "ABORTED")
+        throw err;
       const after = await cgroup.memoryEvents();
       if ((after?.oomKills ?? 0) > (before.oomKills ?? 0)) return KILLED_RESULT;
       throw err;
@@ -188,15 +246,27 @@ export class SandboxBounds {
   }
 
   /** Appends the memory notice when the kernel OOM-killed a process of the cgroup during the command. */
-  async #withMemoryNotice(result: ExecuteResult, cgroup: SandboxCgroup | undefined, before: CgroupMemoryEvents | undefined): Promise<ExecuteResult> {
+  async #withMemoryNotice(
+    result: ExecuteResult,
+    cgroup: SandboxCgroup | undefined,
+    before: CgroupMemoryEvents | undefined,
+  ): Promise<ExecuteResult> {
     if (cgroup === undefined || before === undefined) return result;
     const after = await cgroup.memoryEvents();
     if (after === undefined) return result;
     let kills = (after.oomKills ?? 0) - (before.oomKills ?? 0);
     // Kernels without an oom_kill counter: the limit was hit and the command died of SIGKILL.
-    if (after.oomKills === undefined && (after.limitHits ?? 0) > (before.limitHits ?? 0) && (result.signal === "SIGKILL" || result.exitCode === 137)) kills = 1;
+    if (
+      after.oomKills === undefined &&
+      (after.limitHits ?? 0) > (before.limitHits ?? 0) &&
+      (result.signal === "SIGKILL" || result.exitCode === 137)
+    )
+      kills = 1;
     if (kills <= 0) return result;
-    this.#logger.info({ sandboxId: this.#sandboxId, kills }, "sandbox memory bound reached: the kernel killed a process");
+    this.#logger.info(
+      { sandboxId: this.#sandboxId, kills },
+      "sandbox memory bound reached: the kernel killed a process",
+    );
     return { ...result, stderr: result.stderr + memoryLimitNotice(cgroup.bounds.memoryBytes, kills) };
   }
 
@@ -206,7 +276,11 @@ export class SandboxBounds {
    */
   readonly writeHooks: { readonly beforeWrite: (change: QuotaWriteChange) => Promise<void> } = {
     beforeWrite: async (change) => {
-      if (this.quota === undefined || !this.#quotaPaths.some((root) => isPathInside(change.virtualPath, root, { posix: true }))) return;
+      if (
+        this.quota === undefined ||
+        !this.#quotaPaths.some((root) => isPathInside(change.virtualPath, root, { posix: true }))
+      )
+        return;
       await this.quota.chargeWrite(change);
     },
   };
@@ -218,9 +292,18 @@ export class SandboxBounds {
    */
   async status(): Promise<SandboxBoundsStatus> {
     const cgroup = await this.#cgroup?.catch(() => undefined);
-    const disk = this.quota === undefined ? undefined : { limits: this.quota.limits, usage: await this.quota.measure() };
+    const disk =
+      this.quota === undefined ? undefined : { limits: this.quota.limits, usage: await this.quota.measure() };
     return {
-      cgroup: cgroup === undefined ? undefined : { version: cgroup.version, bounds: cgroup.bounds, enforced: cgroup.enforced, memory: await cgroup.memoryStatus() },
+      cgroup:
+        cgroup === undefined
+          ? undefined
+          : {
+              version: cgroup.version,
+              bounds: cgroup.bounds,
+              enforced: cgroup.enforced,
+              memory: await cgroup.memoryStatus(),
+            },
       disk,
     };
   }

@@ -4,7 +4,9 @@ import { cgroupBoundsFromLimits, cpuWeightToShares, hasCgroupBounds, PIDS_HEADRO
 
 describe("cgroupBoundsFromLimits", () => {
   it("maps memory, processes (plus the wrappers' headroom) and CPU weight", () => {
-    expect(cgroupBoundsFromLimits({ memoryBytes: 1 << 20, processes: 64, cpuWeight: 50, cpuSeconds: 9, diskBytes: 5 })).toEqual({
+    expect(
+      cgroupBoundsFromLimits({ memoryBytes: 1 << 20, processes: 64, cpuWeight: 50, cpuSeconds: 9, diskBytes: 5 }),
+    ).toEqual({
       memoryBytes: 1 << 20,
       pids: 64 + PIDS_HEADROOM,
       cpuWeight: 50,

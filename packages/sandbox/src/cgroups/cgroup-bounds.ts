@@ -27,8 +27,14 @@ export const DEFAULT_CPU_WEIGHT = 100;
  */
 export function cgroupBoundsFromLimits(limits: ResourceLimits): CgroupBounds {
   const { memoryBytes, processes, cpuWeight } = limits;
-  if (cpuWeight !== undefined && !(Number.isInteger(cpuWeight) && cpuWeight >= MIN_CPU_WEIGHT && cpuWeight <= MAX_CPU_WEIGHT)) {
-    throw new SandboxError("INVALID_ARGUMENT", `Resource limit cpuWeight must be an integer from ${MIN_CPU_WEIGHT} to ${MAX_CPU_WEIGHT}, got ${String(cpuWeight)}`);
+  if (
+    cpuWeight !== undefined &&
+    !(Number.isInteger(cpuWeight) && cpuWeight >= MIN_CPU_WEIGHT && cpuWeight <= MAX_CPU_WEIGHT)
+  ) {
+    throw new SandboxError(
+      "INVALID_ARGUMENT",
+      `Resource limit cpuWeight must be an integer from ${MIN_CPU_WEIGHT} to ${MAX_CPU_WEIGHT}, got ${String(cpuWeight)}`,
+    );
   }
   return {
     ...(memoryBytes === undefined ? {} : { memoryBytes }),

@@ -66,13 +66,20 @@ describe("CgroupV1Controller (fake tree)", () => {
     const pids = path.join(parent, "pids");
     const cpu = path.join(parent, "cpu");
     for (const d of [memory, pids, cpu]) await mkdir(d);
-    const cgroup = await new CgroupV1Controller({ memory, pids, cpu }).create("x", { memoryBytes: 1 << 20, pids: 30, cpuWeight: 200 });
+    const cgroup = await new CgroupV1Controller({ memory, pids, cpu }).create("x", {
+      memoryBytes: 1 << 20,
+      pids: 30,
+      cpuWeight: 200,
+    });
     expect(await readFile(path.join(memory, cgroup.name, "memory.limit_in_bytes"), "utf8")).toBe(String(1 << 20));
     // No memory.memsw.* in the fake: the cgroup is kept out of swap instead.
     expect(await readFile(path.join(memory, cgroup.name, "memory.swappiness"), "utf8")).toBe("0");
     expect(await readFile(path.join(pids, cgroup.name, "pids.max"), "utf8")).toBe("30");
     expect(await readFile(path.join(cpu, cgroup.name, "cpu.shares"), "utf8")).toBe("2048");
-    await writeFile(path.join(memory, cgroup.name, "memory.oom_control"), "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n");
+    await writeFile(
+      path.join(memory, cgroup.name, "memory.oom_control"),
+      "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n",
+    );
     await writeFile(path.join(memory, cgroup.name, "memory.usage_in_bytes"), "100\n");
     await writeFile(path.join(memory, cgroup.name, "memory.max_usage_in_bytes"), "200\n");
     await writeFile(path.join(memory, cgroup.name, "memory.failcnt"), "5\n");
@@ -81,6 +88,7 @@ describe("CgroupV1Controller (fake tree)", () => {
     await writeFile(path.join(memory, cgroup.name, "memory.oom_control"), "oom_kill_disable 0\nunder_oom 0\n");
     expect(await cgroup.memoryEvents()).toEqual({ oomKills: undefined, limitHits: 5 });
     await cgroup.attach(77);
-    for (const d of [memory, pids, cpu]) expect(await readFile(path.join(d, cgroup.name, "cgroup.procs"), "utf8")).toBe("77");
+    for (const d of [memory, pids, cpu])
+      expect(await readFile(path.join(d, cgroup.name, "cgroup.procs"), "utf8")).toBe("77");
   });
 });

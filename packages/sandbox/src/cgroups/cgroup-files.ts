@@ -38,7 +38,11 @@ export async function writeControl(dir: string, file: string, value: string | nu
   try {
     await writeFile(path.join(dir, file), String(value));
   } catch (err) {
-    throw new SandboxError("UNAVAILABLE", `cgroup: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? "error"})`, { cause: err });
+    throw new SandboxError(
+      "UNAVAILABLE",
+      `cgroup: cannot write ${file} (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      { cause: err },
+    );
   }
 }
 
@@ -114,7 +118,9 @@ export async function killCgroupProcesses(dir: string, killFile: boolean): Promi
   const deadline = Date.now() + KILL_DEADLINE_MS;
   for (let round = 0; ; round += 1) {
     // A killed process stays a zombie until its parent reaps it; it runs nothing.
-    const pids = (await Promise.all((await cgroupPids(dir)).map(async (pid) => ((await isZombie(pid)) ? undefined : pid)))).filter((pid) => pid !== undefined);
+    const pids = (
+      await Promise.all((await cgroupPids(dir)).map(async (pid) => ((await isZombie(pid)) ? undefined : pid)))
+    ).filter((pid) => pid !== undefined);
     if (pids.length === 0) return true;
     for (const pid of pids) {
       try {

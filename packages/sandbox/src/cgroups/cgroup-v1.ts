@@ -17,7 +17,14 @@ import {
   sandboxCgroupName,
   writeControl,
 } from "./cgroup-files.js";
-import type { CgroupBounds, CgroupController, CgroupMemoryEvents, CgroupMemoryStatus, EnforcedBounds, SandboxCgroup } from "./cgroup-types.js";
+import type {
+  CgroupBounds,
+  CgroupController,
+  CgroupMemoryEvents,
+  CgroupMemoryStatus,
+  EnforcedBounds,
+  SandboxCgroup,
+} from "./cgroup-types.js";
 
 /** v1 controllers this package uses. */
 export type V1Controller = "memory" | "pids" | "cpu";
@@ -65,11 +72,13 @@ export class CgroupV1Controller implements CgroupController {
       if (dirs.memory !== undefined && bounds.memoryBytes !== undefined) {
         await writeControl(dirs.memory, "memory.limit_in_bytes", bounds.memoryBytes);
         // memsw (memory + swap) exists only with swap accounting; without it, keep the cgroup out of swap.
-        if (await hasControl(dirs.memory, "memory.memsw.limit_in_bytes")) await writeControl(dirs.memory, "memory.memsw.limit_in_bytes", bounds.memoryBytes);
+        if (await hasControl(dirs.memory, "memory.memsw.limit_in_bytes"))
+          await writeControl(dirs.memory, "memory.memsw.limit_in_bytes", bounds.memoryBytes);
         else await writeControl(dirs.memory, "memory.swappiness", 0).catch(() => undefined);
       }
       if (dirs.pids !== undefined && bounds.pids !== undefined) await writeControl(dirs.pids, "pids.max", bounds.pids);
-      if (dirs.cpu !== undefined && bounds.cpuWeight !== undefined) await writeControl(dirs.cpu, "cpu.shares", cpuWeightToShares(bounds.cpuWeight));
+      if (dirs.cpu !== undefined && bounds.cpuWeight !== undefined)
+        await writeControl(dirs.cpu, "cpu.shares", cpuWeightToShares(bounds.cpuWeight));
     } catch (err) {
       await Promise.all(Object.values(dirs).map((dir) => removeCgroupDir(dir)));
       throw err;
@@ -92,7 +101,13 @@ class V1SandboxCgroup implements SandboxCgroup {
   readonly #logger: Logger;
   #closed: Promise<void> | undefined;
 
-  constructor(name: string, dirs: Partial<Record<V1Controller, string>>, bounds: CgroupBounds, enforced: EnforcedBounds, logger: Logger) {
+  constructor(
+    name: string,
+    dirs: Partial<Record<V1Controller, string>>,
+    bounds: CgroupBounds,
+    enforced: EnforcedBounds,
+    logger: Logger,
+  ) {
     this.name = name;
     this.#dirs = dirs;
     this.bounds = bounds;
@@ -115,7 +130,12 @@ class V1SandboxCgroup implements SandboxCgroup {
       readControl(dir, "memory.oom_control"),
       readNumber(dir, "memory.failcnt"),
     ]);
-    return { currentBytes: current ?? 0, peakBytes: peak, oomKills: keyedCounter(oomControl, "oom_kill"), limitHits: failcnt };
+    return {
+      currentBytes: current ?? 0,
+      peakBytes: peak,
+      oomKills: keyedCounter(oomControl, "oom_kill"),
+      limitHits: failcnt,
+    };
   }
 
   async memoryEvents(): Promise<CgroupMemoryEvents | undefined> {
@@ -123,20 +143,24 @@ class V1SandboxCgroup implements SandboxCgroup {
     if (dir === undefined) return undefined;
     const oomKills = keyedCounter(await readControl(dir, "memory.oom_control"), "oom_kill");
     // Kernels before 4.13 have no oom_kill counter: fall back to the limit's hit count.
-    return oomKills === undefined ? { oomKills, limitHits: await readNumber(dir, "memory.failcnt") } : { oomKills, limitHits: undefined };
+    return oomKills === undefined
+      ? { oomKills, limitHits: await readNumber(dir, "memory.failcnt") }
+      : { oomKills, limitHits: undefined };
   }
 
   async killAll(): Promise<void> {
     // Once attached, a process is in every hierarchy: one list covers it.
     const dir = this.#dirs.pids ?? this.#dirs.memory ?? this.#dirs.cpu;
-    if (dir !== undefined && !(await killCgroupProcesses(dir, false))) this.#logger.warn({}, "cgroup: processes survived SIGKILL");
+    if (dir !== undefined && !(await killCgroupProcesses(dir, false)))
+      this.#logger.warn({}, "cgroup: processes survived SIGKILL");
   }
 
   close(): Promise<void> {
     this.#closed ??= (async () => {
       await this.killAll();
       for (const dir of Object.values(this.#dirs)) {
-        if (!(await removeCgroupDir(dir))) this.#logger.warn({ cgroup: path.basename(dir) }, "cgroup: could not remove a sandbox cgroup");
+        if (!(await removeCgroupDir(dir)))
+          this.#logger.warn({ cgroup: path.basename(dir) }, "cgroup: could not remove a sandbox cgroup");
       }
     })();
     return this.#closed;

@@ -16,7 +16,14 @@ import {
   sandboxCgroupName,
   writeControl,
 } from "./cgroup-files.js";
-import type { CgroupBounds, CgroupController, CgroupMemoryEvents, CgroupMemoryStatus, EnforcedBounds, SandboxCgroup } from "./cgroup-types.js";
+import type {
+  CgroupBounds,
+  CgroupController,
+  CgroupMemoryEvents,
+  CgroupMemoryStatus,
+  EnforcedBounds,
+  SandboxCgroup,
+} from "./cgroup-types.js";
 
 /** v2 controllers this package uses. */
 export type V2Controller = "memory" | "pids" | "cpu";
@@ -99,8 +106,17 @@ class V2SandboxCgroup implements SandboxCgroup {
 
   async memoryStatus(): Promise<CgroupMemoryStatus | undefined> {
     if (!this.#memory) return undefined;
-    const [current, peak, events] = await Promise.all([readNumber(this.#dir, "memory.current"), readNumber(this.#dir, "memory.peak"), readControl(this.#dir, "memory.events")]);
-    return { currentBytes: current ?? 0, peakBytes: peak, oomKills: keyedCounter(events, "oom_kill"), limitHits: keyedCounter(events, "max") };
+    const [current, peak, events] = await Promise.all([
+      readNumber(this.#dir, "memory.current"),
+      readNumber(this.#dir, "memory.peak"),
+      readControl(this.#dir, "memory.events"),
+    ]);
+    return {
+      currentBytes: current ?? 0,
+      peakBytes: peak,
+      oomKills: keyedCounter(events, "oom_kill"),
+      limitHits: keyedCounter(events, "max"),
+    };
   }
 
   async memoryEvents(): Promise<CgroupMemoryEvents | undefined> {
@@ -117,7 +133,8 @@ class V2SandboxCgroup implements SandboxCgroup {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       await this.killAll();
-      if (!(await removeCgroupDir(this.#dir))) this.#logger.warn({ cgroup: path.basename(this.#dir) }, "cgroup: could not remove a sandbox cgroup");
+      if (!(await removeCgroupDir(this.#dir)))
+        this.#logger.warn({ cgroup: path.basename(this.#dir) }, "cgroup: could not remove a sandbox cgroup");
     })();
     return this.#closed;
   }

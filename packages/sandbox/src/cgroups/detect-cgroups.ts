@@ -66,9 +66,15 @@ export function detectCgroups(options: DetectCgroupsOptions = {}): Promise<Cgrou
   return detection;
 }
 
-async function detect(mode: CgroupMode, parentName: string, procDir: string | undefined, logger: Logger): Promise<CgroupController> {
+async function detect(
+  mode: CgroupMode,
+  parentName: string,
+  procDir: string | undefined,
+  logger: Logger,
+): Promise<CgroupController> {
   if (mode === "off") return announce(new NoCgroupController("cgroups disabled by configuration"), logger);
-  if (process.platform !== "linux") return announce(new NoCgroupController(`no cgroups on ${process.platform}`), logger);
+  if (process.platform !== "linux")
+    return announce(new NoCgroupController(`no cgroups on ${process.platform}`), logger);
   const host = await readHostCgroups(procDir);
   const reasons: string[] = [];
   if (mode !== "v1") {
@@ -90,9 +96,15 @@ function errorText(err: unknown): string {
 
 function announce(controller: CgroupController, logger: Logger): CgroupController {
   if (controller instanceof NoCgroupController) {
-    logger.warn({ cgroup: "none", reason: controller.reason }, "sandbox cgroups unavailable: only RLIMITs bound commands (no per-sandbox memory, pids or CPU bound)");
+    logger.warn(
+      { cgroup: "none", reason: controller.reason },
+      "sandbox cgroups unavailable: only RLIMITs bound commands (no per-sandbox memory, pids or CPU bound)",
+    );
   } else {
-    logger.info({ cgroup: controller.version, controllers: controller.controllers }, `sandbox cgroups: ${controller.version} (${controller.controllers.join(", ")})`);
+    logger.info(
+      { cgroup: controller.version, controllers: controller.controllers },
+      `sandbox cgroups: ${controller.version} (${controller.controllers.join(", ")})`,
+    );
   }
   return controller;
 }
@@ -105,7 +117,9 @@ async function setUpV2(host: HostCgroups, parentName: string, logger: Logger): P
   const own = host.own.find((o) => o.hierarchy === 0);
   const ownDir = own === undefined ? undefined : ownCgroupDir(mount, own.path);
   if (ownDir === undefined) return "this process's cgroup is not below the cgroup2 mount";
-  const available = ((await readFile(path.join(ownDir, "cgroup.controllers"), "utf8").catch(() => "")) as string).trim().split(/\s+/);
+  const available = ((await readFile(path.join(ownDir, "cgroup.controllers"), "utf8").catch(() => "")) as string)
+    .trim()
+    .split(/\s+/);
   const wanted = CONTROLLERS.filter((c) => available.includes(c));
   if (!wanted.includes("memory") && !wanted.includes("pids")) {
     return `neither the memory nor the pids controller is available in ${ownDir} (controllers: ${available.join(" ") || "none"}; they may be bound to v1 hierarchies)`;
@@ -118,7 +132,13 @@ async function setUpV2(host: HostCgroups, parentName: string, logger: Logger): P
   if (refused !== undefined) return refused;
   const children: V2Controller[] = [];
   for (const controller of enabled) {
-    if (await writeControl(parent, "cgroup.subtree_control", `+${controller}`).then(() => true, () => false)) children.push(controller);
+    if (
+      await writeControl(parent, "cgroup.subtree_control", `+${controller}`).then(
+        () => true,
+        () => false,
+      )
+    )
+      children.push(controller);
   }
   if (!children.includes("memory") && !children.includes("pids")) return `cannot enable memory or pids in ${parent}`;
   await removeStaleCgroups(parent, true);
@@ -131,7 +151,11 @@ async function setUpV2(host: HostCgroups, parentName: string, logger: Logger): P
  * root; when the server is the only process there, it moves itself into a
  * leaf next to the sandboxes, as container runtimes do.
  */
-async function enableControllers(ownDir: string, wanted: readonly V2Controller[], logger: Logger): Promise<V2Controller[] | string> {
+async function enableControllers(
+  ownDir: string,
+  wanted: readonly V2Controller[],
+  logger: Logger,
+): Promise<V2Controller[] | string> {
   const enabled: V2Controller[] = [];
   for (const controller of wanted) {
     try {
@@ -150,7 +174,10 @@ async function enableControllers(ownDir: string, wanted: readonly V2Controller[]
       const leaf = path.join(ownDir, SERVER_LEAF_CGROUP);
       await makeCgroupDir(leaf);
       await writeControl(leaf, "cgroup.procs", process.pid);
-      logger.info({ cgroup: "v2" }, `cgroup v2: moved the server into the ${SERVER_LEAF_CGROUP} leaf of its cgroup so sandboxes can get controllers`);
+      logger.info(
+        { cgroup: "v2" },
+        `cgroup v2: moved the server into the ${SERVER_LEAF_CGROUP} leaf of its cgroup so sandboxes can get controllers`,
+      );
       try {
         await writeFile(path.join(ownDir, "cgroup.subtree_control"), `+${controller}`);
         enabled.push(controller);
@@ -195,7 +222,8 @@ async function setUpV1(host: HostCgroups, parentName: string, logger: Logger): P
       problems.push(`${controller}: ${errorText(err)}`);
     }
   }
-  if (parents.memory === undefined && parents.pids === undefined) return problems.join(", ") || "no memory or pids hierarchy";
+  if (parents.memory === undefined && parents.pids === undefined)
+    return problems.join(", ") || "no memory or pids hierarchy";
   if (problems.length > 0) logger.debug({ problems }, "cgroup v1: some controllers unavailable");
   // Stale sandboxes of a dead server: any hierarchy lists their processes.
   for (const parent of Object.values(parents)) await removeStaleCgroups(parent, false);

@@ -44,7 +44,9 @@ describe("parseCgroupMounts", () => {
   });
 
   it("reads the unified-only layout", () => {
-    expect(parseCgroupMounts(UNIFIED_MOUNTINFO)).toEqual([{ type: "cgroup2", mountPoint: "/sys/fs/cgroup", root: "/", controllers: [], writable: true }]);
+    expect(parseCgroupMounts(UNIFIED_MOUNTINFO)).toEqual([
+      { type: "cgroup2", mountPoint: "/sys/fs/cgroup", root: "/", controllers: [], writable: true },
+    ]);
   });
 
   it("keeps the mounted subtree and a read-only mount option", () => {
@@ -57,7 +59,9 @@ describe("parseCgroupMounts", () => {
 describe("parseOwnCgroups", () => {
   it("reads one entry per hierarchy, v2 with hierarchy 0 and no controllers", () => {
     const own = parseOwnCgroups(HYBRID_CGROUP);
-    expect(own.find((o) => o.controllers.includes("memory"))?.path).toBe("/process_api/b21279d086fc368db231be85abc2d96e");
+    expect(own.find((o) => o.controllers.includes("memory"))?.path).toBe(
+      "/process_api/b21279d086fc368db231be85abc2d96e",
+    );
     expect(own.find((o) => o.hierarchy === 0)).toEqual({ hierarchy: 0, controllers: [], path: "/" });
     expect(own.find((o) => o.controllers.includes("name=systemd"))?.path).toBe("/");
   });

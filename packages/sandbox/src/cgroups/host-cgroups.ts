@@ -57,14 +57,26 @@ export function parseCgroupMounts(text: string): CgroupMount[] {
     const mountOptions = (before[5] ?? "").split(",");
     const superOptions = (after[2] ?? "").split(",");
     const writable = mountOptions.includes("rw") && !superOptions.includes("ro");
-    const controllers = type === "cgroup" ? superOptions.filter((o) => o !== "rw" && o !== "ro" && !o.includes("=") && !KNOWN_V1_FLAGS.has(o)) : [];
+    const controllers =
+      type === "cgroup"
+        ? superOptions.filter((o) => o !== "rw" && o !== "ro" && !o.includes("=") && !KNOWN_V1_FLAGS.has(o))
+        : [];
     out.push({ type, mountPoint, root, controllers, writable });
   }
   return out;
 }
 
 /** v1 super options that are flags, not controllers. */
-const KNOWN_V1_FLAGS = new Set(["noprefix", "clone_children", "xattr", "cpuset_v2_mode", "relatime", "nosuid", "nodev", "noexec"]);
+const KNOWN_V1_FLAGS = new Set([
+  "noprefix",
+  "clone_children",
+  "xattr",
+  "cpuset_v2_mode",
+  "relatime",
+  "nosuid",
+  "nodev",
+  "noexec",
+]);
 
 /**
  * Parses `/proc/self/cgroup`.

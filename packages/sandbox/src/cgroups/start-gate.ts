@@ -36,7 +36,11 @@ export const GATE_OPEN_LINE = "go\n";
  *   protocol); by default stdin goes back to `/dev/null`.
  * @returns What to spawn instead (stdin must be a pipe or socket).
  */
-export function gatedCommand(file: string, args: readonly string[], options: { readonly keepStdin?: boolean } = {}): { readonly file: string; readonly args: string[] } {
+export function gatedCommand(
+  file: string,
+  args: readonly string[],
+  options: { readonly keepStdin?: boolean } = {},
+): { readonly file: string; readonly args: string[] } {
   const script = options.keepStdin === true ? GATE_SCRIPT_KEEP_STDIN : GATE_SCRIPT;
   return { file: GATE_SHELL, args: ["-c", script, "deerflow-start-gate", file, ...args] };
 }

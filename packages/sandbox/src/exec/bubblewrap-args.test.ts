@@ -3,7 +3,10 @@ import { buildBubblewrapInvocation, type BubblewrapInvocationInput } from "./bub
 
 const base: BubblewrapInvocationInput = {
   tools: { bwrap: "/usr/bin/bwrap", prlimit: "/usr/bin/prlimit", setpriv: "/usr/bin/setpriv" },
-  layout: { rootEntries: [{ name: "bin", symlinkTarget: "usr/bin" }, { name: "lib" }], etcPaths: ["/etc/passwd", "/etc/ssl/certs"] },
+  layout: {
+    rootEntries: [{ name: "bin", symlinkTarget: "usr/bin" }, { name: "lib" }],
+    etcPaths: ["/etc/passwd", "/etc/ssl/certs"],
+  },
   mounts: [
     { virtualPath: "/mnt/user-data/workspace", hostPath: "/h/ws", readOnly: false },
     { virtualPath: "/mnt/skills", hostPath: "/h/skills", readOnly: true },
@@ -14,7 +17,14 @@ const base: BubblewrapInvocationInput = {
   shell: "/bin/bash",
   command: "echo 'hi' && ls",
   network: false,
-  limits: { cpuSeconds: 10, memoryBytes: 1 << 30, fileSizeBytes: 1 << 20, openFiles: 128, processes: 64, tmpBytes: 1 << 26 },
+  limits: {
+    cpuSeconds: 10,
+    memoryBytes: 1 << 30,
+    fileSizeBytes: 1 << 20,
+    openFiles: 128,
+    processes: 64,
+    tmpBytes: 1 << 26,
+  },
   processLimit: true,
   hardLimits: {},
 };
@@ -64,15 +74,21 @@ describe("buildBubblewrapInvocation", () => {
 
   it("unshares everything and shares the network only on request", () => {
     const offline = buildBubblewrapInvocation(base).args;
-    expect(indexOfRun(offline, ["--unshare-all", "--unshare-user", "--disable-userns", "--as-pid-1"])).toBeGreaterThan(0);
+    expect(indexOfRun(offline, ["--unshare-all", "--unshare-user", "--disable-userns", "--as-pid-1"])).toBeGreaterThan(
+      0,
+    );
     expect(offline).not.toContain("--share-net");
     expect(buildBubblewrapInvocation({ ...base, network: true }).args).toContain("--share-net");
   });
 
   it("clears the environment, sets the given one and ends with the shell command", () => {
     const { args } = buildBubblewrapInvocation(base);
-    expect(indexOfRun(args, ["--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv"])).toBeGreaterThan(0);
-    expect(indexOfRun(args, ["--setenv", "HOME", "/mnt/user-data/workspace", "--setenv", "PATH", "/usr/bin:/bin"])).toBeGreaterThan(0);
+    expect(
+      indexOfRun(args, ["--die-with-parent", "--new-session", "--hostname", "sandbox", "--clearenv"]),
+    ).toBeGreaterThan(0);
+    expect(
+      indexOfRun(args, ["--setenv", "HOME", "/mnt/user-data/workspace", "--setenv", "PATH", "/usr/bin:/bin"]),
+    ).toBeGreaterThan(0);
     expect(args.slice(-6)).toEqual(["--chdir", "/mnt/user-data/workspace", "--", "/bin/bash", "-c", "echo 'hi' && ls"]);
   });
 
@@ -92,7 +108,13 @@ describe("buildBubblewrapInvocation", () => {
     const userData = staged("--bind", "/h/ud");
     const skills = staged("--ro-bind", "/h/skills");
     expect(userData).toMatch(/^\/tmp\/\d+$/);
-    expect(args.slice(setpriv, setpriv + 5)).toEqual(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]);
+    expect(args.slice(setpriv, setpriv + 5)).toEqual([
+      "/usr/bin/setpriv",
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      "--",
+    ]);
     expect(inner).toBe(setpriv + 5);
     // the sandbox binds from the stage, never from host paths
     expect(indexOfRun(args, ["--bind", userData, "/mnt/user-data"])).toBeGreaterThan(inner);
@@ -107,10 +129,15 @@ describe("buildBubblewrapInvocation", () => {
   });
 
   it("omits the process limit when asked", () => {
-    expect(buildBubblewrapInvocation({ ...base, processLimit: false }).args.some((a) => a.startsWith("--nproc"))).toBe(false);
+    expect(buildBubblewrapInvocation({ ...base, processLimit: false }).args.some((a) => a.startsWith("--nproc"))).toBe(
+      false,
+    );
   });
 
   it("reports the host directories it binds, for masking", () => {
-    expect(buildBubblewrapInvocation(base).hostAliases).toContainEqual({ virtualPath: "/mnt/skills", hostPath: "/h/skills" });
+    expect(buildBubblewrapInvocation(base).hostAliases).toContainEqual({
+      virtualPath: "/mnt/skills",
+      hostPath: "/h/skills",
+    });
   });
 });

@@ -101,7 +101,9 @@ export function buildBubblewrapInvocation(input: BubblewrapInvocationInput): Bub
   const { tools, layout, dropTo } = input;
   const stageDir = input.stageDir ?? DEFAULT_STAGE_DIR;
   // Parents before children, so a nested mount lands on top of its parent.
-  const mounts = [...input.mounts].sort((a, b) => depth(a.virtualPath) - depth(b.virtualPath) || a.virtualPath.localeCompare(b.virtualPath));
+  const mounts = [...input.mounts].sort(
+    (a, b) => depth(a.virtualPath) - depth(b.virtualPath) || a.virtualPath.localeCompare(b.virtualPath),
+  );
   const sources = mounts.map((m, i) => (dropTo === undefined ? m.hostPath : `${stageDir}/${i}`));
 
   const inner: string[] = [tools.bwrap, "--ro-bind", "/usr", "/usr"];
@@ -136,10 +138,24 @@ export function buildBubblewrapInvocation(input: BubblewrapInvocationInput): Bub
     const outer: string[] = [tools.bwrap, "--dev-bind", "/", "/", "--tmpfs", stageDir];
     mounts.forEach((m, i) => outer.push(m.readOnly ? "--ro-bind" : "--bind", m.hostPath, sources[i] as string));
     outer.push("--die-with-parent", "--");
-    argv = [...outer, tools.setpriv, `--reuid=${dropTo.uid}`, `--regid=${dropTo.gid}`, "--clear-groups", "--", ...inner];
+    argv = [
+      ...outer,
+      tools.setpriv,
+      `--reuid=${dropTo.uid}`,
+      `--regid=${dropTo.gid}`,
+      "--clear-groups",
+      "--",
+      ...inner,
+    ];
   }
 
-  const limitArgs = tools.prlimit === undefined ? [] : prlimitArgs(input.limits, { processes: input.processLimit, ...(input.hardLimits ? { hardLimits: input.hardLimits } : {}) });
+  const limitArgs =
+    tools.prlimit === undefined
+      ? []
+      : prlimitArgs(input.limits, {
+          processes: input.processLimit,
+          ...(input.hardLimits ? { hardLimits: input.hardLimits } : {}),
+        });
   if (tools.prlimit !== undefined && limitArgs.length > 0) argv = [tools.prlimit, ...limitArgs, "--", ...argv];
 
   // Stage paths are left out: they are private to the outer namespace, and

@@ -28,9 +28,19 @@ import { sandboxEnvironment } from "./environment.js";
 import { toExecuteResult } from "./execute-result.js";
 import { findExecutable, isRoot, SHELL_CANDIDATES } from "./executables.js";
 import { ExecutorPool, type ExecutorSlot } from "./executor/executor-pool.js";
-import { executorEnvironment, executorFits, executorProgram, latestExecutorBinds } from "./executor/executor-program.js";
+import {
+  executorEnvironment,
+  executorFits,
+  executorProgram,
+  latestExecutorBinds,
+} from "./executor/executor-program.js";
 import type { ExecutorOutcome } from "./executor/executor-session.js";
-import { EXECUTOR_INFO_FD, EXECUTOR_SCRIPT_FD, EXECUTOR_SCRIPT_PATH, launchExecutorProcess } from "./executor/launch.js";
+import {
+  EXECUTOR_INFO_FD,
+  EXECUTOR_SCRIPT_FD,
+  EXECUTOR_SCRIPT_PATH,
+  launchExecutorProcess,
+} from "./executor/launch.js";
 import { probeHostLayout } from "./host-layout.js";
 import { filesystemRelativeAliases } from "./mount-aliases.js";
 import { attachTo } from "../cgroups/attach.js";
@@ -130,8 +140,13 @@ function objectId(value: object): number {
  * Masks host paths that still show through `/proc/self/mountinfo` (bind
  * roots) and bubblewrap's own setup errors, in every spelling.
  */
-function maskingRewriter(hostAliases: readonly { readonly virtualPath: string; readonly hostPath: string }[]): PathRewriter {
-  const aliases = hostAliases.flatMap((a) => [a, ...filesystemRelativeAliases(a.hostPath).map((hostPath) => ({ virtualPath: a.virtualPath, hostPath }))]);
+function maskingRewriter(
+  hostAliases: readonly { readonly virtualPath: string; readonly hostPath: string }[],
+): PathRewriter {
+  const aliases = hostAliases.flatMap((a) => [
+    a,
+    ...filesystemRelativeAliases(a.hostPath).map((hostPath) => ({ virtualPath: a.virtualPath, hostPath })),
+  ]);
   return new PathRewriter(aliases.filter((a) => a.hostPath !== a.virtualPath));
 }
 
@@ -223,7 +238,8 @@ export class BubblewrapRunner implements CommandRunner {
     this.#adopt = options.adoptWritableMounts ?? true;
     this.#etcAllowlist = options.etcAllowlist;
     this.#drainGraceMs = options.drainGraceMs;
-    this.#executors = options.executor === false ? undefined : new ExecutorPool({ ...options.executor, logger: this.#logger });
+    this.#executors =
+      options.executor === false ? undefined : new ExecutorPool({ ...options.executor, logger: this.#logger });
   }
 
   /**
@@ -241,11 +257,25 @@ export class BubblewrapRunner implements CommandRunner {
   static async #probe(): Promise<boolean> {
     const tools = findTools();
     if (typeof tools === "string") return false;
-    const input = BubblewrapRunner.#input(tools, { command: "true", cwd: "/", mounts: [], env: sandboxEnvironment({}), network: false, limits: { tmpBytes: 1 << 20 } });
+    const input = BubblewrapRunner.#input(tools, {
+      command: "true",
+      cwd: "/",
+      mounts: [],
+      env: sandboxEnvironment({}),
+      network: false,
+      limits: { tmpBytes: 1 << 20 },
+    });
     const dropTo = isRoot() ? { dropTo: { uid: DEFAULT_SANDBOX_UID, gid: DEFAULT_SANDBOX_UID } } : {};
     const { file, args } = buildBubblewrapInvocation({ ...input, layout: probeHostLayout(), ...dropTo });
     try {
-      const r = await runProcessTree({ file, args, cwd: "/", env: WRAPPER_ENV, timeoutMs: 10_000, maxOutputBytes: 4096 });
+      const r = await runProcessTree({
+        file,
+        args,
+        cwd: "/",
+        env: WRAPPER_ENV,
+        timeoutMs: 10_000,
+        maxOutputBytes: 4096,
+      });
       return r.exitCode === 0;
     } catch {
       return false;
@@ -297,7 +327,8 @@ export class BubblewrapRunner implements CommandRunner {
         drainGraceMs: this.#drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
         ...(spec.signal === undefined ? {} : { signal: spec.signal }),
       });
-      if (outcome !== undefined) return toExecuteResult(asBubblewrapReports(outcome), this.#rewriter(slot.key, prepared.binds));
+      if (outcome !== undefined)
+        return toExecuteResult(asBubblewrapReports(outcome), this.#rewriter(slot.key, prepared.binds));
     }
     return this.#runOnce(spec, prepared);
   }
@@ -323,7 +354,11 @@ export class BubblewrapRunner implements CommandRunner {
     if (spec.signal?.aborted) throw new SandboxError("ABORTED", "Command aborted");
     for (const m of spec.mounts) {
       if (RESERVED_PREFIXES.some((p) => m.virtualPath === p || m.virtualPath.startsWith(`${p}/`))) {
-        throw new SandboxError("CONFIG_INVALID", `Mount path is reserved for the sandbox's system directories: ${m.virtualPath}`, { path: m.virtualPath });
+        throw new SandboxError(
+          "CONFIG_INVALID",
+          `Mount path is reserved for the sandbox's system directories: ${m.virtualPath}`,
+          { path: m.virtualPath },
+        );
       }
     }
     const mounts = await resolveMounts(spec.mounts);
@@ -332,7 +367,9 @@ export class BubblewrapRunner implements CommandRunner {
     if (typeof tools === "string") throw new SandboxError("UNAVAILABLE", `Bubblewrap sandbox unavailable: ${tools}`);
 
     // Root must not run agent code: drop to the sandbox identity (RLIMIT_NPROC then applies).
-    const identity = isRoot() ? checkIdentity(typeof this.#identity === "function" ? this.#identity(spec.mounts) : this.#identity) : undefined;
+    const identity = isRoot()
+      ? checkIdentity(typeof this.#identity === "function" ? this.#identity(spec.mounts) : this.#identity)
+      : undefined;
     // A read-only command (the sandbox's ripgrep listing) writes nothing, so it needs no ownership pass.
     const readOnly = spec.readOnly === true;
     if (identity !== undefined && this.#adopt && !readOnly) {
@@ -341,7 +378,11 @@ export class BubblewrapRunner implements CommandRunner {
         mounts.filter((m) => !m.readOnly).map((m) => m.realHostPath),
       ).prepare();
     }
-    const binds = mounts.map((m) => ({ virtualPath: m.virtualPath, hostPath: m.realHostPath, readOnly: m.readOnly || readOnly }));
+    const binds = mounts.map((m) => ({
+      virtualPath: m.virtualPath,
+      hostPath: m.realHostPath,
+      readOnly: m.readOnly || readOnly,
+    }));
     const env = { ...sandboxEnvironment(), ...spec.env };
     const limits = spec.limits.tmpBytes === undefined ? { ...spec.limits, tmpBytes: DEFAULT_TMP_BYTES } : spec.limits;
     if (tools.prlimit === undefined && Object.keys(spec.limits).length > 0) {
@@ -353,7 +394,14 @@ export class BubblewrapRunner implements CommandRunner {
   /** One bubblewrap for this command only. */
   async #runOnce(spec: CommandSpec, prepared: PreparedCommand): Promise<ExecuteResult> {
     const { tools, identity, binds, env, limits } = prepared;
-    const input = BubblewrapRunner.#input(tools, { command: spec.command, cwd: spec.cwd, mounts: binds, env, network: spec.network, limits });
+    const input = BubblewrapRunner.#input(tools, {
+      command: spec.command,
+      cwd: spec.cwd,
+      mounts: binds,
+      env,
+      network: spec.network,
+      limits,
+    });
     const init = new SandboxInit();
     const invocation = buildBubblewrapInvocation({
       ...input,
@@ -388,14 +436,24 @@ export class BubblewrapRunner implements CommandRunner {
       identity ?? null,
       spec.cgroup === undefined ? null : objectId(spec.cgroup),
     ]);
-    const cpuSeconds = limits.cpuSeconds === undefined ? undefined : Math.min(limits.cpuSeconds, currentHardLimits().cpuSeconds ?? Number.POSITIVE_INFINITY);
+    const cpuSeconds =
+      limits.cpuSeconds === undefined
+        ? undefined
+        : Math.min(limits.cpuSeconds, currentHardLimits().cpuSeconds ?? Number.POSITIVE_INFINITY);
     return {
       key,
       sandboxId: spec.sandboxId,
       ...(cpuSeconds === undefined || !Number.isFinite(cpuSeconds) ? {} : { cpuLimitMicros: cpuSeconds * 1e6 }),
       launch: async () => {
         const program = await executorProgram(this.#logger);
-        const input = BubblewrapRunner.#input(tools, { command: "", cwd: "/", mounts: [...binds, ...program.binds], env: executorEnvironment(), network: spec.network, limits });
+        const input = BubblewrapRunner.#input(tools, {
+          command: "",
+          cwd: "/",
+          mounts: [...binds, ...program.binds],
+          env: executorEnvironment(),
+          network: spec.network,
+          limits,
+        });
         const invocation = buildBubblewrapInvocation({
           ...input,
           argv: program.argv,
@@ -404,7 +462,12 @@ export class BubblewrapRunner implements CommandRunner {
           layout: probeHostLayout(this.#etcAllowlist),
           ...(identity === undefined ? {} : { dropTo: identity }),
         });
-        return launchExecutorProcess({ file: invocation.file, args: invocation.args, env: WRAPPER_ENV, ...(spec.cgroup === undefined ? {} : { cgroup: spec.cgroup }) });
+        return launchExecutorProcess({
+          file: invocation.file,
+          args: invocation.args,
+          env: WRAPPER_ENV,
+          ...(spec.cgroup === undefined ? {} : { cgroup: spec.cgroup }),
+        });
       },
     };
   }
@@ -414,8 +477,12 @@ export class BubblewrapRunner implements CommandRunner {
     const key = JSON.stringify([identity.uid, identity.gid, [...writable].sort()]);
     let watch = this.#ownership.get(key);
     if (watch === undefined) {
-      watch = new OwnershipWatch(writable, { fromUid: 0, adopt: (roots) => adoptForSandbox(roots, identity, { fromUid: 0, logger: this.#logger }) });
-      if (this.#ownership.size >= MAX_CACHED_REWRITERS) this.#ownership.delete(this.#ownership.keys().next().value as string);
+      watch = new OwnershipWatch(writable, {
+        fromUid: 0,
+        adopt: (roots) => adoptForSandbox(roots, identity, { fromUid: 0, logger: this.#logger }),
+      });
+      if (this.#ownership.size >= MAX_CACHED_REWRITERS)
+        this.#ownership.delete(this.#ownership.keys().next().value as string);
     }
     // Re-inserted: the map's order is its least-recently-used order.
     this.#ownership.delete(key);
@@ -428,7 +495,8 @@ export class BubblewrapRunner implements CommandRunner {
     let rewriter = this.#rewriters.get(key);
     if (rewriter === undefined) {
       rewriter = maskingRewriter([...binds, ...latestExecutorBinds()]);
-      if (this.#rewriters.size >= MAX_CACHED_REWRITERS) this.#rewriters.delete(this.#rewriters.keys().next().value as string);
+      if (this.#rewriters.size >= MAX_CACHED_REWRITERS)
+        this.#rewriters.delete(this.#rewriters.keys().next().value as string);
       this.#rewriters.set(key, rewriter);
     }
     return rewriter;

@@ -1,19 +1,42 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
-import { commandEnvironment, isSecretName, sandboxEnvironment, scrubEnvironment, validateEnvironment } from "./environment.js";
+import {
+  commandEnvironment,
+  isSecretName,
+  sandboxEnvironment,
+  scrubEnvironment,
+  validateEnvironment,
+} from "./environment.js";
 
 describe("isSecretName", () => {
-  it.each(["OPENAI_API_KEY", "my_api_key", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "PGPASSWORD", "GOOGLE_APPLICATION_CREDENTIALS", "SENTRY_DSN", "GIT_ASKPASS", "SSH_ASKPASS"])(
-    "flags %s by pattern",
-    (name) => expect(isSecretName(name)).toBe(true),
-  );
+  it.each([
+    "OPENAI_API_KEY",
+    "my_api_key",
+    "AWS_SECRET_ACCESS_KEY",
+    "GITHUB_TOKEN",
+    "PGPASSWORD",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "SENTRY_DSN",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+  ])("flags %s by pattern", (name) => expect(isSecretName(name)).toBe(true));
 
-  it.each(["DATABASE_URL", "redis_url", "MONGODB_URI", "GH_PAT", "MYSQL_PWD", "REDISCLI_AUTH", "PGSERVICEFILE", "PGPASSFILE", "NPM_CONFIG__AUTH", "SSH_AUTH_SOCK"])(
-    "flags the exact name %s",
-    (name) => expect(isSecretName(name)).toBe(true),
-  );
+  it.each([
+    "DATABASE_URL",
+    "redis_url",
+    "MONGODB_URI",
+    "GH_PAT",
+    "MYSQL_PWD",
+    "REDISCLI_AUTH",
+    "PGSERVICEFILE",
+    "PGPASSFILE",
+    "NPM_CONFIG__AUTH",
+    "SSH_AUTH_SOCK",
+  ])("flags the exact name %s", (name) => expect(isSecretName(name)).toBe(true));
 
-  it.each(["PATH", "HOME", "LANG", "TZ", "NODE_ENV", "DATABASE_URLS_ENABLED"])("keeps %s", (name) => expect(isSecretName(name)).toBe(false));
+  it.each(["PATH", "HOME", "LANG", "TZ", "NODE_ENV", "DATABASE_URLS_ENABLED"])("keeps %s", (name) =>
+    expect(isSecretName(name)).toBe(false),
+  );
 });
 
 describe("scrubEnvironment", () => {
@@ -32,7 +55,13 @@ describe("scrubEnvironment", () => {
 
 describe("sandboxEnvironment", () => {
   it("is the fixed minimal environment plus allowlisted host values", () => {
-    const host = { PATH: "/root/.pyenv/shims:/usr/bin", HOME: "/root", MY_API_KEY: "k", TZ: "Europe/Paris", USER: "root" };
+    const host = {
+      PATH: "/root/.pyenv/shims:/usr/bin",
+      HOME: "/root",
+      MY_API_KEY: "k",
+      TZ: "Europe/Paris",
+      USER: "root",
+    };
     expect(sandboxEnvironment(host)).toEqual({
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: "/mnt/user-data/workspace",
@@ -46,7 +75,9 @@ describe("sandboxEnvironment", () => {
 
 describe("validateEnvironment", () => {
   it.each(["1ABC", "A-B", "A B", "", "A=B", "É"])("rejects the name %j", (name) => {
-    expect(() => validateEnvironment({ [name]: "x" })).toThrowError(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => validateEnvironment({ [name]: "x" })).toThrowError(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
   });
 
   it("rejects a value with a NUL byte", () => {
@@ -61,7 +92,11 @@ describe("validateEnvironment", () => {
 describe("commandEnvironment", () => {
   it("lays per-call variables over the runner's base", () => {
     const runner = { baseEnvironment: () => ({ PATH: "/bin", HOME: "/h" }) };
-    expect(commandEnvironment(runner, { HOME: "/x", GITHUB_TOKEN: "t" })).toEqual({ PATH: "/bin", HOME: "/x", GITHUB_TOKEN: "t" });
+    expect(commandEnvironment(runner, { HOME: "/x", GITHUB_TOKEN: "t" })).toEqual({
+      PATH: "/bin",
+      HOME: "/x",
+      GITHUB_TOKEN: "t",
+    });
   });
 
   it("starts from nothing for a runner without a base", () => {
@@ -69,6 +104,8 @@ describe("commandEnvironment", () => {
   });
 
   it("rejects a bad per-call name", () => {
-    expect(() => commandEnvironment({}, { "BAD-NAME": "1" })).toThrowError(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => commandEnvironment({}, { "BAD-NAME": "1" })).toThrowError(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
   });
 });

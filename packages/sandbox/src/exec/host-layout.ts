@@ -22,22 +22,54 @@ const ROOT_ENTRIES = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"] as const
  */
 export const ETC_ALLOWLIST: readonly string[] = [
   // identities and name resolution
-  "passwd", "group", "nsswitch.conf", "hosts", "host.conf", "resolv.conf", "gai.conf",
-  "services", "protocols", "networks",
+  "passwd",
+  "group",
+  "nsswitch.conf",
+  "hosts",
+  "host.conf",
+  "resolv.conf",
+  "gai.conf",
+  "services",
+  "protocols",
+  "networks",
   // dynamic loader
-  "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
   // Debian alternatives (symlinks into /usr) and TLS trust roots
-  "alternatives", "ssl/certs", "ssl/openssl.cnf", "ca-certificates", "ca-certificates.conf",
-  "pki/tls/certs", "pki/ca-trust", "crypto-policies",
+  "alternatives",
+  "ssl/certs",
+  "ssl/openssl.cnf",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "pki/tls/certs",
+  "pki/ca-trust",
+  "crypto-policies",
   // time, locale, MIME, file(1), fonts, OS identity
-  "localtime", "timezone", "locale.alias", "locale.conf", "mime.types", "magic", "magic.mime",
-  "fonts", "os-release", "lsb-release", "debian_version", "redhat-release", "alpine-release",
+  "localtime",
+  "timezone",
+  "locale.alias",
+  "locale.conf",
+  "mime.types",
+  "magic",
+  "magic.mime",
+  "fonts",
+  "os-release",
+  "lsb-release",
+  "debian_version",
+  "redhat-release",
+  "alpine-release",
   // zsh reads /etc/zsh/zshenv even when non-interactive
   "zsh",
 ];
 
 /** `/etc` entries matched by pattern: per-version runtime configs without secrets. */
-const ETC_PATTERNS: readonly RegExp[] = [/^python3(\.\d+)?$/, /^java-\d+-openjdk$/, /^ImageMagick-\d+$/, /^matplotlibrc$/];
+const ETC_PATTERNS: readonly RegExp[] = [
+  /^python3(\.\d+)?$/,
+  /^java-\d+-openjdk$/,
+  /^ImageMagick-\d+$/,
+  /^matplotlibrc$/,
+];
 
 /** One top-level entry to recreate. */
 interface RootEntry {
@@ -83,14 +115,16 @@ export function probeHostLayout(etcAllowlist?: readonly string[]): HostLayout {
       // no readable /etc: bind nothing extra
     }
   }
-  const etcPaths = [...new Set(names)].map((n) => `/etc/${n}`).filter((p) => {
-    try {
-      lstatSync(p);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const etcPaths = [...new Set(names)]
+    .map((n) => `/etc/${n}`)
+    .filter((p) => {
+      try {
+        lstatSync(p);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   const layout = { rootEntries, etcPaths };
   if (etcAllowlist === undefined) cached = layout;
   return layout;

@@ -120,7 +120,8 @@ export class HostRunner implements CommandRunner {
     if (limitArgs.length === 0) return argv;
     const prlimit = findExecutable("prlimit");
     if (prlimit === undefined) {
-      if (!this.#warnedNoPrlimit) this.#logger.warn({ limits: spec.limits }, "prlimit not found: host commands run without resource limits");
+      if (!this.#warnedNoPrlimit)
+        this.#logger.warn({ limits: spec.limits }, "prlimit not found: host commands run without resource limits");
       this.#warnedNoPrlimit = true;
       return argv;
     }

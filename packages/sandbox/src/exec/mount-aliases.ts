@@ -61,7 +61,11 @@ export function filesystemRelativeAliases(hostPath: string, rows?: readonly Moun
   let best: MountRow | undefined;
   for (const row of table) {
     // `>=`: a later mount on the same point shadows the earlier one.
-    if (isPathInside(hostPath, row.mountPoint) && (best === undefined || row.mountPoint.length >= best.mountPoint.length)) best = row;
+    if (
+      isPathInside(hostPath, row.mountPoint) &&
+      (best === undefined || row.mountPoint.length >= best.mountPoint.length)
+    )
+      best = row;
   }
   if (best === undefined) return [];
   const rest = best.mountPoint === "/" ? hostPath : hostPath.slice(best.mountPoint.length);

@@ -5,7 +5,9 @@ const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
 
 describe("truncationNotice", () => {
   it("is DeerFlow's notice with its leading newline", () => {
-    expect(truncationNotice(10, 25)).toBe("\n... [output truncated after 10 of 25 bytes; remaining output discarded] ...");
+    expect(truncationNotice(10, 25)).toBe(
+      "\n... [output truncated after 10 of 25 bytes; remaining output discarded] ...",
+    );
   });
 });
 

@@ -74,7 +74,8 @@ export class OutputCapture {
    * @throws RangeError when `maxBytes` is negative or not an integer.
    */
   constructor(maxBytes: number) {
-    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
+    if (!Number.isInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError(`maxBytes must be a non-negative integer, got ${maxBytes}`);
     this.#maxBytes = maxBytes;
   }
 
@@ -102,7 +103,8 @@ export class OutputCapture {
    * @throws RangeError when `bytes` is negative or not an integer.
    */
   countDiscarded(bytes: number): void {
-    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`discarded bytes must be a non-negative integer, got ${bytes}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0)
+      throw new RangeError(`discarded bytes must be a non-negative integer, got ${bytes}`);
     this.#total += bytes;
   }
 

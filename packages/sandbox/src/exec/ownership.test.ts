@@ -20,7 +20,9 @@ describe("perSandboxIdentity", () => {
   it("is stable for the same writable mounts and ignores read-only ones", () => {
     const a = perSandboxIdentity(mounts("/srv/t1/workspace"));
     expect(perSandboxIdentity(mounts("/srv/t1/workspace"))).toEqual(a);
-    expect(perSandboxIdentity([...mounts("/srv/t1/workspace"), { virtualPath: "/mnt/ro", hostPath: "/x", readOnly: true }])).toEqual(a);
+    expect(
+      perSandboxIdentity([...mounts("/srv/t1/workspace"), { virtualPath: "/mnt/ro", hostPath: "/x", readOnly: true }]),
+    ).toEqual(a);
     expect(a.gid).toBe(a.uid);
   });
 

@@ -37,7 +37,11 @@ export const PER_SANDBOX_UID_SPAN = 1_000_000;
  * @returns an identity in `[PER_SANDBOX_UID_BASE, PER_SANDBOX_UID_BASE + PER_SANDBOX_UID_SPAN)`.
  */
 export function perSandboxIdentity(mounts: readonly Mount[]): SandboxIdentity {
-  const key = mounts.filter((m) => !m.readOnly).map((m) => m.hostPath).sort().join("\0");
+  const key = mounts
+    .filter((m) => !m.readOnly)
+    .map((m) => m.hostPath)
+    .sort()
+    .join("\0");
   const uid = PER_SANDBOX_UID_BASE + (createHash("sha256").update(key).digest().readUInt32BE(0) % PER_SANDBOX_UID_SPAN);
   return { uid, gid: uid };
 }
@@ -90,9 +94,18 @@ export async function adoptForSandbox(
   }
   const args = ["-R", "-h", `--from=${options.fromUid ?? 0}`, `${identity.uid}:${identity.gid}`, "--", ...targets];
   await new Promise<void>((resolve) => {
-    execFile(chown, args, { env: { PATH: "/usr/bin:/bin", LC_ALL: "C" }, maxBuffer: 1 << 20 }, (err, _stdout, stderr) => {
-      if (err !== null) logger.warn({ err: err.message, stderr: String(stderr).slice(0, 2000) }, "could not hand writable mounts to the sandbox user");
-      resolve();
-    });
+    execFile(
+      chown,
+      args,
+      { env: { PATH: "/usr/bin:/bin", LC_ALL: "C" }, maxBuffer: 1 << 20 },
+      (err, _stdout, stderr) => {
+        if (err !== null)
+          logger.warn(
+            { err: err.message, stderr: String(stderr).slice(0, 2000) },
+            "could not hand writable mounts to the sandbox user",
+          );
+        resolve();
+      },
+    );
   });
 }

@@ -11,11 +11,15 @@ const rw = new PathRewriter(mounts);
 
 describe("PathRewriter.toHostCommand", () => {
   it("rewrites a virtual path at the start and after whitespace", () => {
-    expect(rw.toHostCommand("/mnt/skills/x.sh && cat /mnt/user-data/workspace/a.txt")).toBe("/srv/skills/x.sh && cat /srv/ws-host/a.txt");
+    expect(rw.toHostCommand("/mnt/skills/x.sh && cat /mnt/user-data/workspace/a.txt")).toBe(
+      "/srv/skills/x.sh && cat /srv/ws-host/a.txt",
+    );
   });
 
   it("prefers the longest mount", () => {
-    expect(rw.toHostCommand("ls /mnt/user-data/workspace /mnt/user-data/uploads")).toBe(`ls /srv/ws-host ${HOST}/uploads`);
+    expect(rw.toHostCommand("ls /mnt/user-data/workspace /mnt/user-data/uploads")).toBe(
+      `ls /srv/ws-host ${HOST}/uploads`,
+    );
   });
 
   it("does not take a sibling for the mount (segment boundary)", () => {
@@ -38,10 +42,13 @@ describe("PathRewriter.toHostCommand", () => {
     expect(rw.toHostCommand(command)).toBe(expected);
   });
 
-  it.each(["echo foo/mnt/skills", "echo $HOME/mnt/skills", "echo ${X}/mnt/skills", "curl http://h/mnt/skills", "echo ./mnt/skills"])(
-    "leaves a path that does not start a word: %s",
-    (command) => expect(rw.toHostCommand(command)).toBe(command),
-  );
+  it.each([
+    "echo foo/mnt/skills",
+    "echo $HOME/mnt/skills",
+    "echo ${X}/mnt/skills",
+    "curl http://h/mnt/skills",
+    "echo ./mnt/skills",
+  ])("leaves a path that does not start a word: %s", (command) => expect(rw.toHostCommand(command)).toBe(command));
 
   it("escapes host paths for the quoting they land in", () => {
     const odd = new PathRewriter([{ virtualPath: "/mnt/w", hostPath: "/srv/a b/it's $x" }]);
@@ -108,7 +115,9 @@ describe("PathRewriter.toVirtualText", () => {
       { virtualPath: "/mnt/user-data/workspace", hostPath: "/data/ws" },
       { virtualPath: "/mnt/extra", hostPath: "/data/ws-extra" },
     ]);
-    expect(pair.toVirtualText("/data/ws/a /data/ws-extra/b /data/ws-extra")).toBe("/mnt/user-data/workspace/a /mnt/extra/b /mnt/extra");
+    expect(pair.toVirtualText("/data/ws/a /data/ws-extra/b /data/ws-extra")).toBe(
+      "/mnt/user-data/workspace/a /mnt/extra/b /mnt/extra",
+    );
     expect(pair.toHostCommand("cat /mnt/extra/b /mnt/user-data/workspace/a")).toBe("cat /data/ws-extra/b /data/ws/a");
   });
 

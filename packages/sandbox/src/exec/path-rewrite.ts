@@ -100,12 +100,19 @@ export class PathRewriter {
    *   to `/` are ignored for output masking.
    */
   constructor(mappings: readonly PathMapping[]) {
-    const normalized = mappings.map((m) => ({ virtualPath: trimSlash(m.virtualPath), hostPath: trimSlash(m.hostPath) }));
+    const normalized = mappings.map((m) => ({
+      virtualPath: trimSlash(m.virtualPath),
+      hostPath: trimSlash(m.hostPath),
+    }));
     for (const m of normalized) if (!this.#forward.has(m.virtualPath)) this.#forward.set(m.virtualPath, m.hostPath);
-    this.#reverse = normalized.filter((m) => m.hostPath !== "/" && m.hostPath !== "").sort((a, b) => b.hostPath.length - a.hostPath.length);
+    this.#reverse = normalized
+      .filter((m) => m.hostPath !== "/" && m.hostPath !== "")
+      .sort((a, b) => b.hostPath.length - a.hostPath.length);
 
     this.#outputPattern =
-      this.#reverse.length === 0 ? undefined : new RegExp([...new Set(this.#reverse.map((m) => escapeRegExp(m.hostPath)))].join("|"), "g");
+      this.#reverse.length === 0
+        ? undefined
+        : new RegExp([...new Set(this.#reverse.map((m) => escapeRegExp(m.hostPath)))].join("|"), "g");
   }
 
   /**
@@ -119,7 +126,8 @@ export class PathRewriter {
     const p = path.posix.normalize(virtualPath);
     let best: string | undefined;
     for (const v of this.#forward.keys()) {
-      if ((p === v || p.startsWith(v === "/" ? "/" : `${v}/`)) && (best === undefined || v.length > best.length)) best = v;
+      if ((p === v || p.startsWith(v === "/" ? "/" : `${v}/`)) && (best === undefined || v.length > best.length))
+        best = v;
     }
     if (best === undefined) return undefined;
     const host = this.#forward.get(best) as string;
@@ -241,7 +249,10 @@ export class PathRewriter {
     for (let j = tokenStart; j < text.length; j += 1) {
       if (text[j] !== "/") continue;
       const fragment = text.slice(j);
-      if (fragment.length >= 2 && this.#reverse.some((m) => m.hostPath.length > fragment.length && m.hostPath.startsWith(fragment))) {
+      if (
+        fragment.length >= 2 &&
+        this.#reverse.some((m) => m.hostPath.length > fragment.length && m.hostPath.startsWith(fragment))
+      ) {
         return text.slice(0, j);
       }
     }

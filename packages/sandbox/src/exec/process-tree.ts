@@ -122,7 +122,8 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
     const stdout = new OutputCapture(options.maxOutputBytes);
     const stderr = new OutputCapture(options.maxOutputBytes);
     const gate = options.beforeStart;
-    const command = gate === undefined ? { file: options.file, args: [...options.args] } : gatedCommand(options.file, options.args);
+    const command =
+      gate === undefined ? { file: options.file, args: [...options.args] } : gatedCommand(options.file, options.args);
     const stdin = gate === undefined ? "ignore" : "pipe";
     const child = spawn(command.file, command.args, {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -131,7 +132,8 @@ export function runProcessTree(options: ProcessTreeOptions): Promise<ProcessTree
       stdio: options.onInfoPipe === undefined ? [stdin, "pipe", "pipe"] : [stdin, "pipe", "pipe", "pipe"],
       windowsHide: true,
     });
-    const infoPipe = options.onInfoPipe === undefined ? undefined : ((child.stdio[3] as Readable | null | undefined) ?? undefined);
+    const infoPipe =
+      options.onInfoPipe === undefined ? undefined : ((child.stdio[3] as Readable | null | undefined) ?? undefined);
     if (infoPipe !== undefined) {
       infoPipe.on("error", () => {});
       options.onInfoPipe?.(infoPipe);

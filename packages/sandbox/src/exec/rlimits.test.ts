@@ -25,13 +25,12 @@ describe("prlimitArgs", () => {
   const hardLimits = parseHardLimits(SAMPLE);
 
   it("sets soft and hard to the same value", () => {
-    expect(prlimitArgs({ cpuSeconds: 5, memoryBytes: 1024, fileSizeBytes: 2048, openFiles: 64, processes: 32 }, { hardLimits })).toEqual([
-      "--cpu=5:5",
-      "--data=1024:1024",
-      "--fsize=2048:2048",
-      "--nofile=64:64",
-      "--nproc=32:32",
-    ]);
+    expect(
+      prlimitArgs(
+        { cpuSeconds: 5, memoryBytes: 1024, fileSizeBytes: 2048, openFiles: 64, processes: 32 },
+        { hardLimits },
+      ),
+    ).toEqual(["--cpu=5:5", "--data=1024:1024", "--fsize=2048:2048", "--nofile=64:64", "--nproc=32:32"]);
   });
 
   it("clamps to the current hard limit instead of failing", () => {
@@ -47,6 +46,8 @@ describe("prlimitArgs", () => {
   });
 
   it.each([-1, 1.5, Number.NaN])("rejects the limit %s", (value) => {
-    expect(() => prlimitArgs({ cpuSeconds: value }, { hardLimits })).toThrowError(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => prlimitArgs({ cpuSeconds: value }, { hardLimits })).toThrowError(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
   });
 });

@@ -31,7 +31,11 @@ describe("validateSpec", () => {
     ["a relative working directory", { cwd: "workspace" }, "INVALID_ARGUMENT"],
     ["a relative mount", { mounts: [{ virtualPath: "mnt/x", hostPath: "/h", readOnly: true }] }, "CONFIG_INVALID"],
     ["a mount at /", { mounts: [{ virtualPath: "/", hostPath: "/h", readOnly: true }] }, "CONFIG_INVALID"],
-    ["a mount with a trailing slash", { mounts: [{ virtualPath: "/mnt/x/", hostPath: "/h", readOnly: true }] }, "CONFIG_INVALID"],
+    [
+      "a mount with a trailing slash",
+      { mounts: [{ virtualPath: "/mnt/x/", hostPath: "/h", readOnly: true }] },
+      "CONFIG_INVALID",
+    ],
     ["a relative host path", { mounts: [{ virtualPath: "/mnt/x", hostPath: "h", readOnly: true }] }, "CONFIG_INVALID"],
   ])("rejects %s", (_name, patch, code) => {
     expect(() => validateSpec({ ...spec, ...patch })).toThrowError(expect.objectContaining({ code }));
@@ -51,40 +55,56 @@ describe("resolveWorkingDirectory", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const mountsOf = (r: string) => resolveMounts([{ virtualPath: "/mnt/user-data/workspace", hostPath: path.join(r, "ws"), readOnly: false }]);
+  const mountsOf = (r: string) =>
+    resolveMounts([{ virtualPath: "/mnt/user-data/workspace", hostPath: path.join(r, "ws"), readOnly: false }]);
 
   it("maps a directory inside a mount", async () => {
     const mounts = await mountsOf(root);
-    await expect(resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/sub", { followSymlinksOnHost: true })).resolves.toMatch(/\/ws\/sub$/);
+    await expect(
+      resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/sub", { followSymlinksOnHost: true }),
+    ).resolves.toMatch(/\/ws\/sub$/);
   });
 
   it("rejects a directory outside every mount without naming host paths", async () => {
     const mounts = await mountsOf(root);
-    const err = await resolveWorkingDirectory(mounts, "/mnt/user-data/workspace-extra", { followSymlinksOnHost: true }).catch((e: unknown) => e);
+    const err = await resolveWorkingDirectory(mounts, "/mnt/user-data/workspace-extra", {
+      followSymlinksOnHost: true,
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "PATH_NOT_ALLOWED" });
     expect(String((err as Error).message)).not.toContain(root);
   });
 
   it("reports a missing directory with its virtual path", async () => {
     const mounts = await mountsOf(root);
-    const err = await resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/nope", { followSymlinksOnHost: false }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: "NOT_FOUND", message: "Working directory not found: /mnt/user-data/workspace/nope" });
+    const err = await resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/nope", {
+      followSymlinksOnHost: false,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: "NOT_FOUND",
+      message: "Working directory not found: /mnt/user-data/workspace/nope",
+    });
   });
 
   it("rejects a file", async () => {
     const mounts = await mountsOf(root);
-    await expect(resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/file", { followSymlinksOnHost: true })).rejects.toMatchObject({ code: "NOT_A_DIRECTORY" });
+    await expect(
+      resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/file", { followSymlinksOnHost: true }),
+    ).rejects.toMatchObject({ code: "NOT_A_DIRECTORY" });
   });
 
   it("rejects a symlink leaving the mount on the host", async () => {
     const mounts = await mountsOf(root);
-    await expect(resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/escape", { followSymlinksOnHost: true })).rejects.toMatchObject({ code: "PATH_ESCAPE" });
+    await expect(
+      resolveWorkingDirectory(mounts, "/mnt/user-data/workspace/escape", { followSymlinksOnHost: true }),
+    ).rejects.toMatchObject({ code: "PATH_ESCAPE" });
   });
 });
 
 describe("resolveMounts", () => {
   it("rejects a missing host directory without naming it", async () => {
-    const err = await resolveMounts([{ virtualPath: "/mnt/skills", hostPath: "/nonexistent/deerflow/skills", readOnly: true }]).catch((e: unknown) => e);
+    const err = await resolveMounts([
+      { virtualPath: "/mnt/skills", hostPath: "/nonexistent/deerflow/skills", readOnly: true },
+    ]).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "CONFIG_INVALID", path: "/mnt/skills" });
     expect(String((err as Error).message)).not.toContain("/nonexistent");
   });

@@ -53,7 +53,9 @@ export function validateSpec(spec: CommandSpec): void {
     throw new SandboxError("PATH_ESCAPE", "Access denied: path traversal detected", { path: spec.cwd });
   }
   if (!isNormalAbsolute(path.posix.normalize(spec.cwd)) || spec.cwd.includes("\0")) {
-    throw new SandboxError("INVALID_ARGUMENT", `Working directory must be an absolute path: ${spec.cwd}`, { path: spec.cwd });
+    throw new SandboxError("INVALID_ARGUMENT", `Working directory must be an absolute path: ${spec.cwd}`, {
+      path: spec.cwd,
+    });
   }
 }
 
@@ -73,9 +75,13 @@ export async function resolveMounts(mounts: readonly Mount[]): Promise<ResolvedM
         return { ...mount, realHostPath };
       } catch {
         // No `cause`: the fs error's message carries the host path.
-        throw new SandboxError("CONFIG_INVALID", `Host directory of mount ${mount.virtualPath} is missing or not a directory`, {
-          path: mount.virtualPath,
-        });
+        throw new SandboxError(
+          "CONFIG_INVALID",
+          `Host directory of mount ${mount.virtualPath} is missing or not a directory`,
+          {
+            path: mount.virtualPath,
+          },
+        );
       }
     }),
   );
@@ -90,7 +96,9 @@ export async function resolveMounts(mounts: readonly Mount[]): Promise<ResolvedM
 export function mountMappings(mounts: readonly ResolvedMount[]): PathMapping[] {
   return mounts.flatMap((m) => {
     const real = { virtualPath: m.virtualPath, hostPath: m.realHostPath };
-    return m.hostPath === m.realHostPath ? [real] : [real, { virtualPath: m.virtualPath, hostPath: path.resolve(m.hostPath) }];
+    return m.hostPath === m.realHostPath
+      ? [real]
+      : [real, { virtualPath: m.virtualPath, hostPath: path.resolve(m.hostPath) }];
   });
 }
 
@@ -123,7 +131,9 @@ export async function resolveWorkingDirectory(
   const virtual = path.posix.normalize(cwd);
   const mount = coveringMount(mounts, virtual);
   if (mount === undefined) {
-    throw new SandboxError("PATH_NOT_ALLOWED", `Working directory is not inside a sandbox mount: ${cwd}`, { path: cwd });
+    throw new SandboxError("PATH_NOT_ALLOWED", `Working directory is not inside a sandbox mount: ${cwd}`, {
+      path: cwd,
+    });
   }
   const hostPath = mount.realHostPath + virtual.slice(mount.virtualPath.length);
   try {
@@ -132,11 +142,13 @@ export async function resolveWorkingDirectory(
       if (real !== mount.realHostPath && !real.startsWith(`${mount.realHostPath}/`)) {
         throw new SandboxError("PATH_ESCAPE", "Access denied: path escapes mounted directory", { path: cwd });
       }
-      if (!(await stat(real)).isDirectory()) throw new SandboxError("NOT_A_DIRECTORY", `Not a directory: ${cwd}`, { path: cwd });
+      if (!(await stat(real)).isDirectory())
+        throw new SandboxError("NOT_A_DIRECTORY", `Not a directory: ${cwd}`, { path: cwd });
       return real;
     }
     const info = await lstat(hostPath);
-    if (!info.isDirectory() && !info.isSymbolicLink()) throw new SandboxError("NOT_A_DIRECTORY", `Not a directory: ${cwd}`, { path: cwd });
+    if (!info.isDirectory() && !info.isSymbolicLink())
+      throw new SandboxError("NOT_A_DIRECTORY", `Not a directory: ${cwd}`, { path: cwd });
     return hostPath;
   } catch (err) {
     if (SandboxError.isInstance(err)) throw err;

@@ -25,7 +25,10 @@ describe("createLocalSandboxProvider", () => {
 
   it("is loadable from plain configuration through loadSandboxProvider", async () => {
     const module = pathToFileURL(path.resolve("src/local/local-sandbox-provider.ts")).href;
-    const provider = await loadSandboxProvider({ use: `${module}:createLocalSandboxProvider`, options: { baseDir, allowHostBash: true } });
+    const provider = await loadSandboxProvider({
+      use: `${module}:createLocalSandboxProvider`,
+      options: { baseDir, allowHostBash: true },
+    });
     expect(provider).toBeInstanceOf(LocalSandboxProvider);
     const sandbox = await provider.acquire("t2", "alice");
     expect(sandbox.id).toBe("local:alice:t2");

@@ -29,7 +29,10 @@ export function validateLineRange(options: ReadFileOptions): void {
     throw new SandboxError("INVALID_ARGUMENT", `endLine must be an integer >= 1, got ${String(endLine)}`);
   }
   if (startLine !== undefined && endLine !== undefined && startLine > endLine) {
-    throw new SandboxError("INVALID_ARGUMENT", `startLine (${startLine}) must not be greater than endLine (${endLine})`);
+    throw new SandboxError(
+      "INVALID_ARGUMENT",
+      `startLine (${startLine}) must not be greater than endLine (${endLine})`,
+    );
   }
 }
 
@@ -46,7 +49,11 @@ export function validateLineRange(options: ReadFileOptions): void {
  * @throws {@link SandboxError} `NOT_FOUND` (`File not found: <path>`), `IS_A_DIRECTORY`,
  *   `INVALID_ARGUMENT` for binary files, `TOO_LARGE` past 100 MiB of text, path errors.
  */
-export function readTextFile(resolver: MountResolver, virtualPath: string, options: ReadFileOptions = {}): Promise<string> {
+export function readTextFile(
+  resolver: MountResolver,
+  virtualPath: string,
+  options: ReadFileOptions = {},
+): Promise<string> {
   return withReadHandle(resolver, virtualPath, (handle, shownPath) => readText(handle, shownPath, options));
 }
 
@@ -103,7 +110,11 @@ async function readBytesOf(handle: FileHandle, virtualPath: string): Promise<Uin
 }
 
 /** Opens the regular file at `virtualPath` (links followed inside the mount) and runs `read` on it. */
-function withReadHandle<T>(resolver: MountResolver, virtualPath: string, read: (handle: FileHandle, virtualPath: string) => Promise<T>): Promise<T> {
+function withReadHandle<T>(
+  resolver: MountResolver,
+  virtualPath: string,
+  read: (handle: FileHandle, virtualPath: string) => Promise<T>,
+): Promise<T> {
   return resolver.withEntry(
     virtualPath,
     "read",

@@ -41,7 +41,9 @@ describe("writeFileAtomic", () => {
 
   it("leaves the old content, and no temp file, when beforeWrite refuses", async () => {
     await fs.writeFile(path.join(workspace, "a.txt"), "old");
-    await expect(writeFileAtomic(resolver, `${WS}/a.txt`, "new", { beforeWrite: refuse })).rejects.toMatchObject({ code: "TOO_LARGE" });
+    await expect(writeFileAtomic(resolver, `${WS}/a.txt`, "new", { beforeWrite: refuse })).rejects.toMatchObject({
+      code: "TOO_LARGE",
+    });
     expect(await fs.readdir(workspace)).toEqual(["a.txt"]);
     expect(await fs.readFile(path.join(workspace, "a.txt"), "utf8")).toBe("old");
   });
@@ -70,7 +72,9 @@ describe("writeFileAtomic", () => {
 
 describe("appendToFile", () => {
   it("creates nothing when beforeWrite refuses", async () => {
-    await expect(appendToFile(resolver, `${WS}/new.txt`, "x", { beforeWrite: refuse })).rejects.toMatchObject({ code: "TOO_LARGE" });
+    await expect(appendToFile(resolver, `${WS}/new.txt`, "x", { beforeWrite: refuse })).rejects.toMatchObject({
+      code: "TOO_LARGE",
+    });
     expect(await fs.readdir(workspace)).toEqual([]);
   });
 

@@ -51,12 +51,21 @@ export interface WriteHooks {
  * @throws {@link SandboxError} `IS_A_DIRECTORY`, `NOT_A_DIRECTORY` (a parent is a
  *   file), `PATH_ESCAPE`, `READ_ONLY`, `PERMISSION_DENIED`...; the old content survives any failure.
  */
-export async function writeFileAtomic(resolver: MountResolver, virtualPath: string, data: string | Uint8Array, hooks: WriteHooks = {}): Promise<void> {
+export async function writeFileAtomic(
+  resolver: MountResolver,
+  virtualPath: string,
+  data: string | Uint8Array,
+  hooks: WriteHooks = {},
+): Promise<void> {
   await atWriteTarget(resolver, virtualPath, data, false, hooks, async (dir, name, existing) => {
     const mode = existing?.isFile() === true ? existing.mode & 0o7777 : undefined;
     const temp = `.${name.slice(0, 100)}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      const handle = await dir.openFile(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode ?? NEW_FILE_MODE);
+      const handle = await dir.openFile(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+        mode ?? NEW_FILE_MODE,
+      );
       try {
         await handle.writeFile(data);
         // open() applies the umask; an existing file's exact mode is restored.
@@ -83,7 +92,12 @@ export async function writeFileAtomic(resolver: MountResolver, virtualPath: stri
  * @param hooks - Checks before the write.
  * @throws {@link SandboxError} as {@link writeFileAtomic}.
  */
-export async function appendToFile(resolver: MountResolver, virtualPath: string, data: string | Uint8Array, hooks: WriteHooks = {}): Promise<void> {
+export async function appendToFile(
+  resolver: MountResolver,
+  virtualPath: string,
+  data: string | Uint8Array,
+  hooks: WriteHooks = {},
+): Promise<void> {
   await atWriteTarget(resolver, virtualPath, data, true, hooks, async (dir, name) => {
     const handle = await openRegularFile(dir, name, "append");
     try {

@@ -25,7 +25,8 @@ afterEach(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-const kind = (...segments: string[]) => linkKind(resolver, mount, segments, `/mnt/user-data/workspace/${segments.join("/")}`);
+const kind = (...segments: string[]) =>
+  linkKind(resolver, mount, segments, `/mnt/user-data/workspace/${segments.join("/")}`);
 
 describe("linkKind", () => {
   it("gives the kind of a target inside the mount, relative links resolved from their own folder", async () => {

@@ -19,7 +19,12 @@ import type { EntryKind } from "../search/walk.js";
  * @returns `file`, `directory` or `other` (FIFO, socket...), or `undefined`
  *   for a dangling link, a loop, or a target outside the mount (skipped by every walk).
  */
-export async function linkKind(resolver: MountResolver, mount: Mount, segments: readonly string[], virtualPath: string): Promise<EntryKind | undefined> {
+export async function linkKind(
+  resolver: MountResolver,
+  mount: Mount,
+  segments: readonly string[],
+  virtualPath: string,
+): Promise<EntryKind | undefined> {
   try {
     return await resolver.withMountEntry(mount, segments, virtualPath, "read", async (entry) => {
       try {

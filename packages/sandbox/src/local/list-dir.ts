@@ -12,7 +12,13 @@ import { usingDir, type DirHandle } from "../paths/dir-handle.js";
 import { notFoundError } from "../paths/fs-errors.js";
 import type { MountResolver } from "../paths/mount-resolver.js";
 import { openDirectory } from "../paths/safe-open.js";
-import { NOT_ALLOWED_MESSAGE, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "../paths/virtual-paths.js";
+import {
+  NOT_ALLOWED_MESSAGE,
+  joinVirtual,
+  matchMount,
+  mountsBelow,
+  normalizeVirtualPath,
+} from "../paths/virtual-paths.js";
 import { walkTree } from "../search/walk.js";
 import { linkKind } from "./link-kind.js";
 
@@ -27,7 +33,12 @@ import { linkKind } from "./link-kind.js";
  * @throws {@link SandboxError} `NOT_FOUND` (`Directory not found: <path>`), `NOT_A_DIRECTORY`,
  *   `PATH_ESCAPE`, `PATH_NOT_ALLOWED`, `INVALID_ARGUMENT` for a bad depth.
  */
-export async function listVirtualDir(resolver: MountResolver, virtualPath: string, maxDepth: number, logger: Logger): Promise<string[]> {
+export async function listVirtualDir(
+  resolver: MountResolver,
+  virtualPath: string,
+  maxDepth: number,
+  logger: Logger,
+): Promise<string[]> {
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
     throw new SandboxError("INVALID_ARGUMENT", `maxDepth must be an integer >= 1, got ${String(maxDepth)}`);
   }
@@ -37,11 +48,20 @@ export async function listVirtualDir(resolver: MountResolver, virtualPath: strin
   const entries = new Set<string>();
 
   /** Walks `dir`, which lies at `base` below `mount`'s root and at `virtualDir` in the listing. */
-  const walk = async (dir: DirHandle, mount: Mount, base: readonly string[], virtualDir: string, depth: number): Promise<void> => {
+  const walk = async (
+    dir: DirHandle,
+    mount: Mount,
+    base: readonly string[],
+    virtualDir: string,
+    depth: number,
+  ): Promise<void> => {
     const omit = (rel: string): boolean => mountPoints.has(joinVirtual(virtualDir, rel));
     for await (const entry of walkTree(dir, { maxDepth: depth, omit, logger })) {
       const entryPath = joinVirtual(virtualDir, entry.relativePath);
-      const kind = entry.kind === "symlink" ? await linkKind(resolver, mount, [...base, ...entry.relativePath.split("/")], entryPath) : entry.kind;
+      const kind =
+        entry.kind === "symlink"
+          ? await linkKind(resolver, mount, [...base, ...entry.relativePath.split("/")], entryPath)
+          : entry.kind;
       if (kind === undefined) continue;
       entries.add(kind === "directory" ? `${entryPath}/` : entryPath);
     }

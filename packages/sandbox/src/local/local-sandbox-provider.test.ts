@@ -3,7 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SandboxError } from "../errors.js";
-import { LocalSandboxProvider, type LocalSandboxProviderOptions, type RunnerContext } from "./local-sandbox-provider.js";
+import {
+  LocalSandboxProvider,
+  type LocalSandboxProviderOptions,
+  type RunnerContext,
+} from "./local-sandbox-provider.js";
 import { RecordingRunner, expectCode } from "../../test/support/local/thread-fixture.js";
 
 let tmp: string;
@@ -50,7 +54,12 @@ describe("LocalSandboxProvider.acquire", () => {
     await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "a");
     expect(await sandbox.readFile("/mnt/skills/public/pdf/SKILL.md")).toBe("# PDF\n");
     await expectCode(sandbox.writeFile("/mnt/skills/public/pdf/SKILL.md", "x"), "READ_ONLY");
-    expect(await fs.readFile(path.join(baseDir, "users", "default", "threads", "t1", "user-data", "workspace", "a.txt"), "utf8")).toBe("a");
+    expect(
+      await fs.readFile(
+        path.join(baseDir, "users", "default", "threads", "t1", "user-data", "workspace", "a.txt"),
+        "utf8",
+      ),
+    ).toBe("a");
   });
 
   it("mounts no skills without a skills folder", async () => {
@@ -63,7 +72,9 @@ describe("LocalSandboxProvider.acquire", () => {
     const data = path.join(tmp, "data");
     await fs.mkdir(data);
     await fs.writeFile(path.join(data, "d.csv"), "a,b\n");
-    const sandbox = await provider({ mounts: [{ virtualPath: "/mnt/data", hostPath: data, readOnly: true }] }).acquire("t1");
+    const sandbox = await provider({ mounts: [{ virtualPath: "/mnt/data", hostPath: data, readOnly: true }] }).acquire(
+      "t1",
+    );
     expect(await sandbox.readFile("/mnt/data/d.csv")).toBe("a,b\n");
     await expectCode(sandbox.writeFile("/mnt/data/new.csv", "x"), "READ_ONLY");
   });
@@ -170,14 +181,18 @@ describe("LocalSandboxProvider configuration", () => {
   }
 
   it("needs exactly one of runner and runnerFactory", () => {
-    expect(configCode(() => new LocalSandboxProvider({ baseDir } as LocalSandboxProviderOptions))).toBe("CONFIG_INVALID");
+    expect(configCode(() => new LocalSandboxProvider({ baseDir } as LocalSandboxProviderOptions))).toBe(
+      "CONFIG_INVALID",
+    );
     const both = { baseDir, runner, runnerFactory: () => runner } as unknown as LocalSandboxProviderOptions;
     expect(configCode(() => new LocalSandboxProvider(both))).toBe("CONFIG_INVALID");
   });
 
   it("rejects a missing skills folder, bad extra mounts and a bad cache size", () => {
     expect(configCode(() => provider({ skillsDir: path.join(tmp, "nope") }))).toBe("CONFIG_INVALID");
-    expect(configCode(() => provider({ mounts: [{ virtualPath: "/mnt/skills/x", hostPath: skillsDir, readOnly: true }] }))).toBe("CONFIG_INVALID");
+    expect(
+      configCode(() => provider({ mounts: [{ virtualPath: "/mnt/skills/x", hostPath: skillsDir, readOnly: true }] })),
+    ).toBe("CONFIG_INVALID");
     expect(configCode(() => provider({ maxCachedSandboxes: 0 }))).toBe("CONFIG_INVALID");
   });
 

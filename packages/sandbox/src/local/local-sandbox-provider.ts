@@ -22,7 +22,12 @@ import type { SandboxProvider } from "../provider.js";
 import { LocalSandbox } from "./local-sandbox.js";
 import { LruCache } from "@deerflow/kernel";
 import { threadUserDataDir } from "./thread-layout.js";
-import { assertDirectory, validateExtraMounts, validateSandboxIdPart, type ExtraMountConfig } from "./provider-config.js";
+import {
+  assertDirectory,
+  validateExtraMounts,
+  validateSandboxIdPart,
+  type ExtraMountConfig,
+} from "./provider-config.js";
 
 /** Sandboxes kept in memory by default (DeerFlow: 256). */
 export const DEFAULT_MAX_CACHED_SANDBOXES = 256;
@@ -78,7 +83,10 @@ export interface LocalSandboxProviderBaseOptions {
 
 /** Options of {@link LocalSandboxProvider}: exactly one of `runner` and `runnerFactory`. */
 export type LocalSandboxProviderOptions = LocalSandboxProviderBaseOptions &
-  ({ readonly runner: CommandRunner; readonly runnerFactory?: never } | { readonly runnerFactory: RunnerFactory; readonly runner?: never });
+  (
+    | { readonly runner: CommandRunner; readonly runnerFactory?: never }
+    | { readonly runnerFactory: RunnerFactory; readonly runner?: never }
+  );
 
 /**
  * Hands out per-thread local sandboxes.
@@ -110,7 +118,10 @@ export class LocalSandboxProvider implements SandboxProvider {
     }
     const capacity = options.maxCachedSandboxes ?? DEFAULT_MAX_CACHED_SANDBOXES;
     if (!Number.isInteger(capacity) || capacity < 1) {
-      throw new SandboxError("CONFIG_INVALID", `maxCachedSandboxes must be a positive integer, got ${String(capacity)}`);
+      throw new SandboxError(
+        "CONFIG_INVALID",
+        `maxCachedSandboxes must be a positive integer, got ${String(capacity)}`,
+      );
     }
     this.options = options;
     this.baseDir = path.resolve(options.baseDir);
@@ -180,10 +191,12 @@ export class LocalSandboxProvider implements SandboxProvider {
     this.closed = true;
     const sandboxes = this.cache.values();
     this.cache.clear();
-    await Promise.all(sandboxes.map(async (sandbox) => {
-      await sandbox.releaseRunner();
-      await sandbox.bounds.release();
-    }));
+    await Promise.all(
+      sandboxes.map(async (sandbox) => {
+        await sandbox.releaseRunner();
+        await sandbox.bounds.release();
+      }),
+    );
     this.pending.clear();
   }
 
@@ -210,10 +223,15 @@ export class LocalSandboxProvider implements SandboxProvider {
   private async create(id: string, userId: string, threadId: string): Promise<LocalSandbox> {
     const folders = this.threadPaths(threadId, userId);
     try {
-      await Promise.all([folders.workspace, folders.uploads, folders.outputs].map((dir) => fs.mkdir(dir, { recursive: true })));
+      await Promise.all(
+        [folders.workspace, folders.uploads, folders.outputs].map((dir) => fs.mkdir(dir, { recursive: true })),
+      );
     } catch (err) {
       // The Node error names host folders; the operator gets the code in the log, the caller a virtual path.
-      this.logger.error({ sandboxId: id, code: (err as NodeJS.ErrnoException).code }, "cannot create the thread folders");
+      this.logger.error(
+        { sandboxId: id, code: (err as NodeJS.ErrnoException).code },
+        "cannot create the thread folders",
+      );
       throw toSandboxError(err, USER_DATA_ROOT, "directory");
     }
     const mounts: Mount[] = [
@@ -260,7 +278,10 @@ export class LocalSandboxProvider implements SandboxProvider {
  *
  * @throws SandboxError `CONFIG_INVALID` for a bad `cpuWeight`.
  */
-function cgroupsFor(options: LocalSandboxProviderOptions, logger: Logger): CgroupController | Promise<CgroupController> | undefined {
+function cgroupsFor(
+  options: LocalSandboxProviderOptions,
+  logger: Logger,
+): CgroupController | Promise<CgroupController> | undefined {
   let wanted: boolean;
   try {
     wanted = hasCgroupBounds(cgroupBoundsFromLimits(options.limits ?? {}));
@@ -291,9 +312,16 @@ export type CreateLocalSandboxProviderOptions = LocalSandboxProviderBaseOptions 
  * const provider = await loadSandboxProvider({ use: "@deerflow/sandbox:createLocalSandboxProvider", options: { baseDir: ".deer-flow" } });
  * ```
  */
-export async function createLocalSandboxProvider(options: CreateLocalSandboxProviderOptions): Promise<LocalSandboxProvider> {
+export async function createLocalSandboxProvider(
+  options: CreateLocalSandboxProviderOptions,
+): Promise<LocalSandboxProvider> {
   const { allowHostBash, runner, runnerFactory, ...base } = options;
   if (runnerFactory !== undefined) return new LocalSandboxProvider({ ...base, runnerFactory });
-  const chosen = runner ?? (await createDefaultRunner({ allowHostBash: allowHostBash === true, ...(base.logger ? { logger: base.logger } : {}) }));
+  const chosen =
+    runner ??
+    (await createDefaultRunner({
+      allowHostBash: allowHostBash === true,
+      ...(base.logger ? { logger: base.logger } : {}),
+    }));
   return new LocalSandboxProvider({ ...base, runner: chosen });
 }

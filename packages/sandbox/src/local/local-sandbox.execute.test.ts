@@ -41,7 +41,12 @@ describe("LocalSandbox.execute", () => {
       options: { limits: { cpuSeconds: 5, processes: 64 }, network: true, defaultTimeoutMs: 1234, maxOutputBytes: 99 },
     });
     await sandbox.execute("true");
-    expect(runner.last).toMatchObject({ limits: { cpuSeconds: 5, processes: 64 }, network: true, timeoutMs: 1234, maxOutputBytes: 99 });
+    expect(runner.last).toMatchObject({
+      limits: { cpuSeconds: 5, processes: 64 },
+      network: true,
+      timeoutMs: 1234,
+      maxOutputBytes: 99,
+    });
     await sandbox.execute("true", { timeoutMs: 50 });
     expect(runner.last.timeoutMs).toBe(50);
   });
@@ -55,14 +60,28 @@ describe("LocalSandbox.execute", () => {
 
   it("scrubs secrets from the base environment and lets per-call variables win", async () => {
     const { sandbox, runner } = await fixture({
-      options: { env: { PATH: "/usr/bin", HOME: "/home/app", OPENAI_API_KEY: "sk-secret", DATABASE_URL: "postgres://u:p@h/db", GITHUB_TOKEN: "gh" } },
+      options: {
+        env: {
+          PATH: "/usr/bin",
+          HOME: "/home/app",
+          OPENAI_API_KEY: "sk-secret",
+          DATABASE_URL: "postgres://u:p@h/db",
+          GITHUB_TOKEN: "gh",
+        },
+      },
     });
     await sandbox.execute("env", { env: { HOME: "/mnt/user-data/workspace", GITHUB_TOKEN: "injected-on-purpose" } });
-    expect(runner.last.env).toEqual({ PATH: "/usr/bin", HOME: "/mnt/user-data/workspace", GITHUB_TOKEN: "injected-on-purpose" });
+    expect(runner.last.env).toEqual({
+      PATH: "/usr/bin",
+      HOME: "/mnt/user-data/workspace",
+      GITHUB_TOKEN: "injected-on-purpose",
+    });
   });
 
   it("starts from the runner's own base environment when none is configured", async () => {
-    const { sandbox, runner } = await fixture({ runner: new RecordingRunner({ PATH: "/usr/bin:/bin", LANG: "C.UTF-8" }) });
+    const { sandbox, runner } = await fixture({
+      runner: new RecordingRunner({ PATH: "/usr/bin:/bin", LANG: "C.UTF-8" }),
+    });
     await sandbox.execute("env", { env: { LANG: "de_DE.UTF-8" } });
     expect(runner.last.env).toEqual({ PATH: "/usr/bin:/bin", LANG: "de_DE.UTF-8" });
   });
@@ -110,7 +129,10 @@ describe("LocalSandbox.execute", () => {
     const { sandbox, runner } = await fixture();
     const controller = new AbortController();
     controller.abort();
-    await expectCode(sandbox.execute("true", { signal: controller.signal, cwd: "/mnt/user-data/workspace/missing" }), "ABORTED");
+    await expectCode(
+      sandbox.execute("true", { signal: controller.signal, cwd: "/mnt/user-data/workspace/missing" }),
+      "ABORTED",
+    );
     expect(runner.specs).toEqual([]);
   });
 
@@ -144,7 +166,9 @@ describe("LocalSandbox construction", () => {
       ],
     ],
   ])("rejects malformed mounts %j with CONFIG_INVALID", (mounts) => {
-    expect(() => new LocalSandbox({ id: "x", mounts, runner })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(() => new LocalSandbox({ id: "x", mounts, runner })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID" }),
+    );
   });
 
   it("maps host paths back to virtual paths", async () => {

@@ -42,7 +42,13 @@ afterEach(async () => {
 
 describe("LocalSandbox.listDir", () => {
   it("lists two levels by default: sorted virtual paths, directories with /, ignored names left out", async () => {
-    expect(await fx.sandbox.listDir(WS)).toEqual([`${WS}/a/`, `${WS}/a/b/`, `${WS}/a/x.txt`, `${WS}/b.txt`, `${WS}/empty/`]);
+    expect(await fx.sandbox.listDir(WS)).toEqual([
+      `${WS}/a/`,
+      `${WS}/a/b/`,
+      `${WS}/a/x.txt`,
+      `${WS}/b.txt`,
+      `${WS}/empty/`,
+    ]);
   });
 
   it("honours maxDepth", async () => {
@@ -61,7 +67,11 @@ describe("LocalSandbox.listDir", () => {
   });
 
   it("overlays a nested mount once, with its own content instead of the shadowed folder", async () => {
-    expect(await fx.sandbox.listDir("/mnt/data")).toEqual(["/mnt/data/models/", "/mnt/data/models/llama/", "/mnt/data/readme.md"]);
+    expect(await fx.sandbox.listDir("/mnt/data")).toEqual([
+      "/mnt/data/models/",
+      "/mnt/data/models/llama/",
+      "/mnt/data/readme.md",
+    ]);
     expect(await fx.sandbox.listDir("/mnt/data", { maxDepth: 3 })).toContain("/mnt/data/models/llama/config.json");
     expect(await fx.sandbox.listDir("/mnt/data", { maxDepth: 3 })).not.toContain("/mnt/data/models/shadowed.bin");
   });
@@ -108,7 +118,9 @@ describe("LocalSandbox.glob", () => {
 
   it("searches every mount below a parent that is not mounted itself", async () => {
     await write(fx.uploads, "report.txt");
-    expect((await fx.sandbox.glob("/mnt/user-data", "**/*.txt")).matches).toContain("/mnt/user-data/uploads/report.txt");
+    expect((await fx.sandbox.glob("/mnt/user-data", "**/*.txt")).matches).toContain(
+      "/mnt/user-data/uploads/report.txt",
+    );
   });
 
   it("caps results and reports truncation", async () => {
@@ -140,7 +152,9 @@ describe("LocalSandbox.grep", () => {
   });
 
   it("searches a single file", async () => {
-    expect((await fx.sandbox.grep(`${WS}/a/x.txt`, "world")).matches).toEqual([{ path: `${WS}/a/x.txt`, line: 1, text: "Hello World" }]);
+    expect((await fx.sandbox.grep(`${WS}/a/x.txt`, "world")).matches).toEqual([
+      { path: `${WS}/a/x.txt`, line: 1, text: "Hello World" },
+    ]);
   });
 
   it("searches nested mounts, not the folders they shadow", async () => {

@@ -58,10 +58,13 @@ describe("LocalSandbox path traversal", () => {
     }
   });
 
-  it.each(["/etc/passwd", "/tmp/x", "/mnt/other/x", "relative.txt", "/mnt/user-data/file.txt"])("refuses %s outside the mounts", async (p) => {
-    await expectCode(fx.sandbox.readFile(p), "PATH_NOT_ALLOWED");
-    await expectCode(fx.sandbox.writeFile(p, "x"), "PATH_NOT_ALLOWED");
-  });
+  it.each(["/etc/passwd", "/tmp/x", "/mnt/other/x", "relative.txt", "/mnt/user-data/file.txt"])(
+    "refuses %s outside the mounts",
+    async (p) => {
+      await expectCode(fx.sandbox.readFile(p), "PATH_NOT_ALLOWED");
+      await expectCode(fx.sandbox.writeFile(p, "x"), "PATH_NOT_ALLOWED");
+    },
+  );
 });
 
 describe("LocalSandbox symlink escapes", () => {
@@ -158,7 +161,13 @@ describe("LocalSandbox host path hiding", () => {
       () => fx.sandbox.readBytes(`${WS}/missing`),
       () => fx.sandbox.execute("true", { cwd: `${WS}/missing` }),
       async () => {
-        throw new Error(JSON.stringify([await fx.sandbox.listDir(WS), await fx.sandbox.glob(WS, "**"), await fx.sandbox.grep(WS, "needle")]));
+        throw new Error(
+          JSON.stringify([
+            await fx.sandbox.listDir(WS),
+            await fx.sandbox.glob(WS, "**"),
+            await fx.sandbox.grep(WS, "needle"),
+          ]),
+        );
       },
     ];
     for (const call of calls) {

@@ -9,7 +9,13 @@ import type { CgroupController } from "../cgroups/cgroup-types.js";
 import { SandboxError } from "../errors.js";
 import { scrubEnvironment, validateEnvironment } from "../exec/environment.js";
 import type { CommandRunner, CommandSpec, ResourceLimits } from "../exec/command-runner.js";
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_LIST_DEPTH, MAX_STREAM_OUTPUT_BYTES, USER_DATA_ROOT, WORKSPACE_PATH } from "../limits.js";
+import {
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_LIST_DEPTH,
+  MAX_STREAM_OUTPUT_BYTES,
+  USER_DATA_ROOT,
+  WORKSPACE_PATH,
+} from "../limits.js";
 import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import type { Mount } from "../mount.js";
@@ -132,7 +138,9 @@ export class LocalSandbox implements Sandbox {
       sandboxId: this.id,
       limits: this.limits,
       // The thread's own writable folders; operator mounts are not the thread's to fill.
-      quotaMounts: this.mounts.filter((m) => !m.readOnly && isPathInside(m.virtualPath, USER_DATA_ROOT, { posix: true })),
+      quotaMounts: this.mounts.filter(
+        (m) => !m.readOnly && isPathInside(m.virtualPath, USER_DATA_ROOT, { posix: true }),
+      ),
       logger: this.logger,
       ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
       ...(options.quotaPollIntervalMs === undefined ? {} : { quotaPollIntervalMs: options.quotaPollIntervalMs }),
@@ -257,10 +265,16 @@ function validateMounts(mounts: readonly Mount[]): void {
     try {
       normalized = normalizeVirtualPath(mount.virtualPath);
     } catch {
-      throw new SandboxError("CONFIG_INVALID", `Mount virtual path must be absolute and free of '..': ${mount.virtualPath}`);
+      throw new SandboxError(
+        "CONFIG_INVALID",
+        `Mount virtual path must be absolute and free of '..': ${mount.virtualPath}`,
+      );
     }
     if (normalized !== mount.virtualPath) {
-      throw new SandboxError("CONFIG_INVALID", `Mount virtual path must be normalised (no trailing slash): ${mount.virtualPath}`);
+      throw new SandboxError(
+        "CONFIG_INVALID",
+        `Mount virtual path must be normalised (no trailing slash): ${mount.virtualPath}`,
+      );
     }
     if (!mount.hostPath.startsWith("/")) {
       throw new SandboxError("CONFIG_INVALID", `Mount host path must be absolute (mount ${mount.virtualPath})`);

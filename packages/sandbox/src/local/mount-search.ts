@@ -13,7 +13,13 @@ import type { DirHandle } from "../paths/dir-handle.js";
 import { notADirectoryError, notFoundError } from "../paths/fs-errors.js";
 import type { MountResolver } from "../paths/mount-resolver.js";
 import { OpenRefusedError, openTarget } from "../paths/safe-open.js";
-import { NOT_ALLOWED_MESSAGE, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "../paths/virtual-paths.js";
+import {
+  NOT_ALLOWED_MESSAGE,
+  joinVirtual,
+  matchMount,
+  mountsBelow,
+  normalizeVirtualPath,
+} from "../paths/virtual-paths.js";
 import type { GlobOptions, GrepMatch, GrepOptions, SearchResult } from "../sandbox.js";
 import { globFiles } from "../search/glob.js";
 import { compileGlob } from "../search/glob-pattern.js";
@@ -72,7 +78,8 @@ export async function globMounts(
     for (const root of plan.roots) {
       const result = await globFiles(root.dir, pattern, {
         maxResults: cap,
-        classifyLink: (rel) => linkKind(resolver, root.mount, [...root.segments, ...rel.split("/")], joinVirtual(plan.virtualRoot, rel)),
+        classifyLink: (rel) =>
+          linkKind(resolver, root.mount, [...root.segments, ...rel.split("/")], joinVirtual(plan.virtualRoot, rel)),
         omit: root.omit,
         pathPrefix: root.prefix,
         logger,
@@ -123,7 +130,10 @@ export async function grepMounts(
     ...(options.literal === undefined ? {} : { literal: options.literal }),
     ...(options.caseSensitive === undefined ? {} : { caseSensitive: options.caseSensitive }),
   };
-  const targets = plan.file !== undefined ? [{ root: { file: plan.file.handle, name: plan.file.name }, prefix: "", omit: () => false }] : plan.roots.map((r) => ({ ...r, root: r.dir }));
+  const targets =
+    plan.file !== undefined
+      ? [{ root: { file: plan.file.handle, name: plan.file.name }, prefix: "", omit: () => false }]
+      : plan.roots.map((r) => ({ ...r, root: r.dir }));
   const found: GrepMatch[] = [];
   let truncated = false;
   try {
@@ -175,11 +185,24 @@ async function planSearch(resolver: MountResolver, virtualPath: string, allowFil
       );
       if (opened.target.kind === "file") {
         const { file } = opened.target;
-        if (allowFile) return { virtualRoot, roots: [], virtualDirs: [], file: { handle: file, name: opened.name }, close: () => file.close() };
+        if (allowFile)
+          return {
+            virtualRoot,
+            roots: [],
+            virtualDirs: [],
+            file: { handle: file, name: opened.name },
+            close: () => file.close(),
+          };
         await file.close();
         throw notADirectoryError(virtualRoot);
       }
-      roots.push({ dir: opened.target.dir, mount: opened.mount, segments: opened.segments, prefix: "", omit: omitUnder(virtualRoot) });
+      roots.push({
+        dir: opened.target.dir,
+        mount: opened.mount,
+        segments: opened.segments,
+        prefix: "",
+        omit: omitUnder(virtualRoot),
+      });
     }
     for (const mount of nested) {
       const mountPath = mount.virtualPath.replace(/\/+$/, "");

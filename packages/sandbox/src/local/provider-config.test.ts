@@ -32,9 +32,12 @@ describe("validateSandboxIdPart", () => {
     expect(validateSandboxIdPart("thread", id)).toBe(id);
   });
 
-  it.each([".", "..", "", "a/b", "a\\b", "../x", "a:b", "a b", "é", "a\0b"])("rejects %j with INVALID_ARGUMENT", (id) => {
-    expect(() => validateSandboxIdPart("user", id)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
-  });
+  it.each([".", "..", "", "a/b", "a\\b", "../x", "a:b", "a b", "é", "a\0b"])(
+    "rejects %j with INVALID_ARGUMENT",
+    (id) => {
+      expect(() => validateSandboxIdPart("user", id)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    },
+  );
 
   it("names the kind of id", () => {
     expect(() => validateSandboxIdPart("thread", "a/b")).toThrow('Invalid thread id "a/b"');
@@ -43,9 +46,9 @@ describe("validateSandboxIdPart", () => {
 
 describe("validateExtraMounts", () => {
   it("normalises valid mounts", () => {
-    expect(validateExtraMounts([{ virtualPath: "/mnt/data/", hostPath: path.join(tmp, "data", "."), readOnly: true }])).toEqual([
-      { virtualPath: "/mnt/data", hostPath: path.join(tmp, "data"), readOnly: true },
-    ]);
+    expect(
+      validateExtraMounts([{ virtualPath: "/mnt/data/", hostPath: path.join(tmp, "data", "."), readOnly: true }]),
+    ).toEqual([{ virtualPath: "/mnt/data", hostPath: path.join(tmp, "data"), readOnly: true }]);
   });
 
   it.each([
@@ -57,21 +60,37 @@ describe("validateExtraMounts", () => {
     ["/mnt", "overlaps the reserved path /mnt/user-data"],
     ["/", "overlaps the reserved path"],
   ])("rejects the virtual path %j", (virtualPath, message) => {
-    expect(configError(() => validateExtraMounts([{ virtualPath, hostPath: path.join(tmp, "data"), readOnly: false }]))).toContain(message);
+    expect(
+      configError(() => validateExtraMounts([{ virtualPath, hostPath: path.join(tmp, "data"), readOnly: false }])),
+    ).toContain(message);
   });
 
   it("accepts a sibling of a reserved path that only shares its prefix", () => {
-    expect(validateExtraMounts([{ virtualPath: "/mnt/user-data-extra", hostPath: path.join(tmp, "data"), readOnly: false }])).toHaveLength(1);
+    expect(
+      validateExtraMounts([{ virtualPath: "/mnt/user-data-extra", hostPath: path.join(tmp, "data"), readOnly: false }]),
+    ).toHaveLength(1);
   });
 
   it("rejects relative, missing and non-directory host paths", () => {
-    expect(configError(() => validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: "data", readOnly: false }]))).toContain("host path must be absolute");
-    expect(configError(() => validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: path.join(tmp, "nope"), readOnly: false }]))).toContain("does not exist");
-    expect(configError(() => validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: path.join(tmp, "file.txt"), readOnly: false }]))).toContain("is not a directory");
+    expect(
+      configError(() => validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: "data", readOnly: false }])),
+    ).toContain("host path must be absolute");
+    expect(
+      configError(() =>
+        validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: path.join(tmp, "nope"), readOnly: false }]),
+      ),
+    ).toContain("does not exist");
+    expect(
+      configError(() =>
+        validateExtraMounts([{ virtualPath: "/mnt/x", hostPath: path.join(tmp, "file.txt"), readOnly: false }]),
+      ),
+    ).toContain("is not a directory");
   });
 
   it("rejects duplicate virtual paths", () => {
     const mount = { virtualPath: "/mnt/x", hostPath: path.join(tmp, "data"), readOnly: false };
-    expect(configError(() => validateExtraMounts([mount, { ...mount, virtualPath: "/mnt/x/" }]))).toContain("Duplicate mount path /mnt/x");
+    expect(configError(() => validateExtraMounts([mount, { ...mount, virtualPath: "/mnt/x/" }]))).toContain(
+      "Duplicate mount path /mnt/x",
+    );
   });
 });

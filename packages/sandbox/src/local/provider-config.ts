@@ -36,7 +36,10 @@ export interface ExtraMountConfig {
 export function validateSandboxIdPart(kind: "user" | "thread", value: string): string {
   if (typeof value !== "string" || !SANDBOX_ID_PATTERN.test(value) || value === "." || value === "..") {
     const shown = typeof value === "string" ? JSON.stringify(value.slice(0, 100)) : String(value);
-    throw new SandboxError("INVALID_ARGUMENT", `Invalid ${kind} id ${shown}: use letters, digits, '_', '.' and '-' only`);
+    throw new SandboxError(
+      "INVALID_ARGUMENT",
+      `Invalid ${kind} id ${shown}: use letters, digits, '_', '.' and '-' only`,
+    );
   }
   return value;
 }

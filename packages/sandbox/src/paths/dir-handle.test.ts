@@ -40,7 +40,9 @@ describe("DirHandle", () => {
     await usingDir(DirHandle.open(root), async (dir) => {
       await expect(dir.openDir("link")).rejects.toMatchObject({ code: "ENOTDIR" });
       await expect(dir.openFile("file-link", fs.constants.O_RDONLY)).rejects.toMatchObject({ code: "ELOOP" });
-      await expect(dir.openFile("file-link", fs.constants.O_WRONLY | fs.constants.O_CREAT)).rejects.toMatchObject({ code: "ELOOP" });
+      await expect(dir.openFile("file-link", fs.constants.O_WRONLY | fs.constants.O_CREAT)).rejects.toMatchObject({
+        code: "ELOOP",
+      });
       expect((await dir.lstat("link")).isSymbolicLink()).toBe(true);
       expect(await dir.readlink("link")).toBe(path.join(tmp, "outside"));
     });

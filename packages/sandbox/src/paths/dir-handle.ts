@@ -26,14 +26,20 @@ let procChecked: Promise<void> | undefined;
 
 /** Fails once, clearly, where `/proc/self/fd` does not resolve descriptors (not Linux, or no procfs). */
 function requireProcFd(): Promise<void> {
-  procChecked ??= fs.stat(FD_ROOT).then(
-    (stats) => stats.isDirectory(),
-    () => false,
-  ).then((usable) => {
-    if (usable) return;
-    procChecked = undefined;
-    throw new SandboxError("UNAVAILABLE", "LocalSandbox file operations need Linux with /proc mounted (they resolve paths through /proc/self/fd)");
-  });
+  procChecked ??= fs
+    .stat(FD_ROOT)
+    .then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    )
+    .then((usable) => {
+      if (usable) return;
+      procChecked = undefined;
+      throw new SandboxError(
+        "UNAVAILABLE",
+        "LocalSandbox file operations need Linux with /proc mounted (they resolve paths through /proc/self/fd)",
+      );
+    });
   return procChecked;
 }
 
@@ -186,7 +192,10 @@ export class DirHandle {
  * @param use - The work.
  * @returns What `use` returns.
  */
-export async function usingDir<T>(handle: DirHandle | Promise<DirHandle>, use: (dir: DirHandle) => Promise<T>): Promise<T> {
+export async function usingDir<T>(
+  handle: DirHandle | Promise<DirHandle>,
+  use: (dir: DirHandle) => Promise<T>,
+): Promise<T> {
   const dir = await handle;
   try {
     return await use(dir);

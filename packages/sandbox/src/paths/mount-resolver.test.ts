@@ -51,7 +51,12 @@ async function hostPathOf(entry: PathEntry): Promise<string> {
  * Resolves like a reader (the target opened with O_NOFOLLOW, so links are
  * followed virtually) and returns where the path ends on the host.
  */
-function resolve(r: MountResolver, virtualPath: string, access: AccessMode = "read", createParents = false): Promise<string> {
+function resolve(
+  r: MountResolver,
+  virtualPath: string,
+  access: AccessMode = "read",
+  createParents = false,
+): Promise<string> {
   return r.withEntry(
     virtualPath,
     access,
@@ -71,19 +76,27 @@ describe("MountResolver.withEntry", () => {
     await fs.mkdir(path.join(workspace, "a"));
     expect(await resolve(resolver, "/mnt/user-data/workspace/a/b.txt")).toBe(path.join(workspace, "a", "b.txt"));
     expect(await resolve(resolver, "/mnt/user-data/workspace")).toBe(workspace);
-    const segments = await resolver.withEntry("/mnt/user-data/workspace/a/b.txt", "read", async (e) => [e.virtualPath, e.segments, e.name]);
+    const segments = await resolver.withEntry("/mnt/user-data/workspace/a/b.txt", "read", async (e) => [
+      e.virtualPath,
+      e.segments,
+      e.name,
+    ]);
     expect(segments).toEqual(["/mnt/user-data/workspace/a/b.txt", ["a", "b.txt"], "b.txt"]);
   });
 
   it("reports a missing parent as NOT_FOUND, and creates it on request", async () => {
     expect((await failure(resolve(resolver, "/mnt/user-data/workspace/x/y/z.txt"))).code).toBe("NOT_FOUND");
-    expect(await resolve(resolver, "/mnt/user-data/workspace/x/y/z.txt", "write", true)).toBe(path.join(workspace, "x", "y", "z.txt"));
+    expect(await resolve(resolver, "/mnt/user-data/workspace/x/y/z.txt", "write", true)).toBe(
+      path.join(workspace, "x", "y", "z.txt"),
+    );
     expect((await fs.stat(path.join(workspace, "x", "y"))).isDirectory()).toBe(true);
   });
 
   it("refuses a parent that is a file with NOT_A_DIRECTORY", async () => {
     await fs.writeFile(path.join(workspace, "f"), "x");
-    expect((await failure(resolve(resolver, "/mnt/user-data/workspace/f/x.txt", "write", true))).code).toBe("NOT_A_DIRECTORY");
+    expect((await failure(resolve(resolver, "/mnt/user-data/workspace/f/x.txt", "write", true))).code).toBe(
+      "NOT_A_DIRECTORY",
+    );
   });
 
   it("refuses paths outside every mount", async () => {
@@ -136,7 +149,9 @@ describe("MountResolver.withEntry", () => {
 
   it("refuses a dangling directory symlink in the middle of a missing path, creating nothing outside", async () => {
     await fs.symlink(path.join(outside, "missing-dir"), path.join(workspace, "dir"));
-    expect((await failure(resolve(resolver, "/mnt/user-data/workspace/dir/sub/new.txt", "write", true))).code).toBe("PATH_ESCAPE");
+    expect((await failure(resolve(resolver, "/mnt/user-data/workspace/dir/sub/new.txt", "write", true))).code).toBe(
+      "PATH_ESCAPE",
+    );
     expect(await fs.readdir(outside)).toEqual([]);
   });
 
@@ -147,7 +162,9 @@ describe("MountResolver.withEntry", () => {
     await fs.symlink("/mnt/user-data/workspace/real", path.join(workspace, "by-virtual"));
     await fs.symlink(path.join(workspace, "real"), path.join(workspace, "by-host"));
     for (const via of ["alias", "real/deeper/back", "by-virtual", "by-host"]) {
-      expect(await resolve(resolver, `/mnt/user-data/workspace/${via}/new.txt`, "write")).toBe(path.join(workspace, "real", "new.txt"));
+      expect(await resolve(resolver, `/mnt/user-data/workspace/${via}/new.txt`, "write")).toBe(
+        path.join(workspace, "real", "new.txt"),
+      );
     }
     const segments = await resolver.withEntry("/mnt/user-data/workspace/alias", "read", async (e) => e.segments);
     expect(segments).toEqual(["alias"]);

@@ -25,7 +25,13 @@ import type { Mount } from "../mount.js";
 import { DirHandle, usingDir } from "./dir-handle.js";
 import { errnoOf, notFoundError, toSandboxError, type FsTarget } from "./fs-errors.js";
 import { isPathInside } from "@deerflow/kernel";
-import { ESCAPE_MESSAGE, NOT_ALLOWED_MESSAGE, hostToVirtual, matchMount, normalizeVirtualPath } from "./virtual-paths.js";
+import {
+  ESCAPE_MESSAGE,
+  NOT_ALLOWED_MESSAGE,
+  hostToVirtual,
+  matchMount,
+  normalizeVirtualPath,
+} from "./virtual-paths.js";
 
 /** Whether the caller will only read, or also write. */
 export type AccessMode = "read" | "write";
@@ -112,10 +118,17 @@ export class MountResolver {
    *   (`Read-only file system: <path>`), `NOT_FOUND`, `NOT_A_DIRECTORY` (a parent is
    *   a file); whatever `use` throws, as a `SandboxError` for the virtual path.
    */
-  async withEntry<T>(virtualPath: string, access: AccessMode, use: (entry: PathEntry) => Promise<T>, options: EntryOptions = {}): Promise<T> {
+  async withEntry<T>(
+    virtualPath: string,
+    access: AccessMode,
+    use: (entry: PathEntry) => Promise<T>,
+    options: EntryOptions = {},
+  ): Promise<T> {
     const normalized = normalizeVirtualPath(virtualPath);
     if (Buffer.byteLength(normalized) >= MAX_PATH_BYTES) {
-      throw new SandboxError("INVALID_ARGUMENT", `File name too long: ${normalized.slice(0, 200)}...`, { path: normalized.slice(0, 200) });
+      throw new SandboxError("INVALID_ARGUMENT", `File name too long: ${normalized.slice(0, 200)}...`, {
+        path: normalized.slice(0, 200),
+      });
     }
     const match = matchMount(this.mounts, normalized);
     if (match === undefined) throw new SandboxError("PATH_NOT_ALLOWED", NOT_ALLOWED_MESSAGE, { path: normalized });

@@ -31,7 +31,10 @@ export type OpenMode = "read" | "append";
  */
 export async function openRegularFile(dir: DirHandle, name: string | undefined, mode: OpenMode): Promise<FileHandle> {
   if (name === undefined) throw new OpenRefusedError("directory");
-  const flags = mode === "read" ? constants.O_RDONLY | O_NONBLOCK : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NONBLOCK;
+  const flags =
+    mode === "read"
+      ? constants.O_RDONLY | O_NONBLOCK
+      : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | O_NONBLOCK;
   let handle: FileHandle;
   try {
     handle = await dir.openFile(name, flags, APPEND_FILE_MODE);
@@ -54,7 +57,9 @@ export async function openRegularFile(dir: DirHandle, name: string | undefined, 
 }
 
 /** What {@link openTarget} found. */
-export type OpenedTarget = { readonly kind: "directory"; readonly dir: DirHandle } | { readonly kind: "file"; readonly file: FileHandle };
+export type OpenedTarget =
+  | { readonly kind: "directory"; readonly dir: DirHandle }
+  | { readonly kind: "file"; readonly file: FileHandle };
 
 /**
  * Opens whatever a resolved path names, for reading: a directory or a regular file.
@@ -64,7 +69,10 @@ export type OpenedTarget = { readonly kind: "directory"; readonly dir: DirHandle
  * @throws {@link OpenRefusedError} `not-regular` for a FIFO/socket/device; Node's
  *   error otherwise (`ELOOP` when the name holds a symlink, `ENOENT`...).
  */
-export async function openTarget(entry: { readonly dir: DirHandle; readonly name: string | undefined }): Promise<OpenedTarget> {
+export async function openTarget(entry: {
+  readonly dir: DirHandle;
+  readonly name: string | undefined;
+}): Promise<OpenedTarget> {
   if (entry.name === undefined) return { kind: "directory", dir: entry.dir.retain() };
   // No O_DIRECTORY: with it a symlink fails as ENOTDIR, without it as ELOOP, which the resolver follows.
   const handle = await entry.dir.openFile(entry.name, constants.O_RDONLY | O_NONBLOCK);
@@ -87,7 +95,11 @@ export async function openTarget(entry: { readonly dir: DirHandle; readonly name
  * @returns The directory (one owner); the caller closes it.
  * @throws {@link SandboxError} `NOT_A_DIRECTORY` for anything else; as {@link openTarget}.
  */
-export async function openDirectory(entry: { readonly dir: DirHandle; readonly name: string | undefined; readonly virtualPath: string }): Promise<DirHandle> {
+export async function openDirectory(entry: {
+  readonly dir: DirHandle;
+  readonly name: string | undefined;
+  readonly virtualPath: string;
+}): Promise<DirHandle> {
   let target: OpenedTarget;
   try {
     target = await openTarget(entry);

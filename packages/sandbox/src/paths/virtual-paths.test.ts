@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SandboxError } from "../errors.js";
 import type { Mount } from "../mount.js";
-import {
-  hostToVirtual,
-  joinVirtual,
-  matchMount,
-  mountsBelow,
-  normalizeVirtualPath,
-} from "./virtual-paths.js";
+import { hostToVirtual, joinVirtual, matchMount, mountsBelow, normalizeVirtualPath } from "./virtual-paths.js";
 
 const mounts: Mount[] = [
   { virtualPath: "/mnt/user-data/workspace", hostPath: "/srv/t/user-data/workspace", readOnly: false },
@@ -42,12 +36,14 @@ describe("normalizeVirtualPath", () => {
     expect(codeOf(() => normalizeVirtualPath(input))).toBe("PATH_ESCAPE");
   });
 
-  it.each(["/mnt/user-data/workspace/%2e%2e/x", "/mnt/user-data/workspace/..%2f..", "/mnt/user-data/workspace/...", "/mnt/user-data/workspace/..a"])(
-    "keeps the literal name %s (encoded or longer dots are not traversal)",
-    (input) => {
-      expect(normalizeVirtualPath(input)).toBe(input);
-    },
-  );
+  it.each([
+    "/mnt/user-data/workspace/%2e%2e/x",
+    "/mnt/user-data/workspace/..%2f..",
+    "/mnt/user-data/workspace/...",
+    "/mnt/user-data/workspace/..a",
+  ])("keeps the literal name %s (encoded or longer dots are not traversal)", (input) => {
+    expect(normalizeVirtualPath(input)).toBe(input);
+  });
 
   it("rejects relative and empty paths with PATH_NOT_ALLOWED", () => {
     expect(codeOf(() => normalizeVirtualPath("workspace/a"))).toBe("PATH_NOT_ALLOWED");
@@ -84,10 +80,11 @@ describe("matchMount", () => {
 describe("mountsBelow", () => {
   it("lists the mounts nested strictly below a directory", () => {
     expect(mountsBelow(mounts, "/mnt/skills").map((m) => m.virtualPath)).toEqual(["/mnt/skills/public"]);
-    expect(mountsBelow(mounts, "/mnt/user-data").map((m) => m.virtualPath).sort()).toEqual([
-      "/mnt/user-data/uploads",
-      "/mnt/user-data/workspace",
-    ]);
+    expect(
+      mountsBelow(mounts, "/mnt/user-data")
+        .map((m) => m.virtualPath)
+        .sort(),
+    ).toEqual(["/mnt/user-data/uploads", "/mnt/user-data/workspace"]);
     expect(mountsBelow(mounts, "/mnt/user-data/workspace")).toEqual([]);
   });
 });

@@ -28,7 +28,11 @@ async function refusal(promise: Promise<unknown>): Promise<SandboxError> {
   return err as SandboxError;
 }
 
-const write = (virtualPath: string, bytes: number, extra: { existingBytes?: number; append?: boolean; created?: boolean; createdDirs?: number } = {}) => ({
+const write = (
+  virtualPath: string,
+  bytes: number,
+  extra: { existingBytes?: number; append?: boolean; created?: boolean; createdDirs?: number } = {},
+) => ({
   virtualPath,
   bytes,
   existingBytes: extra.existingBytes ?? 0,
@@ -63,14 +67,22 @@ describe("DiskQuota", () => {
     const quota = new DiskQuota({ roots: [workspace], limits: { bytes: 1000 } });
     await quota.chargeWrite(write("/mnt/user-data/workspace/big", 1500, { existingBytes: 2000, created: false }));
     await quota.chargeWrite(write("/mnt/user-data/workspace/big", 1500, { existingBytes: 1500, created: false }));
-    await refusal(quota.chargeWrite(write("/mnt/user-data/workspace/big", 1, { existingBytes: 1500, created: false, append: true })));
+    await refusal(
+      quota.chargeWrite(
+        write("/mnt/user-data/workspace/big", 1, { existingBytes: 1500, created: false, append: true }),
+      ),
+    );
   });
 
   it("counts appends by the bytes added and replacements by the difference", async () => {
     await writeFile(path.join(workspace, "log"), Buffer.alloc(900));
     const quota = new DiskQuota({ roots: [workspace], limits: { bytes: 1000 } });
     await quota.chargeWrite(write("/mnt/user-data/workspace/log", 1000, { existingBytes: 900, created: false }));
-    await refusal(quota.chargeWrite(write("/mnt/user-data/workspace/log", 1, { existingBytes: 1000, created: false, append: true })));
+    await refusal(
+      quota.chargeWrite(
+        write("/mnt/user-data/workspace/log", 1, { existingBytes: 1000, created: false, append: true }),
+      ),
+    );
   });
 
   it("refuses a write that would create one entry too many, counting created folders", async () => {
@@ -104,13 +116,19 @@ describe("DiskQuota", () => {
 
   it("serialises concurrent writes on the same figures: only what fits passes", async () => {
     const quota = new DiskQuota({ roots: [workspace], limits: { bytes: 1000 } });
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => quota.chargeWrite(write(`/mnt/user-data/workspace/f${i}`, 300))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => quota.chargeWrite(write(`/mnt/user-data/workspace/f${i}`, 300))),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
   });
 
   it("rejects negative or fractional limits", () => {
-    expect(() => new DiskQuota({ roots: [workspace], limits: { bytes: -1 } })).toThrow(/must be a non-negative integer/);
-    expect(() => new DiskQuota({ roots: [workspace], limits: { files: 1.5 } })).toThrow(/must be a non-negative integer/);
+    expect(() => new DiskQuota({ roots: [workspace], limits: { bytes: -1 } })).toThrow(
+      /must be a non-negative integer/,
+    );
+    expect(() => new DiskQuota({ roots: [workspace], limits: { files: 1.5 } })).toThrow(
+      /must be a non-negative integer/,
+    );
   });
 });
 

@@ -91,7 +91,10 @@ export class DiskQuota {
         throw new SandboxError("INVALID_ARGUMENT", `Disk quota ${name} must be a non-negative integer`);
       }
     }
-    this.limits = { bytes: options.limits.bytes ?? Number.POSITIVE_INFINITY, files: options.limits.files ?? DEFAULT_QUOTA_FILES };
+    this.limits = {
+      bytes: options.limits.bytes ?? Number.POSITIVE_INFINITY,
+      files: options.limits.files ?? DEFAULT_QUOTA_FILES,
+    };
     this.#roots = options.roots.map((root) => path.resolve(root));
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_QUOTA_POLL_MS;
     this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_QUOTA_MAX_AGE_MS;
@@ -125,7 +128,8 @@ export class DiskQuota {
   /** The cached usage when fresh, else a new measurement. */
   async current(): Promise<DiskUsage> {
     const cached = this.#cached;
-    if (cached !== undefined && Date.now() - cached.at < this.#maxAgeMs && this.#inFlight === undefined) return cached.usage;
+    if (cached !== undefined && Date.now() - cached.at < this.#maxAgeMs && this.#inFlight === undefined)
+      return cached.usage;
     return this.measure();
   }
 
@@ -156,11 +160,23 @@ export class DiskQuota {
     const overBytes = addedBytes > 0 && (projected.bytes > this.limits.bytes || usage.stoppedEarly);
     const overFiles = addedFiles > 0 && projected.files > this.limits.files;
     if (overBytes || overFiles) {
-      throw new SandboxError("QUOTA_EXCEEDED", writeRefusedMessage(change.virtualPath, addedBytes, projected, this.limits), { path: change.virtualPath });
+      throw new SandboxError(
+        "QUOTA_EXCEEDED",
+        writeRefusedMessage(change.virtualPath, addedBytes, projected, this.limits),
+        { path: change.virtualPath },
+      );
     }
     // Synchronous from the check on: concurrent writes cannot both pass on the same figures.
     const cached = this.#cached;
-    if (cached !== undefined) this.#cached = { ...cached, usage: { ...cached.usage, bytes: Math.max(0, cached.usage.bytes + addedBytes), files: cached.usage.files + addedFiles } };
+    if (cached !== undefined)
+      this.#cached = {
+        ...cached,
+        usage: {
+          ...cached.usage,
+          bytes: Math.max(0, cached.usage.bytes + addedBytes),
+          files: cached.usage.files + addedFiles,
+        },
+      };
     if (this.#inFlight !== undefined) {
       this.#committedDuringWalk.bytes += Math.max(0, addedBytes);
       this.#committedDuringWalk.files += addedFiles;
@@ -176,7 +192,9 @@ export class DiskQuota {
    */
   async beginCommand(): Promise<CommandQuota> {
     const usage = await this.current();
-    const threshold = usage.stoppedEarly ? this.limits : { bytes: Math.max(this.limits.bytes, usage.bytes), files: Math.max(this.limits.files, usage.files) };
+    const threshold = usage.stoppedEarly
+      ? this.limits
+      : { bytes: Math.max(this.limits.bytes, usage.bytes), files: Math.max(this.limits.files, usage.files) };
     return new CommandQuota(this, usage, threshold);
   }
 }

@@ -61,17 +61,22 @@ describe("measureDiskUsage", () => {
     expect((await measureDiskUsage([root], { maxEntries: 1000, maxDepth: 10 })).incomplete).toBeUndefined();
   });
 
-  it.skipIf(process.getuid?.() === 0)("reports an unreadable folder as incomplete (non-root only: root reads every folder)", async () => {
-    const locked = path.join(root, "locked");
-    await mkdir(locked);
-    await writeFile(path.join(locked, "hidden.bin"), Buffer.alloc(4096));
-    await chmod(locked, 0o000);
-    try {
-      expect((await measureDiskUsage([root], { maxEntries: 1000 })).incomplete).toMatch(/could not be read \(EACCES\)/);
-    } finally {
-      await chmod(locked, 0o700);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    "reports an unreadable folder as incomplete (non-root only: root reads every folder)",
+    async () => {
+      const locked = path.join(root, "locked");
+      await mkdir(locked);
+      await writeFile(path.join(locked, "hidden.bin"), Buffer.alloc(4096));
+      await chmod(locked, 0o000);
+      try {
+        expect((await measureDiskUsage([root], { maxEntries: 1000 })).incomplete).toMatch(
+          /could not be read \(EACCES\)/,
+        );
+      } finally {
+        await chmod(locked, 0o700);
+      }
+    },
+  );
 
   it("walks paths longer than PATH_MAX by failing closed, not by skipping them", async () => {
     // 20 levels of 250-character names: about 5,000 characters, past Linux's 4,096.

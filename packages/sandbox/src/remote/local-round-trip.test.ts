@@ -23,7 +23,9 @@ class EchoRunner implements CommandRunner {
   }
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string; path: string | undefined }> {
+async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; path: string | undefined }> {
   const err: unknown = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -46,15 +48,26 @@ describe("RemoteSandbox over createSandboxServer with a LocalSandboxProvider", (
     await mkdir(path.join(tmp, "outside"));
     await writeFile(path.join(tmp, "outside/secret.txt"), "secret");
     runner = new EchoRunner();
-    const provider = new LocalSandboxProvider({ baseDir: path.join(tmp, "base"), skillsDir: path.join(tmp, "skills"), runner });
+    const provider = new LocalSandboxProvider({
+      baseDir: path.join(tmp, "base"),
+      skillsDir: path.join(tmp, "skills"),
+      runner,
+    });
     app = createSandboxServer({ provider, token: "k" });
     const fetchImpl = injectFetch(app);
-    const { url } = await new HttpProvisionerBackend({ url: "http://svc.test", apiKey: "k", fetch: fetchImpl }).create("sb", "t1", "u1");
+    const { url } = await new HttpProvisionerBackend({ url: "http://svc.test", apiKey: "k", fetch: fetchImpl }).create(
+      "sb",
+      "t1",
+      "u1",
+    );
     remote = new RemoteSandbox({ id: "sb", url, apiKey: "k", fetch: fetchImpl });
     // The service hosts client "default"'s user u1 as the provider's user "default.u1".
     local = await provider.acquire("t1", "default.u1");
     await local.writeFile("/mnt/user-data/workspace/dir/a.txt", "one\ntwo\nthree\n");
-    await symlink(path.join(tmp, "outside/secret.txt"), path.join(tmp, "base/users/default.u1/threads/t1/user-data/workspace/escape.txt"));
+    await symlink(
+      path.join(tmp, "outside/secret.txt"),
+      path.join(tmp, "base/users/default.u1/threads/t1/user-data/workspace/escape.txt"),
+    );
   });
 
   afterEach(async () => {
@@ -101,7 +114,11 @@ describe("RemoteSandbox over createSandboxServer with a LocalSandboxProvider", (
   });
 
   it("passes command, timeout, cwd and env to the runner", async () => {
-    const result = await remote.execute("echo hi", { timeoutMs: 1234, cwd: "/mnt/user-data/outputs", env: { GREETING: "hello" } });
+    const result = await remote.execute("echo hi", {
+      timeoutMs: 1234,
+      cwd: "/mnt/user-data/outputs",
+      env: { GREETING: "hello" },
+    });
     expect(result.stdout).toBe("echo hi\n");
     const spec = runner.specs.at(-1);
     expect([spec?.timeoutMs, spec?.cwd, spec?.env.GREETING]).toEqual([1234, "/mnt/user-data/outputs", "hello"]);

@@ -7,7 +7,13 @@ describe("CandidateFiles", () => {
   it("keeps candidates and the folders leading to them, and omits the rest", () => {
     const omit = candidates.omitting(() => false);
     expect(["src", "src/a.ts", "src/deep", "src/deep/b.ts", "top.md"].filter(omit)).toEqual([]);
-    expect(["lib", "src/c.ts", "src/other", "top.md.bak", "sr"].filter(omit)).toEqual(["lib", "src/c.ts", "src/other", "top.md.bak", "sr"]);
+    expect(["lib", "src/c.ts", "src/other", "top.md.bak", "sr"].filter(omit)).toEqual([
+      "lib",
+      "src/c.ts",
+      "src/other",
+      "top.md.bak",
+      "sr",
+    ]);
   });
 
   it("keeps the walk's own omissions", () => {

@@ -24,7 +24,8 @@ export class CandidateFiles {
     const folders = new Set<string>();
     for (const file of files) {
       fileSet.add(file);
-      for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1)) folders.add(file.slice(0, slash));
+      for (let slash = file.indexOf("/"); slash !== -1; slash = file.indexOf("/", slash + 1))
+        folders.add(file.slice(0, slash));
     }
     this.#files = fileSet;
     this.#folders = folders;

@@ -66,7 +66,14 @@ describe("compileGlob", () => {
   });
 
   it("expands braces, nested ones included", () => {
-    expect(matches("**/*.{py,ts}", tree)).toEqual(["a.py", "src/b.py", "src/deep/c.py", "src/deep/d.ts", "lib/e.ts", ".hidden.py"]);
+    expect(matches("**/*.{py,ts}", tree)).toEqual([
+      "a.py",
+      "src/b.py",
+      "src/deep/c.py",
+      "src/deep/d.ts",
+      "lib/e.ts",
+      ".hidden.py",
+    ]);
     expect(matches("{src,lib}/*.ts", tree)).toEqual(["lib/e.ts"]);
     expect(matches("{a,src/{b,deep/c}}.py", tree)).toEqual(["a.py", "src/b.py", "src/deep/c.py"]);
   });

@@ -95,7 +95,10 @@ function expandInto(pattern: string, out: string[]): void {
     return;
   }
   if (out.length >= MAX_BRACE_EXPANSIONS) {
-    throw new SandboxError("INVALID_ARGUMENT", `Glob pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives`);
+    throw new SandboxError(
+      "INVALID_ARGUMENT",
+      `Glob pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives`,
+    );
   }
   out.push(pattern);
 }

@@ -41,7 +41,10 @@ function glob(pattern: string, options?: GlobFilesOptions) {
 describe("globFiles", () => {
   it("finds files at any depth with **, sorted, skipping ignored trees", async () => {
     const result = await glob("**/*.py");
-    expect(result).toEqual({ matches: ["logs.py/x.py", "main.py", "src/app.py", "src/util/helpers.py"], truncated: false });
+    expect(result).toEqual({
+      matches: ["logs.py/x.py", "main.py", "src/app.py", "src/util/helpers.py"],
+      truncated: false,
+    });
   });
 
   it("matches a slash-less pattern against file names at any depth", async () => {

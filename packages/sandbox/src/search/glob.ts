@@ -43,7 +43,11 @@ export interface GlobFilesOptions {
  * @example
  * const { matches, truncated } = await globFiles(dir, "**" + "/*.py");
  */
-export async function globFiles(root: DirHandle, pattern: string, options: GlobFilesOptions = {}): Promise<CappedResult<string>> {
+export async function globFiles(
+  root: DirHandle,
+  pattern: string,
+  options: GlobFilesOptions = {},
+): Promise<CappedResult<string>> {
   const matcher = compileGlob(pattern, { matchBase: true });
   const cap = effectiveMaxResults(options.maxResults, DEFAULT_GLOB_RESULTS, MAX_GLOB_RESULTS);
   const prefix = options.pathPrefix ?? "";

@@ -73,7 +73,9 @@ describe("grepFiles", () => {
   it("searches a single file root", async () => {
     const file = await fs.open(path.join(root, "node_modules", "dep", "c.js"));
     try {
-      expect((await grepFiles({ file, name: "c.js" }, "dependency")).matches).toEqual([{ relativePath: "", line: 1, text: "TODO in a dependency" }]);
+      expect((await grepFiles({ file, name: "c.js" }, "dependency")).matches).toEqual([
+        { relativePath: "", line: 1, text: "TODO in a dependency" },
+      ]);
       expect((await grepFiles({ file, name: "c.js" }, "dependency", { glob: "*.py" })).matches).toEqual([]);
     } finally {
       await file.close();

@@ -210,7 +210,12 @@ async function searchFile(
 }
 
 /** Searches an open file; returns false once the collector is full. */
-async function searchHandle(handle: FileHandle, relativePath: string, regex: RegExp, push: (match: HostGrepMatch) => boolean): Promise<boolean> {
+async function searchHandle(
+  handle: FileHandle,
+  relativePath: string,
+  regex: RegExp,
+  push: (match: HostGrepMatch) => boolean,
+): Promise<boolean> {
   const { size } = await handle.stat();
   if (size > GREP_MAX_FILE_BYTES) return true;
   const fast = await searchWholeText(handle, size, regex, relativePath, push);

@@ -2,20 +2,51 @@ import { describe, expect, it } from "vitest";
 import { IGNORE_PATTERNS, escapeRegExp, isIgnoredName, isIgnoredPath } from "./ignore.js";
 
 describe("isIgnoredName", () => {
-  it.each([".git", "node_modules", "__pycache__", ".venv", "venv", ".env", "env", "dist", "build", "target", "out", ".DS_Store", ".cache", "logs", ".pytest_cache", ".idea", ".vscode"])(
-    "ignores %s",
-    (name) => expect(isIgnoredName(name)).toBe(true),
-  );
+  it.each([
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".env",
+    "env",
+    "dist",
+    "build",
+    "target",
+    "out",
+    ".DS_Store",
+    ".cache",
+    "logs",
+    ".pytest_cache",
+    ".idea",
+    ".vscode",
+  ])("ignores %s", (name) => expect(isIgnoredName(name)).toBe(true));
 
-  it.each(["server.log", "a.tmp", "x.bak", "pkg.egg-info", "notes.txt~", "file.swp", ".upload-abc.part", "x.cache", "y.temp", "z.lnk"])(
-    "ignores the wildcard match %s",
-    (name) => expect(isIgnoredName(name)).toBe(true),
-  );
+  it.each([
+    "server.log",
+    "a.tmp",
+    "x.bak",
+    "pkg.egg-info",
+    "notes.txt~",
+    "file.swp",
+    ".upload-abc.part",
+    "x.cache",
+    "y.temp",
+    "z.lnk",
+  ])("ignores the wildcard match %s", (name) => expect(isIgnoredName(name)).toBe(true));
 
-  it.each(["src", "README.md", "environment", "output", "builder", "log", ".gitignore", ".envrc", "upload-a.part", "a.log.txt"])(
-    "keeps %s",
-    (name) => expect(isIgnoredName(name)).toBe(false),
-  );
+  it.each([
+    "src",
+    "README.md",
+    "environment",
+    "output",
+    "builder",
+    "log",
+    ".gitignore",
+    ".envrc",
+    "upload-a.part",
+    "a.log.txt",
+  ])("keeps %s", (name) => expect(isIgnoredName(name)).toBe(false));
 
   it("is case-sensitive", () => {
     expect(isIgnoredName("Node_Modules")).toBe(false);

@@ -39,19 +39,34 @@ describe("literalPrefilter", () => {
   });
 
   it("escapes nothing away from a literal search", () => {
-    expect(literalPrefilter(regex("a.b*c (d)", { literal: true }))).toEqual({ literals: ["a.b*c (d)"], ignoreCase: false });
+    expect(literalPrefilter(regex("a.b*c (d)", { literal: true }))).toEqual({
+      literals: ["a.b*c (d)"],
+      ignoreCase: false,
+    });
   });
 
   it("reports case-insensitivity, from the option or a leading (?i)", () => {
-    expect(literalPrefilter(regex("Needle", { caseSensitive: false }))).toEqual({ literals: ["Needle"], ignoreCase: true });
-    expect(literalPrefilter(compileSearchRegex("(?i)Needle", false, true))).toEqual({ literals: ["Needle"], ignoreCase: true });
+    expect(literalPrefilter(regex("Needle", { caseSensitive: false }))).toEqual({
+      literals: ["Needle"],
+      ignoreCase: true,
+    });
+    expect(literalPrefilter(compileSearchRegex("(?i)Needle", false, true))).toEqual({
+      literals: ["Needle"],
+      ignoreCase: true,
+    });
   });
 
   it("keeps non-ASCII letters when case matters, and cuts at them when it does not", () => {
     expect(literalPrefilter(regex("Größenänderung"))).toEqual({ literals: ["Größenänderung"], ignoreCase: false });
-    expect(literalPrefilter(regex("Größenänderung", { caseSensitive: false }))).toEqual({ literals: ["nderung"], ignoreCase: true });
+    expect(literalPrefilter(regex("Größenänderung", { caseSensitive: false }))).toEqual({
+      literals: ["nderung"],
+      ignoreCase: true,
+    });
     // Caseless scripts stay whole: their only match is themselves.
-    expect(literalPrefilter(regex("日本語テキスト", { caseSensitive: false }))).toEqual({ literals: ["日本語テキスト"], ignoreCase: true });
+    expect(literalPrefilter(regex("日本語テキスト", { caseSensitive: false }))).toEqual({
+      literals: ["日本語テキスト"],
+      ignoreCase: true,
+    });
   });
 
   it("never produces a lone surrogate, U+FFFD or NUL", () => {
@@ -72,7 +87,9 @@ describe("literalPrefilter", () => {
         for (const line of lines) {
           if (!compiled.test(line)) continue;
           const haystack = prefilter.ignoreCase ? line.toLowerCase() : line;
-          const found = prefilter.literals.some((literal) => haystack.includes(prefilter.ignoreCase ? literal.toLowerCase() : literal));
+          const found = prefilter.literals.some((literal) =>
+            haystack.includes(prefilter.ignoreCase ? literal.toLowerCase() : literal),
+          );
           expect({ pattern, caseSensitive, line, found }).toEqual({ pattern, caseSensitive, line, found: true });
         }
       }

@@ -105,7 +105,14 @@ function alternatives(source: string): string[] {
  * invents one.
  */
 function escapeLength(text: string): number {
-  const patterns = [/^\\x[0-9A-Fa-f]{2}/, /^\\u[0-9A-Fa-f]{4}/, /^\\c[A-Za-z]/, /^\\[0-9]+/, /^\\k<[^>]*>/, /^\\[pP]\{[^}]*\}/];
+  const patterns = [
+    /^\\x[0-9A-Fa-f]{2}/,
+    /^\\u[0-9A-Fa-f]{4}/,
+    /^\\c[A-Za-z]/,
+    /^\\[0-9]+/,
+    /^\\k<[^>]*>/,
+    /^\\[pP]\{[^}]*\}/,
+  ];
   for (const pattern of patterns) {
     const match = pattern.exec(text);
     if (match !== null) return match[0].length;
@@ -115,7 +122,9 @@ function escapeLength(text: string): number {
 
 /** Splits a run at lone surrogates, which have no UTF-8 encoding to search for. */
 function wellFormedPieces(run: string): string[] {
-  return run.split(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/).filter((piece) => piece !== "");
+  return run
+    .split(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/)
+    .filter((piece) => piece !== "");
 }
 
 /** Runs of plain, unquantified characters of one alternative. */
@@ -126,7 +135,7 @@ function literalRuns(alternative: string, ignoreCase: boolean): string[] {
     runs.push(...wellFormedPieces(run));
     run = "";
   };
-  for (let i = 0; i < alternative.length; ) {
+  for (let i = 0; i < alternative.length;) {
     const char = alternative.charAt(i);
     let literal: string | undefined;
     let next = i + 1;
@@ -151,8 +160,16 @@ function literalRuns(alternative: string, ignoreCase: boolean): string[] {
       literal = char;
     }
     const quantifier = alternative.charAt(next);
-    const quantified = quantifier === "*" || quantifier === "+" || quantifier === "?" || (quantifier === "{" && QUANTIFIER_BRACE.test(alternative.slice(next)));
-    const usable = literal !== undefined && !quantified && !UNSEARCHABLE.has(literal) && (!ignoreCase || safeUnderIgnoreCase(literal.charCodeAt(0)));
+    const quantified =
+      quantifier === "*" ||
+      quantifier === "+" ||
+      quantifier === "?" ||
+      (quantifier === "{" && QUANTIFIER_BRACE.test(alternative.slice(next)));
+    const usable =
+      literal !== undefined &&
+      !quantified &&
+      !UNSEARCHABLE.has(literal) &&
+      (!ignoreCase || safeUnderIgnoreCase(literal.charCodeAt(0)));
     if (usable) run += literal;
     else end();
     i = next;
@@ -177,7 +194,10 @@ export function literalPrefilter(regex: RegExp): LiteralPrefilter | undefined {
   const ignoreCase = regex.flags === "i";
   const literals: string[] = [];
   for (const alternative of alternatives(regex.source)) {
-    const best = literalRuns(alternative, ignoreCase).reduce((longest, run) => (run.length > longest.length ? run : longest), "");
+    const best = literalRuns(alternative, ignoreCase).reduce(
+      (longest, run) => (run.length > longest.length ? run : longest),
+      "",
+    );
     if (best === "") return undefined;
     literals.push(best);
   }

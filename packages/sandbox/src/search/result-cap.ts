@@ -43,7 +43,9 @@ export function collector<T>(cap: number): { push(item: T): boolean; result(): C
       return items.length <= cap;
     },
     result() {
-      return items.length > cap ? { matches: items.slice(0, cap), truncated: true } : { matches: items, truncated: false };
+      return items.length > cap
+        ? { matches: items.slice(0, cap), truncated: true }
+        : { matches: items, truncated: false };
     },
   };
 }

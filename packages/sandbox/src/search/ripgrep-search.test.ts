@@ -11,7 +11,10 @@ function result(stdout: string, extra: Partial<ExecuteResult> = {}): ExecuteResu
   return { stdout, stderr: "", exitCode: 0, signal: null, timedOut: false, truncated: false, ...extra };
 }
 
-function searchAnswering(answer: ExecuteResult | Error): { search: RipgrepSearch; calls: Parameters<SearchCommandRunner>[0][] } {
+function searchAnswering(answer: ExecuteResult | Error): {
+  search: RipgrepSearch;
+  calls: Parameters<SearchCommandRunner>[0][];
+} {
   const calls: Parameters<SearchCommandRunner>[0][] = [];
   const run: SearchCommandRunner = async (request) => {
     calls.push(request);
@@ -25,8 +28,12 @@ describe("ripgrepCommand", () => {
   it("passes literals through the environment and quotes every path", () => {
     const { command, env } = ripgrepCommand({ literals: ["a'b", "$(x)"], ignoreCase: true }, [WS, `${WS}/it's`]);
     expect(env).toEqual({ [`${LITERAL_VARIABLE_PREFIX}0`]: "a'b", [`${LITERAL_VARIABLE_PREFIX}1`]: "$(x)" });
-    expect(command).toMatch(/^exec rg --files-with-matches --null --no-config --hidden --no-ignore --no-follow --text --encoding=none --max-filesize=1000000 --fixed-strings --ignore-case /);
-    expect(command).toContain(`-e "$${LITERAL_VARIABLE_PREFIX}0" -e "$${LITERAL_VARIABLE_PREFIX}1" -- '${WS}' '${WS}/it'\\''s'`);
+    expect(command).toMatch(
+      /^exec rg --files-with-matches --null --no-config --hidden --no-ignore --no-follow --text --encoding=none --max-filesize=1000000 --fixed-strings --ignore-case /,
+    );
+    expect(command).toContain(
+      `-e "$${LITERAL_VARIABLE_PREFIX}0" -e "$${LITERAL_VARIABLE_PREFIX}1" -- '${WS}' '${WS}/it'\\''s'`,
+    );
     expect(command).toContain("--glob='!node_modules'");
     expect(command).not.toContain("$(x)");
   });

@@ -22,7 +22,11 @@ import { literalPrefilter } from "./literal-prefilter.js";
 import { ripgrepCommand } from "./ripgrep-command.js";
 
 /** One read-only command in the sandbox: the command, its extra variables and its virtual working directory. */
-export type SearchCommandRunner = (request: { readonly command: string; readonly env: Readonly<Record<string, string>>; readonly cwd: string }) => Promise<ExecuteResult>;
+export type SearchCommandRunner = (request: {
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+}) => Promise<ExecuteResult>;
 
 /** Options of {@link RipgrepSearch}. */
 export interface RipgrepSearchOptions {
@@ -88,8 +92,16 @@ export class RipgrepSearch {
       return undefined;
     }
     // 0: some file matched, 1: none. Anything else, a message, a timeout or a cut list: not trusted.
-    if ((result.exitCode !== 0 && result.exitCode !== 1) || result.stderr !== "" || result.timedOut || result.truncated) {
-      this.#logger.debug({ exitCode: result.exitCode, timedOut: result.timedOut, truncated: result.truncated }, "ripgrep listing unusable; grep searches every file");
+    if (
+      (result.exitCode !== 0 && result.exitCode !== 1) ||
+      result.stderr !== "" ||
+      result.timedOut ||
+      result.truncated
+    ) {
+      this.#logger.debug(
+        { exitCode: result.exitCode, timedOut: result.timedOut, truncated: result.truncated },
+        "ripgrep listing unusable; grep searches every file",
+      );
       return undefined;
     }
     return this.#parse(result.stdout, virtualRoot, roots);
@@ -110,7 +122,10 @@ export class RipgrepSearch {
   }
 
   #untrusted(): undefined {
-    this.#logger.debug({}, "ripgrep listed a path outside the search or rewritten by the runner; grep searches every file");
+    this.#logger.debug(
+      {},
+      "ripgrep listed a path outside the search or rewritten by the runner; grep searches every file",
+    );
     return undefined;
   }
 }

@@ -14,7 +14,10 @@ afterEach(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-async function lines(content: string | Buffer, options: ReadLinesOptions = {}): Promise<Array<[number, string | undefined]>> {
+async function lines(
+  content: string | Buffer,
+  options: ReadLinesOptions = {},
+): Promise<Array<[number, string | undefined]>> {
   const file = path.join(tmp, "f.txt");
   await fs.writeFile(file, content);
   const handle = await fs.open(file, "r");
@@ -29,18 +32,33 @@ async function lines(content: string | Buffer, options: ReadLinesOptions = {}): 
 
 describe("readLines", () => {
   it("splits on \\n, keeps a final unterminated line and drops the empty tail", async () => {
-    expect(await lines("a\nb")).toEqual([[1, "a"], [2, "b"]]);
-    expect(await lines("a\nb\n")).toEqual([[1, "a"], [2, "b"]]);
-    expect(await lines("a\n\n")).toEqual([[1, "a"], [2, ""]]);
+    expect(await lines("a\nb")).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+    expect(await lines("a\nb\n")).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+    expect(await lines("a\n\n")).toEqual([
+      [1, "a"],
+      [2, ""],
+    ]);
     expect(await lines("")).toEqual([]);
   });
 
   it("strips a trailing \\r", async () => {
-    expect(await lines("a\r\nb\r\n")).toEqual([[1, "a"], [2, "b"]]);
+    expect(await lines("a\r\nb\r\n")).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
   });
 
   it("returns only the requested range", async () => {
-    expect(await lines("1\n2\n3\n4\n5\n", { startLine: 2, endLine: 3 })).toEqual([[2, "2"], [3, "3"]]);
+    expect(await lines("1\n2\n3\n4\n5\n", { startLine: 2, endLine: 3 })).toEqual([
+      [2, "2"],
+      [3, "3"],
+    ]);
     expect(await lines("1\n2\n3\n", { startLine: 3 })).toEqual([[3, "3"]]);
     expect(await lines("1\n2\n3\n", { endLine: 1 })).toEqual([[1, "1"]]);
     expect(await lines("1\n2\n", { startLine: 5 })).toEqual([]);
@@ -63,7 +81,9 @@ describe("readLines", () => {
     await fs.writeFile(file, "line\n".repeat(1_000_000));
     const handle = await fs.open(file, "r");
     let reads = 0;
-    const counting = { read: (...args: Parameters<FileHandle["read"]>) => (reads++, handle.read(...args)) } as unknown as FileHandle;
+    const counting = {
+      read: (...args: Parameters<FileHandle["read"]>) => (reads++, handle.read(...args)),
+    } as unknown as FileHandle;
     try {
       const got: Array<string | undefined> = [];
       for await (const line of readLines(counting, { startLine: 3, endLine: 5 })) got.push(line.text);

@@ -102,7 +102,10 @@ export async function* walkTree(root: DirHandle, options: WalkOptions = {}): Asy
         child = await parent.openDir(dirent.name);
       } catch (err) {
         // Swapped for a symlink or removed since the listing: not followed.
-        logger.debug({ code: (err as NodeJS.ErrnoException).code }, "sandbox walk skipped a directory it could not open");
+        logger.debug(
+          { code: (err as NodeJS.ErrnoException).code },
+          "sandbox walk skipped a directory it could not open",
+        );
         continue;
       }
       const entries = await readSorted(child, logger);
@@ -114,7 +117,14 @@ export async function* walkTree(root: DirHandle, options: WalkOptions = {}): Asy
         await frame.dir?.close();
         frame.dir = undefined;
       }
-      stack.push({ dir: child, name: dirent.name, relativeDir: relativePath, depth: frame.depth + 1, entries, index: 0 });
+      stack.push({
+        dir: child,
+        name: dirent.name,
+        relativeDir: relativePath,
+        depth: frame.depth + 1,
+        entries,
+        index: 0,
+      });
     }
   } finally {
     await Promise.all(stack.map(async (frame) => frame.dir?.close().catch(() => undefined)));

@@ -109,12 +109,10 @@ export function hostileCommandTests(kit: Kit): void {
     const dir = kit.dir("setsid");
     await kit.sandbox().writeFile(`${dir}/.keep`, "");
     const delay = (kit.ms(1000) + 1500) / 1000;
-    const result = await kit
-      .sandbox()
-      .execute(`setsid sh -c 'sleep ${delay}; echo alive > survived' & sleep 100`, {
-        cwd: dir,
-        timeoutMs: kit.ms(1000),
-      });
+    const result = await kit.sandbox().execute(`setsid sh -c 'sleep ${delay}; echo alive > survived' & sleep 100`, {
+      cwd: dir,
+      timeoutMs: kit.ms(1000),
+    });
     expect(result.timedOut).toBe(true);
     await sleep(delay * 1000 + 1000);
     await expectSandboxError(kit, kit.sandbox().readFile(`${dir}/survived`), "NOT_FOUND");

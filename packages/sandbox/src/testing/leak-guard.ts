@@ -4,7 +4,14 @@
  * the method, never the path: the kit's own failure messages must not leak
  * what it is guarding.
  */
-import type { ExecuteOptions, GlobOptions, GrepOptions, ReadFileOptions, Sandbox, WriteFileOptions } from "../sandbox.js";
+import type {
+  ExecuteOptions,
+  GlobOptions,
+  GrepOptions,
+  ReadFileOptions,
+  Sandbox,
+  WriteFileOptions,
+} from "../sandbox.js";
 
 /** Thrown (by the wrapped sandbox) when a result or error contains a host root. */
 class HostPathLeak extends Error {
@@ -44,7 +51,8 @@ export function guardHostPaths(sandbox: Sandbox, roots: readonly string[]): Sand
       value = await run();
     } catch (err) {
       // The message and `path` reach agents; a `cause` (a Node fs error with the host path) does not.
-      const parts = err instanceof Error ? [err.message, String((err as { path?: unknown }).path ?? "")] : [String(err)];
+      const parts =
+        err instanceof Error ? [err.message, String((err as { path?: unknown }).path ?? "")] : [String(err)];
       check(`the error of ${what}`, parts);
       throw err;
     }
@@ -56,15 +64,54 @@ export function guardHostPaths(sandbox: Sandbox, roots: readonly string[]): Sand
       check("sandbox.id", [sandbox.id]);
       return sandbox.id;
     },
-    execute: (command: string, options?: ExecuteOptions) => call("execute", () => sandbox.execute(command, options), (r) => [r.stdout, r.stderr]),
-    readFile: (path: string, options?: ReadFileOptions) => call("readFile", () => sandbox.readFile(path, options), (r) => [r]),
+    execute: (command: string, options?: ExecuteOptions) =>
+      call(
+        "execute",
+        () => sandbox.execute(command, options),
+        (r) => [r.stdout, r.stderr],
+      ),
+    readFile: (path: string, options?: ReadFileOptions) =>
+      call(
+        "readFile",
+        () => sandbox.readFile(path, options),
+        (r) => [r],
+      ),
     // Bytes are checked as latin1 so that any byte sequence spelling a root is found.
-    readBytes: (path: string) => call("readBytes", () => sandbox.readBytes(path), (r) => [Buffer.from(r.buffer, r.byteOffset, r.byteLength).toString("latin1")]),
-    writeFile: (path: string, content: string, options?: WriteFileOptions) => call("writeFile", () => sandbox.writeFile(path, content, options), () => []),
-    writeBytes: (path: string, data: Uint8Array) => call("writeBytes", () => sandbox.writeBytes(path, data), () => []),
-    listDir: (path: string, options?: { readonly maxDepth?: number }) => call("listDir", () => sandbox.listDir(path, options), (r) => r),
-    glob: (path: string, pattern: string, options?: GlobOptions) => call("glob", () => sandbox.glob(path, pattern, options), (r) => r.matches),
+    readBytes: (path: string) =>
+      call(
+        "readBytes",
+        () => sandbox.readBytes(path),
+        (r) => [Buffer.from(r.buffer, r.byteOffset, r.byteLength).toString("latin1")],
+      ),
+    writeFile: (path: string, content: string, options?: WriteFileOptions) =>
+      call(
+        "writeFile",
+        () => sandbox.writeFile(path, content, options),
+        () => [],
+      ),
+    writeBytes: (path: string, data: Uint8Array) =>
+      call(
+        "writeBytes",
+        () => sandbox.writeBytes(path, data),
+        () => [],
+      ),
+    listDir: (path: string, options?: { readonly maxDepth?: number }) =>
+      call(
+        "listDir",
+        () => sandbox.listDir(path, options),
+        (r) => r,
+      ),
+    glob: (path: string, pattern: string, options?: GlobOptions) =>
+      call(
+        "glob",
+        () => sandbox.glob(path, pattern, options),
+        (r) => r.matches,
+      ),
     grep: (path: string, pattern: string, options?: GrepOptions) =>
-      call("grep", () => sandbox.grep(path, pattern, options), (r) => r.matches.flatMap((m) => [m.path, m.text])),
+      call(
+        "grep",
+        () => sandbox.grep(path, pattern, options),
+        (r) => r.matches.flatMap((m) => [m.path, m.text]),
+      ),
   };
 }

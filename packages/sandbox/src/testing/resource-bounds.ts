@@ -122,12 +122,10 @@ export function resourceBoundTests(kit: Kit): void {
         // Most of the quota by a command (cheap for remote sandboxes), the rest by the file API.
         expectSuccess(
           kit,
-          await kit
-            .sandbox()
-            .execute(chunkedFill("prefill-", Math.max(0, disk - 2 * MiB), chunk), {
-              cwd: dir,
-              timeoutMs: kit.ms(120_000),
-            }),
+          await kit.sandbox().execute(chunkedFill("prefill-", Math.max(0, disk - 2 * MiB), chunk), {
+            cwd: dir,
+            timeoutMs: kit.ms(120_000),
+          }),
         );
         const err = await expectSandboxError(
           kit,
@@ -157,12 +155,10 @@ export function resourceBoundTests(kit: Kit): void {
         const slack = 64 * 1024;
         expectSuccess(
           kit,
-          await kit
-            .sandbox()
-            .execute(chunkedFill("prefill-", Math.max(0, disk - left - slack), chunk), {
-              cwd: dir,
-              timeoutMs: kit.ms(120_000),
-            }),
+          await kit.sandbox().execute(chunkedFill("prefill-", Math.max(0, disk - left - slack), chunk), {
+            cwd: dir,
+            timeoutMs: kit.ms(120_000),
+          }),
         );
         const result = await kit
           .sandbox()

@@ -69,8 +69,16 @@ open("${SWAP_FILES.count}", "w").write("%d atomic" % n)
  * await sandbox.execute(swapLoopCommand([{ dir: "d", link: "l" }]), { cwd, timeoutMs: 60_000 });
  */
 export function swapLoopCommand(pairs: readonly SwapPair[]): string {
-  const names = pairs.flatMap((p) => [p.dir, p.link]).map(shellQuote).join(" ");
-  const fallback = pairs.map((p) => `mv ${shellQuote(p.dir)} .swap-tmp && mv ${shellQuote(p.link)} ${shellQuote(p.dir)} && mv .swap-tmp ${shellQuote(p.link)}`).join(" && ");
+  const names = pairs
+    .flatMap((p) => [p.dir, p.link])
+    .map(shellQuote)
+    .join(" ");
+  const fallback = pairs
+    .map(
+      (p) =>
+        `mv ${shellQuote(p.dir)} .swap-tmp && mv ${shellQuote(p.link)} ${shellQuote(p.dir)} && mv .swap-tmp ${shellQuote(p.link)}`,
+    )
+    .join(" && ");
   return [
     `case "$(uname -m)" in x86_64) nr=316;; aarch64|arm64|riscv64|loongarch64) nr=276;; *) nr=;; esac`,
     `if [ -n "$nr" ] && command -v perl >/dev/null 2>&1; then exec perl -e ${shellQuote(PERL_LOOP)} "$nr" ${names}; fi`,
@@ -82,4 +90,3 @@ export function swapLoopCommand(pairs: readonly SwapPair[]): string {
     `echo "$n mv" > ${SWAP_FILES.count}`,
   ].join("\n");
 }
-

@@ -34,9 +34,9 @@ describe("formatExecuteResult", () => {
   });
 
   it("appends the timeout notice instead of an exit code", () => {
-    expect(formatExecuteResult(result({ stdout: "partial", exitCode: null, signal: "SIGKILL", timedOut: true }), 600_000)).toBe(
-      `partial\n${formatTimeoutNotice(600_000)}`,
-    );
+    expect(
+      formatExecuteResult(result({ stdout: "partial", exitCode: null, signal: "SIGKILL", timedOut: true }), 600_000),
+    ).toBe(`partial\n${formatTimeoutNotice(600_000)}`);
   });
 
   it("returns the timeout notice alone when nothing was printed", () => {
@@ -80,7 +80,9 @@ describe("redactSecrets", () => {
   });
 
   it("redacts the longest value first so a containing secret is not revealed in part", () => {
-    expect(redactSecrets("key=supersecret-extended", { A: "supersecret", B: "supersecret-extended" })).toBe("key=[redacted]");
+    expect(redactSecrets("key=supersecret-extended", { A: "supersecret", B: "supersecret-extended" })).toBe(
+      "key=[redacted]",
+    );
   });
 
   it("treats regex characters in secrets literally", () => {

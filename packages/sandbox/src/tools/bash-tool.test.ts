@@ -63,7 +63,10 @@ describe("createBashTool", () => {
   });
 
   it("returns everything when bashOutputMaxChars is 0", async () => {
-    const { call } = harness({ isolated: true, onExecute: () => ({ stdout: "a".repeat(30_000) }) }, { bashOutputMaxChars: 0 });
+    const { call } = harness(
+      { isolated: true, onExecute: () => ({ stdout: "a".repeat(30_000) }) },
+      { bashOutputMaxChars: 0 },
+    );
     expect((await call("bash", { command: "yes" })).length).toBe(30_000);
   });
 
@@ -91,7 +94,9 @@ describe("createBashTool", () => {
 
   it("lets the isolated option override the sandbox's own flag", async () => {
     const { call, sandbox } = harness({ isolated: true }, { isolated: false });
-    expect(await call("bash", { command: "ls /" })).toBe("Error: Unsafe absolute paths in command: /. Use paths under /mnt/user-data");
+    expect(await call("bash", { command: "ls /" })).toBe(
+      "Error: Unsafe absolute paths in command: /. Use paths under /mnt/user-data",
+    );
     expect(sandbox.executions).toHaveLength(0);
   });
 
@@ -117,7 +122,9 @@ describe("createBashTool", () => {
   it("reports unexpected errors by type without host paths", async () => {
     const { call, sandbox } = harness({ isolated: true });
     sandbox.failNext.set("execute", new TypeError("spawn /home/alice/.deerflow/bin/sh ENOENT"));
-    expect(await call("bash", { command: "ls" })).toBe("Error: Unexpected error executing command: TypeError: spawn <host path> ENOENT");
+    expect(await call("bash", { command: "ls" })).toBe(
+      "Error: Unexpected error executing command: TypeError: spawn <host path> ENOENT",
+    );
   });
 
   it("passes the call's abort signal to the sandbox", async () => {
@@ -130,7 +137,9 @@ describe("createBashTool", () => {
 
 describe("createBashTool with getSandbox", () => {
   it("resolves the sandbox from the tool call's thread id", async () => {
-    const sandboxes = new Map([["t1", new MemorySandbox({ id: "s1", isolated: true, onExecute: () => ({ stdout: "from t1" }) })]]);
+    const sandboxes = new Map([
+      ["t1", new MemorySandbox({ id: "s1", isolated: true, onExecute: () => ({ stdout: "from t1" }) })],
+    ]);
     const bash = createBashTool({
       getSandbox: async (config) => {
         const found = sandboxes.get(String(config?.configurable?.["thread_id"]));
@@ -139,11 +148,15 @@ describe("createBashTool with getSandbox", () => {
       },
     });
     expect(await bash.invoke({ command: "x" }, { configurable: { thread_id: "t1" } })).toBe("from t1");
-    expect(await bash.invoke({ command: "x" }, { configurable: { thread_id: "t2" } })).toBe("Error: No sandbox for this thread");
+    expect(await bash.invoke({ command: "x" }, { configurable: { thread_id: "t2" } })).toBe(
+      "Error: No sandbox for this thread",
+    );
   });
 
   it("reports an unexpected acquisition failure", async () => {
     const bash = createBashTool({ getSandbox: () => Promise.reject(new RangeError("pool exhausted")) });
-    expect(await bash.invoke({ command: "x" })).toBe("Error: Unexpected error initializing sandbox: RangeError: pool exhausted");
+    expect(await bash.invoke({ command: "x" })).toBe(
+      "Error: Unexpected error initializing sandbox: RangeError: pool exhausted",
+    );
   });
 });

@@ -12,7 +12,10 @@ import type { Logger } from "../logger.js";
  * files is blocked. Enable the skill in settings before using it.`, or null to
  * allow. A hook that throws blocks the path (fail closed).
  */
-export type PathBlockedHook = (virtualPath: string, config?: ToolRunnableConfig) => Promise<string | null> | string | null;
+export type PathBlockedHook = (
+  virtualPath: string,
+  config?: ToolRunnableConfig,
+) => Promise<string | null> | string | null;
 
 /**
  * Asks the hook about one path.
@@ -35,7 +38,10 @@ export async function blockedReason(
     return typeof reason === "string" && reason !== "" ? reason : null;
   } catch (err) {
     // An access check that cannot decide must refuse, never serve a disabled skill's files.
-    logger.warn({ path, err: err instanceof Error ? err.message : String(err) }, "blocked-path hook failed; denying access");
+    logger.warn(
+      { path, err: err instanceof Error ? err.message : String(err) },
+      "blocked-path hook failed; denying access",
+    );
     return `Access to ${path} is blocked because its access check failed.`;
   }
 }

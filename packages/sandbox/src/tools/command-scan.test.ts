@@ -45,7 +45,27 @@ describe("command scans against DeerFlow's regexes", () => {
   // The regexes these scans replace; fine on short strings, quadratic on long hostile ones.
   const URL_RE = /(?<![\p{L}\p{N}_])[a-z][a-z0-9+.-]*:\/\/[^\s"'`;&|<>()]+/giu;
   const CD_RE = /\$\([^)]*(?<![\p{L}\p{N}_])(?:cd|pushd)(?![\p{L}\p{N}_])/u;
-  const pieces = ["a", "F", "1", "_", ".", "+", "-", ":", "/", "://", " ", "(", ")", "$(", "cd", "file", "é", "'", "pushd"];
+  const pieces = [
+    "a",
+    "F",
+    "1",
+    "_",
+    ".",
+    "+",
+    "-",
+    ":",
+    "/",
+    "://",
+    " ",
+    "(",
+    ")",
+    "$(",
+    "cd",
+    "file",
+    "é",
+    "'",
+    "pushd",
+  ];
 
   it("agree on 20 000 generated commands", () => {
     let seed = 7;
@@ -53,7 +73,9 @@ describe("command scans against DeerFlow's regexes", () => {
     for (let n = 0; n < 20_000; n++) {
       let command = "";
       for (let i = Math.floor(next() * 14); i > 0; i--) command += pieces[Math.floor(next() * pieces.length)];
-      const expected = [...command.matchAll(URL_RE)].filter((m) => !m[0].toLowerCase().startsWith("file://")).map((m) => [m.index, m.index + m[0].length]);
+      const expected = [...command.matchAll(URL_RE)]
+        .filter((m) => !m[0].toLowerCase().startsWith("file://"))
+        .map((m) => [m.index, m.index + m[0].length]);
       expect([command, nonFileUrlSpans(command)]).toEqual([command, expected]);
       expect([command, hasCdInSubstitution(command)]).toEqual([command, CD_RE.test(command)]);
     }

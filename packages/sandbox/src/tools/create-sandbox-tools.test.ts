@@ -3,7 +3,8 @@ import { SandboxError } from "../errors.js";
 import { createSandboxTools } from "./create-sandbox-tools.js";
 import { MemorySandbox } from "../../test/support/tools/memory-sandbox.js";
 
-const schemaOf = (t: { schema: unknown }) => t.schema as { properties: Record<string, { default?: unknown }>; required: string[] };
+const schemaOf = (t: { schema: unknown }) =>
+  t.schema as { properties: Record<string, { default?: unknown }>; required: string[] };
 
 describe("createSandboxTools", () => {
   it("returns DeerFlow's seven tools in order", () => {
@@ -20,15 +21,25 @@ describe("createSandboxTools", () => {
   });
 
   it("declares DeerFlow's parameters, required fields and defaults", () => {
-    const byName = Object.fromEntries(createSandboxTools({ sandbox: new MemorySandbox() }).map((t) => [t.name, schemaOf(t)]));
+    const byName = Object.fromEntries(
+      createSandboxTools({ sandbox: new MemorySandbox() }).map((t) => [t.name, schemaOf(t)]),
+    );
     const shape = Object.fromEntries(
       Object.entries(byName).map(([name, s]) => [
         name,
-        { params: Object.keys(s.properties), required: s.required, defaults: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, v.default])) },
+        {
+          params: Object.keys(s.properties),
+          required: s.required,
+          defaults: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, v.default])),
+        },
       ]),
     );
     expect(shape).toEqual({
-      bash: { params: ["description", "command"], required: ["command"], defaults: { description: "", command: undefined } },
+      bash: {
+        params: ["description", "command"],
+        required: ["command"],
+        defaults: { description: "", command: undefined },
+      },
       ls: { params: ["description", "path"], required: ["path"], defaults: { description: "", path: undefined } },
       glob: {
         params: ["description", "pattern", "path", "include_dirs", "max_results"],
@@ -38,7 +49,15 @@ describe("createSandboxTools", () => {
       grep: {
         params: ["description", "pattern", "path", "glob", "literal", "case_sensitive", "max_results"],
         required: ["pattern", "path"],
-        defaults: { description: "", pattern: undefined, path: undefined, glob: null, literal: false, case_sensitive: false, max_results: 100 },
+        defaults: {
+          description: "",
+          pattern: undefined,
+          path: undefined,
+          glob: null,
+          literal: false,
+          case_sensitive: false,
+          max_results: 100,
+        },
       },
       read_file: {
         params: ["description", "path", "start_line", "end_line"],
@@ -66,13 +85,15 @@ describe("createSandboxTools", () => {
 
   it("requires exactly one of sandbox and getSandbox", () => {
     expect(() => createSandboxTools({})).toThrow(SandboxError);
-    expect(() => createSandboxTools({ sandbox: new MemorySandbox(), getSandbox: async () => new MemorySandbox() })).toThrow(
-      "Sandbox tools need exactly one of `sandbox` or `getSandbox`",
-    );
+    expect(() =>
+      createSandboxTools({ sandbox: new MemorySandbox(), getSandbox: async () => new MemorySandbox() }),
+    ).toThrow("Sandbox tools need exactly one of `sandbox` or `getSandbox`");
   });
 
   it("rejects negative limits", () => {
-    expect(() => createSandboxTools({ sandbox: new MemorySandbox(), bashOutputMaxChars: -1 })).toThrow(/bashOutputMaxChars/);
+    expect(() => createSandboxTools({ sandbox: new MemorySandbox(), bashOutputMaxChars: -1 })).toThrow(
+      /bashOutputMaxChars/,
+    );
   });
 
   it("rejects arguments that do not match the schema", async () => {

@@ -48,5 +48,13 @@ export type SandboxTools = readonly [
  */
 export function createSandboxTools(options: SandboxToolsOptions): SandboxTools {
   const ctx = resolveToolContext(options);
-  return [bashToolFor(ctx), lsToolFor(ctx), globToolFor(ctx), grepToolFor(ctx), readFileToolFor(ctx), writeFileToolFor(ctx), strReplaceToolFor(ctx)];
+  return [
+    bashToolFor(ctx),
+    lsToolFor(ctx),
+    globToolFor(ctx),
+    grepToolFor(ctx),
+    readFileToolFor(ctx),
+    writeFileToolFor(ctx),
+    strReplaceToolFor(ctx),
+  ];
 }

@@ -23,10 +23,16 @@ export type ToolBody = (args: ToolArgs, config: ToolRunnableConfig | undefined) 
  * @param body - The implementation.
  * @returns The tool.
  */
-export function defineSandboxTool<NameT extends string>(name: NameT, description: string, schema: JSONSchema, body: ToolBody) {
+export function defineSandboxTool<NameT extends string>(
+  name: NameT,
+  description: string,
+  schema: JSONSchema,
+  body: ToolBody,
+) {
   // Explicit type arguments select tool()'s JSON Schema overload.
   return tool<JSONSchema, NameT, ToolArgs, ToolArgs, string>(
-    async (input: unknown, config?: ToolRunnableConfig) => body((typeof input === "object" && input !== null ? input : {}) as ToolArgs, config),
+    async (input: unknown, config?: ToolRunnableConfig) =>
+      body((typeof input === "object" && input !== null ? input : {}) as ToolArgs, config),
     { name, description, schema },
   );
 }
@@ -41,11 +47,17 @@ export type SandboxTool<NameT extends string = string> = ReturnType<typeof defin
  * @param config - The tool call's config.
  * @returns The sandbox, or an error text.
  */
-export async function acquireSandbox(ctx: ToolContext, config: ToolRunnableConfig | undefined): Promise<Sandbox | string> {
+export async function acquireSandbox(
+  ctx: ToolContext,
+  config: ToolRunnableConfig | undefined,
+): Promise<Sandbox | string> {
   try {
     return await ctx.sandboxFor(config);
   } catch (err) {
-    ctx.logger.warn({ err: err instanceof Error ? err.message : String(err) }, "sandbox tools could not obtain a sandbox");
+    ctx.logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      "sandbox tools could not obtain a sandbox",
+    );
     return sandboxInitErrorText(err);
   }
 }

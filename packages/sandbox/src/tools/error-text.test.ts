@@ -4,11 +4,15 @@ import { maskHostPaths, sandboxInitErrorText, toolErrorText } from "./error-text
 
 describe("maskHostPaths", () => {
   it("keeps virtual paths and URLs", () => {
-    expect(maskHostPaths("open /mnt/user-data/workspace/a via https://example.com/api/v1")).toBe("open /mnt/user-data/workspace/a via https://example.com/api/v1");
+    expect(maskHostPaths("open /mnt/user-data/workspace/a via https://example.com/api/v1")).toBe(
+      "open /mnt/user-data/workspace/a via https://example.com/api/v1",
+    );
   });
 
   it("hides other absolute paths", () => {
-    expect(maskHostPaths("ENOENT: open '/home/alice/.deerflow/users/u/threads/t/x'")).toBe("ENOENT: open '<host path>'");
+    expect(maskHostPaths("ENOENT: open '/home/alice/.deerflow/users/u/threads/t/x'")).toBe(
+      "ENOENT: open '<host path>'",
+    );
   });
 
   it("maps known mounts back to their virtual paths, longest first", () => {
@@ -16,7 +20,9 @@ describe("maskHostPaths", () => {
       { virtualPath: "/mnt/user-data", hostPath: "/srv/t1", readOnly: false },
       { virtualPath: "/mnt/user-data/workspace", hostPath: "/srv/t1/ws", readOnly: false },
     ];
-    expect(maskHostPaths("at /srv/t1/ws/a.py and /srv/t1/uploads/b", mounts)).toBe("at /mnt/user-data/workspace/a.py and /mnt/user-data/uploads/b");
+    expect(maskHostPaths("at /srv/t1/ws/a.py and /srv/t1/uploads/b", mounts)).toBe(
+      "at /mnt/user-data/workspace/a.py and /mnt/user-data/uploads/b",
+    );
   });
 
   it("does not map a sibling that only shares a mount's prefix", () => {
@@ -36,13 +42,15 @@ describe("toolErrorText", () => {
 
   it("maps known mount host paths inside a SandboxError's message", () => {
     const mounts = [{ virtualPath: "/mnt/user-data", hostPath: "/srv/t1", readOnly: false }];
-    expect(toolErrorText("read_file", new SandboxError("TOO_LARGE", "/srv/t1/workspace/big.bin is too large"), "/p", mounts)).toBe(
-      "Error: /mnt/user-data/workspace/big.bin is too large",
-    );
+    expect(
+      toolErrorText("read_file", new SandboxError("TOO_LARGE", "/srv/t1/workspace/big.bin is too large"), "/p", mounts),
+    ).toBe("Error: /mnt/user-data/workspace/big.bin is too large");
   });
 
   it("passes a bash SandboxError's message through", () => {
-    expect(toolErrorText("bash", new SandboxError("TIMEOUT", "Sandbox did not answer"), "")).toBe("Error: Sandbox did not answer");
+    expect(toolErrorText("bash", new SandboxError("TIMEOUT", "Sandbox did not answer"), "")).toBe(
+      "Error: Sandbox did not answer",
+    );
   });
 
   it("describes non-Error throwables", () => {
@@ -52,7 +60,9 @@ describe("toolErrorText", () => {
 
 describe("sandboxInitErrorText", () => {
   it("passes SandboxError messages through and labels others as unexpected", () => {
-    expect(sandboxInitErrorText(new SandboxError("UNAVAILABLE", "Sandbox service is down"))).toBe("Error: Sandbox service is down");
+    expect(sandboxInitErrorText(new SandboxError("UNAVAILABLE", "Sandbox service is down"))).toBe(
+      "Error: Sandbox service is down",
+    );
     expect(sandboxInitErrorText(new Error("connect ECONNREFUSED 127.0.0.1:8080"))).toBe(
       "Error: Unexpected error initializing sandbox: Error: connect ECONNREFUSED 127.0.0.1:8080",
     );

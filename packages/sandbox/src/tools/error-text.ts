@@ -36,7 +36,9 @@ const VIRTUAL_ROOT = /^\/mnt\//;
  * @returns A message safe to show the model.
  */
 export function maskHostPaths(message: string, mounts: readonly Mount[] = []): string {
-  return mapMountPaths(message, mounts).replace(ABSOLUTE_PATH, (path) => (VIRTUAL_ROOT.test(path) ? path : "<host path>"));
+  return mapMountPaths(message, mounts).replace(ABSOLUTE_PATH, (path) =>
+    VIRTUAL_ROOT.test(path) ? path : "<host path>",
+  );
 }
 
 /**
@@ -89,7 +91,8 @@ function describeError(err: unknown, mounts: readonly Mount[] = []): string {
  */
 export function toolErrorText(kind: ToolKind, err: unknown, path: string, mounts: readonly Mount[] = []): string {
   if (kind === "write_file") return writeFileErrorText(err, path, mounts);
-  if (!SandboxError.isInstance(err)) return `Error: Unexpected error ${UNEXPECTED_VERB[kind]}: ${describeError(err, mounts)}`;
+  if (!SandboxError.isInstance(err))
+    return `Error: Unexpected error ${UNEXPECTED_VERB[kind]}: ${describeError(err, mounts)}`;
   // SandboxError messages are virtual by contract; mapping known mounts is defence in depth.
   const message = mapMountPaths(err.message, mounts);
   if (kind === "bash") return `Error: ${message}`;
@@ -115,8 +118,10 @@ export function toolErrorText(kind: ToolKind, err: unknown, path: string, mounts
 
 function writeFileErrorText(err: unknown, path: string, mounts: readonly Mount[]): string {
   if (SandboxError.isInstance(err)) {
-    if (err.code === "READ_ONLY") return truncateWriteFileError(`Error: Write access to read-only mount is not allowed: ${path}`);
-    if (PERMISSION_CODES.has(err.code)) return truncateWriteFileError(`Error: Permission denied writing to file: ${path}`);
+    if (err.code === "READ_ONLY")
+      return truncateWriteFileError(`Error: Write access to read-only mount is not allowed: ${path}`);
+    if (PERMISSION_CODES.has(err.code))
+      return truncateWriteFileError(`Error: Permission denied writing to file: ${path}`);
     if (err.code === "IS_A_DIRECTORY") return truncateWriteFileError(`Error: Path is a directory, not a file: ${path}`);
   }
   return formatWriteFileFailure(path, describeError(err, mounts));

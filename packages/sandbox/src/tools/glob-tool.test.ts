@@ -21,7 +21,9 @@ describe("createGlobTool", () => {
   it("includes directories only when asked", async () => {
     const { call } = harness({ files: { [`${W}/pkg/x.py`]: "" } });
     expect(await call("glob", { pattern: "pkg", path: W })).toBe(`No files matched under ${W}`);
-    expect(await call("glob", { pattern: "pkg", path: W, include_dirs: true })).toBe([`Found 1 paths under ${W}`, `1. ${W}/pkg`].join("\n"));
+    expect(await call("glob", { pattern: "pkg", path: W, include_dirs: true })).toBe(
+      [`Found 1 paths under ${W}`, `1. ${W}/pkg`].join("\n"),
+    );
   });
 
   it("marks truncated results", async () => {
@@ -40,7 +42,9 @@ describe("createGlobTool", () => {
   it("never asks for more than the operator's cap", async () => {
     const files = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`${W}/f${i}.md`, ""]));
     const { call } = harness({ files }, { globMaxResults: 3 });
-    expect(await call("glob", { pattern: "*.md", path: W, max_results: 500 })).toMatch(/^Found 3 paths under .* \(showing first 3\)/);
+    expect(await call("glob", { pattern: "*.md", path: W, max_results: 500 })).toMatch(
+      /^Found 3 paths under .* \(showing first 3\)/,
+    );
   });
 
   it("reports a missing root, a file root and a permission failure", async () => {
@@ -54,7 +58,9 @@ describe("createGlobTool", () => {
   it("reports unexpected errors", async () => {
     const { call, sandbox } = harness();
     sandbox.failNext.set("glob", new RangeError("too deep"));
-    expect(await call("glob", { pattern: "*", path: W })).toBe("Error: Unexpected error searching paths: RangeError: too deep");
+    expect(await call("glob", { pattern: "*", path: W })).toBe(
+      "Error: Unexpected error searching paths: RangeError: too deep",
+    );
   });
 
   it("refuses .. segments", async () => {
@@ -74,7 +80,9 @@ describe("createGlobTool", () => {
 
   it("refuses a blocked root with the hook's text", async () => {
     const { call } = harness({}, { isPathBlocked: async () => "Skill 'pdf' is disabled." });
-    expect(await call("glob", { pattern: "*", path: "/mnt/skills/public/pdf" })).toBe("Error: Skill 'pdf' is disabled.");
+    expect(await call("glob", { pattern: "*", path: "/mnt/skills/public/pdf" })).toBe(
+      "Error: Skill 'pdf' is disabled.",
+    );
   });
 });
 

@@ -30,8 +30,15 @@ async function runGlob(ctx: ToolContext, args: ToolArgs, config: ToolRunnableCon
   const sandbox = await acquireSandbox(ctx, config);
   if (typeof sandbox === "string") return sandbox;
   try {
-    const maxResults = effectiveMaxResults(intArg(args, "max_results") ?? DEFAULT_GLOB_RESULTS, ctx.globMaxResults, "glob");
-    const result = await sandbox.glob(path, stringArg(args, "pattern"), { includeDirs: boolArg(args, "include_dirs"), maxResults });
+    const maxResults = effectiveMaxResults(
+      intArg(args, "max_results") ?? DEFAULT_GLOB_RESULTS,
+      ctx.globMaxResults,
+      "glob",
+    );
+    const result = await sandbox.glob(path, stringArg(args, "pattern"), {
+      includeDirs: boolArg(args, "include_dirs"),
+      maxResults,
+    });
     const kept = await dropBlocked(ctx.isPathBlocked, result.matches, (p) => p, config, ctx.logger);
     return formatGlobResults(path, kept, result.truncated);
   } catch (err) {

@@ -14,22 +14,30 @@ describe("createGrepTool", () => {
 
   it("honours case_sensitive", async () => {
     const { call } = harness({ files: { [`${W}/a.py`]: "TODO\ntodo" } });
-    expect(await call("grep", { pattern: "todo", path: W, case_sensitive: true })).toBe([`Found 1 matches under ${W}`, `${W}/a.py:2: todo`].join("\n"));
+    expect(await call("grep", { pattern: "todo", path: W, case_sensitive: true })).toBe(
+      [`Found 1 matches under ${W}`, `${W}/a.py:2: todo`].join("\n"),
+    );
   });
 
   it("treats the pattern literally when asked", async () => {
     const { call } = harness({ files: { [`${W}/a.txt`]: "a.b\naxb" } });
-    expect(await call("grep", { pattern: "a.b", path: W, literal: true })).toBe([`Found 1 matches under ${W}`, `${W}/a.txt:1: a.b`].join("\n"));
+    expect(await call("grep", { pattern: "a.b", path: W, literal: true })).toBe(
+      [`Found 1 matches under ${W}`, `${W}/a.txt:1: a.b`].join("\n"),
+    );
   });
 
   it("filters candidate files with glob", async () => {
     const { call } = harness({ files: { [`${W}/a.py`]: "x", [`${W}/a.md`]: "x" } });
-    expect(await call("grep", { pattern: "x", path: W, glob: "*.md" })).toBe([`Found 1 matches under ${W}`, `${W}/a.md:1: x`].join("\n"));
+    expect(await call("grep", { pattern: "x", path: W, glob: "*.md" })).toBe(
+      [`Found 1 matches under ${W}`, `${W}/a.md:1: x`].join("\n"),
+    );
   });
 
   it("searches a single file root", async () => {
     const { call } = harness({ files: { [`${W}/a.py`]: "one\ntwo" } });
-    expect(await call("grep", { pattern: "two", path: `${W}/a.py` })).toBe([`Found 1 matches under ${W}/a.py`, `${W}/a.py:2: two`].join("\n"));
+    expect(await call("grep", { pattern: "two", path: `${W}/a.py` })).toBe(
+      [`Found 1 matches under ${W}/a.py`, `${W}/a.py:2: two`].join("\n"),
+    );
   });
 
   it("says when nothing matched", async () => {
@@ -40,7 +48,12 @@ describe("createGrepTool", () => {
   it("marks truncated results", async () => {
     const { call } = harness({ files: { [`${W}/a.txt`]: "x\nx\nx" } });
     expect(await call("grep", { pattern: "x", path: W, max_results: 2 })).toBe(
-      [`Found 2 matches under ${W} (showing first 2)`, `${W}/a.txt:1: x`, `${W}/a.txt:2: x`, "Results truncated. Narrow the path or add a glob filter."].join("\n"),
+      [
+        `Found 2 matches under ${W} (showing first 2)`,
+        `${W}/a.txt:1: x`,
+        `${W}/a.txt:2: x`,
+        "Results truncated. Narrow the path or add a glob filter.",
+      ].join("\n"),
     );
   });
 
@@ -51,13 +64,17 @@ describe("createGrepTool", () => {
 
   it("reports an invalid regex without asking the sandbox", async () => {
     const { call, sandbox } = harness();
-    expect(await call("grep", { pattern: "(unclosed", path: W })).toMatch(/^Error: Invalid regex pattern: Invalid regular expression: /);
+    expect(await call("grep", { pattern: "(unclosed", path: W })).toMatch(
+      /^Error: Invalid regex pattern: Invalid regular expression: /,
+    );
     expect(sandbox.calls.get("grep")).toBeUndefined();
   });
 
   it("accepts an invalid regex as a literal string", async () => {
     const { call } = harness({ files: { [`${W}/a.txt`]: "call(unclosed" } });
-    expect(await call("grep", { pattern: "(unclosed", path: W, literal: true })).toBe([`Found 1 matches under ${W}`, `${W}/a.txt:1: call(unclosed`].join("\n"));
+    expect(await call("grep", { pattern: "(unclosed", path: W, literal: true })).toBe(
+      [`Found 1 matches under ${W}`, `${W}/a.txt:1: call(unclosed`].join("\n"),
+    );
   });
 
   it("reports missing roots, non-directories and permission failures", async () => {
@@ -74,7 +91,9 @@ describe("createGrepTool", () => {
     sandbox.failNext.set("grep", new SandboxError("UNAVAILABLE", "Sandbox service unreachable"));
     expect(await call("grep", { pattern: "x", path: W })).toBe("Error: Sandbox service unreachable");
     sandbox.failNext.set("grep", new Error("worker crashed"));
-    expect(await call("grep", { pattern: "x", path: W })).toBe("Error: Unexpected error searching file contents: Error: worker crashed");
+    expect(await call("grep", { pattern: "x", path: W })).toBe(
+      "Error: Unexpected error searching file contents: Error: worker crashed",
+    );
   });
 
   it("drops matches in blocked files, asking once per file", async () => {
@@ -95,8 +114,15 @@ describe("createGrepTool", () => {
   });
 
   it("refuses .. segments and blocked roots", async () => {
-    const { call } = harness({}, { isPathBlocked: async (p) => (p.includes("pdf") ? "Skill 'pdf' is disabled." : null) });
-    expect(await call("grep", { pattern: "x", path: "/mnt/skills/../etc" })).toBe("Error: Access denied: path traversal detected");
-    expect(await call("grep", { pattern: "x", path: "/mnt/skills/public/pdf" })).toBe("Error: Skill 'pdf' is disabled.");
+    const { call } = harness(
+      {},
+      { isPathBlocked: async (p) => (p.includes("pdf") ? "Skill 'pdf' is disabled." : null) },
+    );
+    expect(await call("grep", { pattern: "x", path: "/mnt/skills/../etc" })).toBe(
+      "Error: Access denied: path traversal detected",
+    );
+    expect(await call("grep", { pattern: "x", path: "/mnt/skills/public/pdf" })).toBe(
+      "Error: Skill 'pdf' is disabled.",
+    );
   });
 });

@@ -51,7 +51,11 @@ async function runGrep(ctx: ToolContext, args: ToolArgs, config: ToolRunnableCon
   const sandbox = await acquireSandbox(ctx, config);
   if (typeof sandbox === "string") return sandbox;
   try {
-    const maxResults = effectiveMaxResults(intArg(args, "max_results") ?? DEFAULT_GREP_RESULTS, ctx.grepMaxResults, "grep");
+    const maxResults = effectiveMaxResults(
+      intArg(args, "max_results") ?? DEFAULT_GREP_RESULTS,
+      ctx.grepMaxResults,
+      "grep",
+    );
     const fileGlob = stringArg(args, "glob");
     const result = await sandbox.grep(path, pattern, {
       literal,

@@ -32,23 +32,32 @@ describe("findHostCommandViolation", () => {
 
   describe("rejects", () => {
     it("file:// URLs", () => {
-      expect(findHostCommandViolation("curl file:///etc/passwd")).toBe(`Unsafe file:// URL in command: file:///etc/passwd${TAIL}`);
+      expect(findHostCommandViolation("curl file:///etc/passwd")).toBe(
+        `Unsafe file:// URL in command: file:///etc/passwd${TAIL}`,
+      );
     });
 
     it("file:// URLs in any case", () => {
-      expect(findHostCommandViolation("curl FILE:///etc/hosts")).toBe(`Unsafe file:// URL in command: FILE:///etc/hosts${TAIL}`);
+      expect(findHostCommandViolation("curl FILE:///etc/hosts")).toBe(
+        `Unsafe file:// URL in command: FILE:///etc/hosts${TAIL}`,
+      );
     });
 
     it("cd inside a command substitution", () => {
-      expect(findHostCommandViolation("echo $(cd /tmp && ls)")).toBe(`Unsafe working directory change in command substitution${TAIL}`);
+      expect(findHostCommandViolation("echo $(cd /tmp && ls)")).toBe(
+        `Unsafe working directory change in command substitution${TAIL}`,
+      );
     });
 
-    it.each(["cat ../secret.txt", "ls foo/../../bar", "python x.py --out=../x", "cat /mnt/user-data/../etc/passwd", "ls .."])(
-      "a .. path segment: %s",
-      (command) => {
-        expect(findHostCommandViolation(command)).toBe("Access denied: path traversal detected");
-      },
-    );
+    it.each([
+      "cat ../secret.txt",
+      "ls foo/../../bar",
+      "python x.py --out=../x",
+      "cat /mnt/user-data/../etc/passwd",
+      "ls ..",
+    ])("a .. path segment: %s", (command) => {
+      expect(findHostCommandViolation(command)).toBe("Access denied: path traversal detected");
+    });
 
     it.each([
       ["cd", "cd"],
@@ -78,24 +87,35 @@ describe("findHostCommandViolation", () => {
       expect(findHostCommandViolation(command)).toBe(`Unsafe working directory change in command: ${shown}${TAIL}`);
     });
 
-    it.each(["ls /", "rm -rf /", "find / -name x", "tar -czf out.tgz /", "command ls /"])("a bare / argument: %s", (command) => {
-      expect(findHostCommandViolation(command)).toBe(`Unsafe absolute paths in command: /${TAIL}`);
-    });
+    it.each(["ls /", "rm -rf /", "find / -name x", "tar -czf out.tgz /", "command ls /"])(
+      "a bare / argument: %s",
+      (command) => {
+        expect(findHostCommandViolation(command)).toBe(`Unsafe absolute paths in command: /${TAIL}`);
+      },
+    );
 
     it("absolute paths outside the allowed families, sorted and de-duplicated", () => {
-      expect(findHostCommandViolation("cat /var/b /etc/a /var/b")).toBe(`Unsafe absolute paths in command: /etc/a, /var/b${TAIL}`);
+      expect(findHostCommandViolation("cat /var/b /etc/a /var/b")).toBe(
+        `Unsafe absolute paths in command: /etc/a, /var/b${TAIL}`,
+      );
     });
 
     it("brace expansion, which builds real host paths", () => {
-      expect(findHostCommandViolation("cat /etc/{passwd,shadow}")).toBe(`Unsafe absolute paths in command: /etc/{passwd,shadow}${TAIL}`);
+      expect(findHostCommandViolation("cat /etc/{passwd,shadow}")).toBe(
+        `Unsafe absolute paths in command: /etc/{passwd,shadow}${TAIL}`,
+      );
     });
 
     it("variable expansion inside a path", () => {
-      expect(findHostCommandViolation("cat /home/${USER}/.ssh/id_rsa")).toBe(`Unsafe absolute paths in command: /home/\${USER}/.ssh/id_rsa${TAIL}`);
+      expect(findHostCommandViolation("cat /home/${USER}/.ssh/id_rsa")).toBe(
+        `Unsafe absolute paths in command: /home/\${USER}/.ssh/id_rsa${TAIL}`,
+      );
     });
 
     it("a sibling that only shares the prefix of an allowed root", () => {
-      expect(findHostCommandViolation("ls /mnt/user-data-backup")).toBe(`Unsafe absolute paths in command: /mnt/user-data-backup${TAIL}`);
+      expect(findHostCommandViolation("ls /mnt/user-data-backup")).toBe(
+        `Unsafe absolute paths in command: /mnt/user-data-backup${TAIL}`,
+      );
     });
 
     it("paths just outside a configured family", () => {
@@ -123,6 +143,8 @@ describe("findHostCommandViolation on hostile input", () => {
 
   it("skips paths inside many URLs and still reports the path after them", () => {
     const urls = Array.from({ length: 5000 }, (_, i) => `https://h${i}.example/p/q`).join(" ");
-    expect(findHostCommandViolation(`curl ${urls} -o /etc/x`)).toBe("Unsafe absolute paths in command: /etc/x. Use paths under /mnt/user-data");
+    expect(findHostCommandViolation(`curl ${urls} -o /etc/x`)).toBe(
+      "Unsafe absolute paths in command: /etc/x. Use paths under /mnt/user-data",
+    );
   });
 });

@@ -24,14 +24,56 @@ export interface HostCommandPolicyOptions {
 }
 
 /** Executables and devices commands may name anywhere. */
-export const HOST_SYSTEM_PATH_PREFIXES: readonly string[] = ["/bin/", "/usr/bin/", "/usr/sbin/", "/sbin/", "/opt/homebrew/bin/", "/dev/"];
+export const HOST_SYSTEM_PATH_PREFIXES: readonly string[] = [
+  "/bin/",
+  "/usr/bin/",
+  "/usr/sbin/",
+  "/sbin/",
+  "/opt/homebrew/bin/",
+  "/dev/",
+];
 
 /** Commands whose bare `/` argument is refused (`ls /`, `rm -rf /`...). */
-const ROOT_PATH_COMMANDS = new Set(["awk", "cat", "cp", "du", "find", "grep", "head", "less", "ln", "ls", "more", "mv", "rm", "sed", "tail", "tar"]);
+const ROOT_PATH_COMMANDS = new Set([
+  "awk",
+  "cat",
+  "cp",
+  "du",
+  "find",
+  "grep",
+  "head",
+  "less",
+  "ln",
+  "ls",
+  "more",
+  "mv",
+  "rm",
+  "sed",
+  "tail",
+  "tar",
+]);
 const CWD_COMMANDS = new Set(["cd", "pushd"]);
 const COMMAND_WRAPPERS = new Set(["command", "builtin"]);
 /** Keywords after which a new simple command starts (`if cd /x`, `{ cd /x; }`). */
-const COMMAND_KEYWORDS = new Set(["!", "{", "case", "do", "elif", "else", "for", "if", "select", "then", "time", "until", "while", "}", "done", "esac", "fi"]);
+const COMMAND_KEYWORDS = new Set([
+  "!",
+  "{",
+  "case",
+  "do",
+  "elif",
+  "else",
+  "for",
+  "if",
+  "select",
+  "then",
+  "time",
+  "until",
+  "while",
+  "}",
+  "done",
+  "esac",
+  "fi",
+]);
 
 // Python's `\w` is Unicode-aware; `[\p{L}\p{N}_]` with the `u` flag matches it closely.
 const W = String.raw`[\p{L}\p{N}_]`;
@@ -73,7 +115,10 @@ function isAllowedAbsolutePath(path: string, families: readonly string[], allowS
     if (hasTraversal(path)) throw new Violation(PATH_TRAVERSAL_MESSAGE);
     return true;
   }
-  return allowSystemPaths && HOST_SYSTEM_PATH_PREFIXES.some((prefix) => path === prefix.slice(0, -1) || path.startsWith(prefix));
+  return (
+    allowSystemPaths &&
+    HOST_SYSTEM_PATH_PREFIXES.some((prefix) => path === prefix.slice(0, -1) || path.startsWith(prefix))
+  );
 }
 
 /** The target of `cd`/`pushd` starting at `start`, skipping options and redirections. */
@@ -90,7 +135,8 @@ function cdTarget(tokens: readonly string[], start: number): [string | undefined
 }
 
 function checkCdTarget(command: string, target: string | undefined, families: readonly string[]): void {
-  if (target === undefined || target === "-") throw new Violation(`Unsafe working directory change in command: ${command}. ${USE_USER_DATA}`);
+  if (target === undefined || target === "-")
+    throw new Violation(`Unsafe working directory change in command: ${command}. ${USE_USER_DATA}`);
   const unsafe = `Unsafe working directory change in command: ${command} ${target}. ${USE_USER_DATA}`;
   if (target.startsWith("$") || target.startsWith("`") || target.startsWith("~")) throw new Violation(unsafe);
   if (target.startsWith("/")) {
@@ -113,7 +159,8 @@ const baseName = (token: string): string => token.slice(token.lastIndexOf("/") +
 
 /** Token-level checks: `..` segments, working-directory changes, bare `/` arguments. */
 function checkTokens(command: string, families: readonly string[]): void {
-  if (hasCdInSubstitution(command)) throw new Violation(`Unsafe working directory change in command substitution. ${USE_USER_DATA}`);
+  if (hasCdInSubstitution(command))
+    throw new Violation(`Unsafe working directory change in command substitution. ${USE_USER_DATA}`);
   const tokens = splitShellTokens(command);
   for (const token of tokens) {
     if (SHELL_COMMAND_SEPARATORS.has(token) || SHELL_REDIRECTIONS.has(token)) continue;
@@ -171,7 +218,8 @@ function validate(command: string, families: readonly string[]): void {
     if (isNonPathLiteral(path) || isAllowedAbsolutePath(path, families, true)) continue;
     unsafe.add(path);
   }
-  if (unsafe.size > 0) throw new Violation(`Unsafe absolute paths in command: ${[...unsafe].sort().join(", ")}. ${USE_USER_DATA}`);
+  if (unsafe.size > 0)
+    throw new Violation(`Unsafe absolute paths in command: ${[...unsafe].sort().join(", ")}. ${USE_USER_DATA}`);
 }
 
 /**
@@ -194,7 +242,9 @@ function validate(command: string, families: readonly string[]): void {
  * ```
  */
 export function findHostCommandViolation(command: string, options: HostCommandPolicyOptions = {}): string | null {
-  const families = [USER_DATA_ROOT, SKILLS_PATH, ACP_WORKSPACE_PATH, ...(options.allowedPaths ?? [])].filter((p) => p.startsWith("/") && p !== "/");
+  const families = [USER_DATA_ROOT, SKILLS_PATH, ACP_WORKSPACE_PATH, ...(options.allowedPaths ?? [])].filter(
+    (p) => p.startsWith("/") && p !== "/",
+  );
   try {
     validate(command, families);
     return null;

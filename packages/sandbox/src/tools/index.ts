@@ -14,4 +14,8 @@ export { SANDBOX_TOOL_DEFAULTS, type SandboxToolsOptions, type SecretsSource } f
 export { SANDBOX_TOOL_NAMES, type SandboxToolName } from "./tool-schemas.js";
 export type { PathBlockedHook } from "./blocked-paths.js";
 export { KeyedLock, sharedFileLock, fileLockKey } from "./keyed-lock.js";
-export { findHostCommandViolation, HOST_SYSTEM_PATH_PREFIXES, type HostCommandPolicyOptions } from "./host-command-policy.js";
+export {
+  findHostCommandViolation,
+  HOST_SYSTEM_PATH_PREFIXES,
+  type HostCommandPolicyOptions,
+} from "./host-command-policy.js";

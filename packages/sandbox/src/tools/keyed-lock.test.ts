@@ -10,7 +10,9 @@ describe("KeyedLock", () => {
     const lock = new KeyedLock();
     const log: string[] = [];
     let release: () => void = () => {};
-    const held = lock.run("k", () => new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("held")));
+    const held = lock.run("k", () =>
+      new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("held")),
+    );
     const controller = new AbortController();
     const cancelled = lock.run("k", async () => void log.push("cancelled"), controller.signal);
     const next = lock.run("k", async () => void log.push("next"));
@@ -27,8 +29,12 @@ describe("KeyedLock", () => {
 
 describe("fileLockKey", () => {
   it("gives one key for spellings of one path", () => {
-    expect(fileLockKey("s", "/mnt/user-data/workspace//a.txt")).toBe(fileLockKey("s", "/mnt/user-data/workspace/a.txt"));
-    expect(fileLockKey("s", "/mnt/user-data/workspace/./a.txt/")).toBe(fileLockKey("s", "/mnt/user-data/workspace/a.txt"));
+    expect(fileLockKey("s", "/mnt/user-data/workspace//a.txt")).toBe(
+      fileLockKey("s", "/mnt/user-data/workspace/a.txt"),
+    );
+    expect(fileLockKey("s", "/mnt/user-data/workspace/./a.txt/")).toBe(
+      fileLockKey("s", "/mnt/user-data/workspace/a.txt"),
+    );
   });
 
   it("separates sandboxes", () => {

@@ -42,10 +42,15 @@ export interface ReadOnlyRoot {
  */
 export function writeProtectionMessage(path: string, mounts: readonly ReadOnlyRoot[]): string | null {
   if (isPathInside(path, SKILLS_PATH, { posix: true })) return `Write access to skills path is not allowed: ${path}`;
-  if (isPathInside(path, ACP_WORKSPACE_PATH, { posix: true })) return `Write access to ACP workspace is not allowed: ${path}`;
+  if (isPathInside(path, ACP_WORKSPACE_PATH, { posix: true }))
+    return `Write access to ACP workspace is not allowed: ${path}`;
   let best: ReadOnlyRoot | undefined;
   for (const mount of mounts) {
-    if (isPathInside(path, mount.virtualPath, { posix: true }) && (best === undefined || mount.virtualPath.length > best.virtualPath.length)) best = mount;
+    if (
+      isPathInside(path, mount.virtualPath, { posix: true }) &&
+      (best === undefined || mount.virtualPath.length > best.virtualPath.length)
+    )
+      best = mount;
   }
   return best?.readOnly === true ? `Write access to read-only mount is not allowed: ${path}` : null;
 }
@@ -61,6 +66,9 @@ export function sandboxMounts(sandbox: object): readonly Mount[] {
   if (!("mounts" in sandbox) || !Array.isArray(sandbox.mounts)) return [];
   return (sandbox.mounts as unknown[]).filter(
     (m): m is Mount =>
-      typeof m === "object" && m !== null && typeof (m as Mount).virtualPath === "string" && typeof (m as Mount).readOnly === "boolean",
+      typeof m === "object" &&
+      m !== null &&
+      typeof (m as Mount).virtualPath === "string" &&
+      typeof (m as Mount).readOnly === "boolean",
   );
 }

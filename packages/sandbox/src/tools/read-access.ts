@@ -17,7 +17,11 @@ import type { ToolContext } from "./tool-options.js";
  * @param config - The tool call's config.
  * @returns The refusal text, or null to proceed.
  */
-export async function readAccessError(ctx: ToolContext, path: string, config: ToolRunnableConfig | undefined): Promise<string | null> {
+export async function readAccessError(
+  ctx: ToolContext,
+  path: string,
+  config: ToolRunnableConfig | undefined,
+): Promise<string | null> {
   if (hasTraversal(path)) return `Error: ${PATH_TRAVERSAL_MESSAGE}`;
   const normalized = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   const reason = await blockedReason(ctx.isPathBlocked, normalized, config, ctx.logger);

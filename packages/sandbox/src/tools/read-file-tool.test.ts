@@ -4,7 +4,8 @@ import { binaryFileMessage } from "./read-file-tool.js";
 import { harness } from "../../test/support/tools/tool-harness.js";
 
 const F = "/mnt/user-data/workspace/notes.md";
-const DISABLED = "Skill 'pdf' is disabled. Access to its files is blocked. Enable the skill in settings before using it.";
+const DISABLED =
+  "Skill 'pdf' is disabled. Access to its files is blocked. Enable the skill in settings before using it.";
 
 describe("createReadFileTool", () => {
   it("returns the whole file", async () => {
@@ -53,7 +54,9 @@ describe("createReadFileTool", () => {
     const { call } = harness({ files: { [F]: "x".repeat(60_000) } });
     const out = await call("read_file", { path: F });
     expect(out.length).toBeLessThanOrEqual(50_000);
-    expect(out).toMatch(/\n\.\.\. \[truncated: showing first \d+ of 60000 chars\. Use start_line\/end_line to read a specific range\] \.\.\.$/);
+    expect(out).toMatch(
+      /\n\.\.\. \[truncated: showing first \d+ of 60000 chars\. Use start_line\/end_line to read a specific range\] \.\.\.$/,
+    );
   });
 
   it("returns the whole file when readFileOutputMaxChars is 0", async () => {
@@ -88,7 +91,9 @@ describe("createReadFileTool", () => {
   it("reports a missing file, a directory and a permission failure", async () => {
     const { call, sandbox } = harness();
     expect(await call("read_file", { path: F })).toBe(`Error: File not found: ${F}`);
-    expect(await call("read_file", { path: "/mnt/user-data/workspace" })).toBe("Error: Path is a directory, not a file: /mnt/user-data/workspace");
+    expect(await call("read_file", { path: "/mnt/user-data/workspace" })).toBe(
+      "Error: Path is a directory, not a file: /mnt/user-data/workspace",
+    );
     sandbox.failNext.set("readFile", new SandboxError("PERMISSION_DENIED", "denied"));
     expect(await call("read_file", { path: F })).toBe(`Error: Permission denied reading file: ${F}`);
   });
@@ -98,20 +103,28 @@ describe("createReadFileTool", () => {
     sandbox.failNext.set("readFile", new SandboxError("TOO_LARGE", "File exceeds maximum size"));
     expect(await call("read_file", { path: F })).toBe("Error: File exceeds maximum size");
     sandbox.failNext.set("readFile", new Error("EBADF: bad file descriptor, read '/home/u/.deerflow/x'"));
-    expect(await call("read_file", { path: F })).toBe("Error: Unexpected error reading file: Error: EBADF: bad file descriptor, read '<host path>'");
+    expect(await call("read_file", { path: F })).toBe(
+      "Error: Unexpected error reading file: Error: EBADF: bad file descriptor, read '<host path>'",
+    );
   });
 
   it("masks a known mount's host path as its virtual path", async () => {
     const mounts = [{ virtualPath: "/mnt/user-data", hostPath: "/srv/deerflow/threads/t1/user-data", readOnly: false }];
     const { call, sandbox } = harness({ mounts });
     sandbox.failNext.set("readFile", new Error("EIO: failed '/srv/deerflow/threads/t1/user-data/workspace/notes.md'"));
-    expect(await call("read_file", { path: F })).toBe(`Error: Unexpected error reading file: Error: EIO: failed '${F}'`);
+    expect(await call("read_file", { path: F })).toBe(
+      `Error: Unexpected error reading file: Error: EIO: failed '${F}'`,
+    );
   });
 
   it("refuses .. segments", async () => {
     const { call } = harness();
-    expect(await call("read_file", { path: "/mnt/user-data/workspace/../../../etc/passwd" })).toBe("Error: Access denied: path traversal detected");
-    expect(await call("read_file", { path: "/mnt/skills\\..\\x" })).toBe("Error: Access denied: path traversal detected");
+    expect(await call("read_file", { path: "/mnt/user-data/workspace/../../../etc/passwd" })).toBe(
+      "Error: Access denied: path traversal detected",
+    );
+    expect(await call("read_file", { path: "/mnt/skills\\..\\x" })).toBe(
+      "Error: Access denied: path traversal detected",
+    );
   });
 
   it("refuses a disabled skill's files with the hook's text", async () => {
@@ -124,7 +137,16 @@ describe("createReadFileTool", () => {
   });
 
   it("fails closed when the hook throws", async () => {
-    const { call } = harness({ files: { [F]: "x" } }, { isPathBlocked: () => { throw new Error("state file corrupt"); } });
-    expect(await call("read_file", { path: F })).toBe(`Error: Access to ${F} is blocked because its access check failed.`);
+    const { call } = harness(
+      { files: { [F]: "x" } },
+      {
+        isPathBlocked: () => {
+          throw new Error("state file corrupt");
+        },
+      },
+    );
+    expect(await call("read_file", { path: F })).toBe(
+      `Error: Access to ${F} is blocked because its access check failed.`,
+    );
   });
 });

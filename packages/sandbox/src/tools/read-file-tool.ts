@@ -81,7 +81,10 @@ async function runReadFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnabl
   if (typeof sandbox === "string") return sandbox;
   try {
     const ranged = start !== undefined || end !== undefined;
-    const range = { ...(start !== undefined ? { startLine: start } : {}), ...(end !== undefined ? { endLine: end } : {}) };
+    const range = {
+      ...(start !== undefined ? { startLine: start } : {}),
+      ...(end !== undefined ? { endLine: end } : {}),
+    };
     const content = ranged ? await sandbox.readFile(path, range) : await sandbox.readFile(path);
     if (content === "") return start !== undefined && start > 1 ? "(start_line exceeds file length)" : "(empty)";
     if (await looksBinary(sandbox, path, content)) return binaryFileMessage(path);
@@ -109,5 +112,7 @@ export function createReadFileTool(options: SandboxToolsOptions): SandboxTool<"r
  * @returns The LangChain tool.
  */
 export function readFileToolFor(ctx: ToolContext): SandboxTool<"read_file"> {
-  return defineSandboxTool("read_file", READ_FILE_DESCRIPTION, READ_FILE_SCHEMA, (args, config) => runReadFile(ctx, args, config));
+  return defineSandboxTool("read_file", READ_FILE_DESCRIPTION, READ_FILE_SCHEMA, (args, config) =>
+    runReadFile(ctx, args, config),
+  );
 }

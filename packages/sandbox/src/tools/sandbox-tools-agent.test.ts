@@ -17,12 +17,19 @@ describe("createSandboxTools in an agent loop", () => {
     });
     const model = fakeModel()
       .respondWithTools([
-        { name: "write_file", args: { description: "save notes", path: "/mnt/user-data/outputs/notes.md", content: "# Notes\n" }, id: "call_1" },
+        {
+          name: "write_file",
+          args: { description: "save notes", path: "/mnt/user-data/outputs/notes.md", content: "# Notes\n" },
+          id: "call_1",
+        },
       ])
       .respond(new AIMessage("done"));
     const agent = createAgent({ model, tools: [...tools] });
 
-    const result = await agent.invoke({ messages: [new HumanMessage("Save my notes.")] }, { configurable: { thread_id: "thread-9" } });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("Save my notes.")] },
+      { configurable: { thread_id: "thread-9" } },
+    );
 
     expect(sandbox.text("/mnt/user-data/outputs/notes.md")).toBe("# Notes\n");
     const toolMessage = result.messages.find((m) => ToolMessage.isInstance(m));
@@ -35,7 +42,13 @@ describe("createSandboxTools in an agent loop", () => {
   it("hands a refusal back to the model as an Error: ToolMessage and keeps going", async () => {
     const sandbox = new MemorySandbox({ isolated: true });
     const model = fakeModel()
-      .respondWithTools([{ name: "str_replace", args: { path: "/mnt/skills/public/pdf/SKILL.md", old_str: "a", new_str: "b" }, id: "call_1" }])
+      .respondWithTools([
+        {
+          name: "str_replace",
+          args: { path: "/mnt/skills/public/pdf/SKILL.md", old_str: "a", new_str: "b" },
+          id: "call_1",
+        },
+      ])
       .respondWithTools([{ name: "read_file", args: { path: "/mnt/user-data/workspace/missing.txt" }, id: "call_2" }])
       .respond(new AIMessage("gave up"));
     const agent = createAgent({ model, tools: [...createSandboxTools({ sandbox })] });

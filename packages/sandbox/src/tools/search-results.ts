@@ -19,7 +19,8 @@ function clamp(value: number, fallback: number, upper: number): number {
  * @returns The effective limit.
  */
 export function effectiveMaxResults(requested: number, configured: number, kind: "glob" | "grep"): number {
-  const [fallback, upper] = kind === "glob" ? [DEFAULT_GLOB_RESULTS, MAX_GLOB_RESULTS] : [DEFAULT_GREP_RESULTS, MAX_GREP_RESULTS];
+  const [fallback, upper] =
+    kind === "glob" ? [DEFAULT_GLOB_RESULTS, MAX_GLOB_RESULTS] : [DEFAULT_GREP_RESULTS, MAX_GREP_RESULTS];
   return Math.min(clamp(requested, fallback, upper), clamp(configured, fallback, upper));
 }
 

@@ -111,4 +111,16 @@ export function splitShellTokens(command: string): string[] {
 export const SHELL_COMMAND_SEPARATORS: ReadonlySet<string> = new Set([";", "&&", "||", "|", "|&", "&", "(", ")"]);
 
 /** Redirection operators (the next token is their target). */
-export const SHELL_REDIRECTIONS: ReadonlySet<string> = new Set(["<", ">", "<<", ">>", "<<<", "<>", ">&", "<&", "&>", "&>>", ">|"]);
+export const SHELL_REDIRECTIONS: ReadonlySet<string> = new Set([
+  "<",
+  ">",
+  "<<",
+  ">>",
+  "<<<",
+  "<>",
+  ">&",
+  "<&",
+  "&>",
+  "&>>",
+  ">|",
+]);

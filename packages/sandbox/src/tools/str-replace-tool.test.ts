@@ -34,12 +34,16 @@ describe("createStrReplaceTool", () => {
 
   it("reports a missing string", async () => {
     const { call } = harness({ files: { [F]: "abc" } });
-    expect(await call("str_replace", { path: F, old_str: "zzz", new_str: "y" })).toBe(`Error: String to replace not found in file: ${F}`);
+    expect(await call("str_replace", { path: F, old_str: "zzz", new_str: "y" })).toBe(
+      `Error: String to replace not found in file: ${F}`,
+    );
   });
 
   it("reports a missing string in an empty file", async () => {
     const { call } = harness({ files: { [F]: "" } });
-    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe(`Error: String to replace not found in file: ${F}`);
+    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe(
+      `Error: String to replace not found in file: ${F}`,
+    );
   });
 
   it("treats an empty old_str as a no-op", async () => {
@@ -60,7 +64,9 @@ describe("createStrReplaceTool", () => {
       "Error: Path is a directory, not a file: /mnt/user-data/workspace",
     );
     sandbox.failNext.set("readFile", new SandboxError("PERMISSION_DENIED", "denied"));
-    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe(`Error: Permission denied accessing file: ${F}`);
+    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe(
+      `Error: Permission denied accessing file: ${F}`,
+    );
   });
 
   it("refuses skills paths, read-only mounts and .. before reading", async () => {
@@ -72,20 +78,26 @@ describe("createStrReplaceTool", () => {
     expect(await call("str_replace", { path: "/mnt/data/a.csv", old_str: "a", new_str: "b" })).toBe(
       "Error: Write access to read-only mount is not allowed: /mnt/data/a.csv",
     );
-    expect(await call("str_replace", { path: "/mnt/user-data/../x", old_str: "a", new_str: "b" })).toBe("Error: Access denied: path traversal detected");
+    expect(await call("str_replace", { path: "/mnt/user-data/../x", old_str: "a", new_str: "b" })).toBe(
+      "Error: Access denied: path traversal detected",
+    );
     expect(sandbox.calls.get("readFile")).toBeUndefined();
   });
 
   it("reports unexpected errors", async () => {
     const { call, sandbox } = harness({ files: { [F]: "a" } });
     sandbox.failNext.set("writeFile", new TypeError("cannot write"));
-    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe("Error: Unexpected error replacing string: TypeError: cannot write");
+    expect(await call("str_replace", { path: F, old_str: "a", new_str: "b" })).toBe(
+      "Error: Unexpected error replacing string: TypeError: cannot write",
+    );
   });
 
   it("loses no update when 20 replacements of one file run concurrently", async () => {
     const markers = Array.from({ length: 20 }, (_, i) => `<<marker-${i}>>`);
     const { call, sandbox } = harness({ files: { [F]: markers.join("\n") } });
-    const results = await Promise.all(markers.map((m, i) => call("str_replace", { path: F, old_str: m, new_str: `done-${i}` })));
+    const results = await Promise.all(
+      markers.map((m, i) => call("str_replace", { path: F, old_str: m, new_str: `done-${i}` })),
+    );
     expect(results).toEqual(markers.map(() => "OK"));
     expect(sandbox.text(F)).toBe(markers.map((_, i) => `done-${i}`).join("\n"));
   });

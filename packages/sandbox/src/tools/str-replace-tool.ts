@@ -39,7 +39,11 @@ export function countOccurrences(haystack: string, needle: string): number {
  * @param config - The tool call's config.
  * @returns `OK`, or `Error: …`.
  */
-async function runStrReplace(ctx: ToolContext, args: ToolArgs, config: ToolRunnableConfig | undefined): Promise<string> {
+async function runStrReplace(
+  ctx: ToolContext,
+  args: ToolArgs,
+  config: ToolRunnableConfig | undefined,
+): Promise<string> {
   const path = stringArg(args, "path");
   const oldStr = stringArg(args, "old_str");
   const newStr = stringArg(args, "new_str");
@@ -60,7 +64,9 @@ async function runStrReplace(ctx: ToolContext, args: ToolArgs, config: ToolRunna
         return `Error: String to replace appears ${occurrences} times in ${path}. Provide more context to make it unique, or set replace_all to true.`;
       }
       const at = content.indexOf(oldStr);
-      const updated = replaceAll ? content.split(oldStr).join(newStr) : content.slice(0, at) + newStr + content.slice(at + oldStr.length);
+      const updated = replaceAll
+        ? content.split(oldStr).join(newStr)
+        : content.slice(0, at) + newStr + content.slice(at + oldStr.length);
       await sandbox.writeFile(path, updated);
       return "OK";
     });
@@ -87,5 +93,7 @@ export function createStrReplaceTool(options: SandboxToolsOptions): SandboxTool<
  * @returns The LangChain tool.
  */
 export function strReplaceToolFor(ctx: ToolContext): SandboxTool<"str_replace"> {
-  return defineSandboxTool("str_replace", STR_REPLACE_DESCRIPTION, STR_REPLACE_SCHEMA, (args, config) => runStrReplace(ctx, args, config));
+  return defineSandboxTool("str_replace", STR_REPLACE_DESCRIPTION, STR_REPLACE_SCHEMA, (args, config) =>
+    runStrReplace(ctx, args, config),
+  );
 }

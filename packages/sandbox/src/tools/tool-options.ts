@@ -13,7 +13,9 @@ import { sharedFileLock, type KeyedLock } from "./keyed-lock.js";
 /** Secrets for one call: a fixed map, or a function of the tool call's config (request-scoped secrets). */
 export type SecretsSource =
   | Readonly<Record<string, string>>
-  | ((config: ToolRunnableConfig | undefined) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>);
+  | ((
+      config: ToolRunnableConfig | undefined,
+    ) => Readonly<Record<string, string>> | undefined | Promise<Readonly<Record<string, string>> | undefined>);
 
 /** Options of {@link createSandboxTools} and the single-tool factories. */
 export interface SandboxToolsOptions {
@@ -84,7 +86,9 @@ export interface ToolContext {
   readonly writeFileMaxBytes: number;
   readonly globMaxResults: number;
   readonly grepMaxResults: number;
-  readonly secretsFor: (config: ToolRunnableConfig | undefined) => Promise<Readonly<Record<string, string>> | undefined>;
+  readonly secretsFor: (
+    config: ToolRunnableConfig | undefined,
+  ) => Promise<Readonly<Record<string, string>> | undefined>;
   readonly isPathBlocked: PathBlockedHook | undefined;
   readonly fileLock: KeyedLock;
   readonly logger: Logger;
@@ -92,7 +96,8 @@ export interface ToolContext {
 
 function nonNegative(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) throw new SandboxError("CONFIG_INVALID", `${name} must be a non-negative number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new SandboxError("CONFIG_INVALID", `${name} must be a non-negative number, got ${String(value)}`);
   return value;
 }
 
@@ -111,15 +116,26 @@ export function resolveToolContext(options: SandboxToolsOptions): ToolContext {
   const timeout = nonNegative("bashTimeoutMs", options.bashTimeoutMs, SANDBOX_TOOL_DEFAULTS.bashTimeoutMs);
   const secrets = options.secrets;
   return {
-    sandboxFor: sandbox !== undefined ? () => Promise.resolve(sandbox) : (getSandbox as (c: ToolRunnableConfig | undefined) => Promise<Sandbox>),
+    sandboxFor:
+      sandbox !== undefined
+        ? () => Promise.resolve(sandbox)
+        : (getSandbox as (c: ToolRunnableConfig | undefined) => Promise<Sandbox>),
     isolated: options.isolated,
     hostBashPolicy: options.hostBashPolicy ?? "validate",
     hostCommandAllowedPaths: options.hostCommandAllowedPaths ?? [],
     readOnlyPaths: options.readOnlyPaths ?? [],
     bashTimeoutMs: timeout === 0 ? SANDBOX_TOOL_DEFAULTS.bashTimeoutMs : timeout,
-    bashOutputMaxChars: nonNegative("bashOutputMaxChars", options.bashOutputMaxChars, SANDBOX_TOOL_DEFAULTS.bashOutputMaxChars),
+    bashOutputMaxChars: nonNegative(
+      "bashOutputMaxChars",
+      options.bashOutputMaxChars,
+      SANDBOX_TOOL_DEFAULTS.bashOutputMaxChars,
+    ),
     lsOutputMaxChars: nonNegative("lsOutputMaxChars", options.lsOutputMaxChars, SANDBOX_TOOL_DEFAULTS.lsOutputMaxChars),
-    readFileOutputMaxChars: nonNegative("readFileOutputMaxChars", options.readFileOutputMaxChars, SANDBOX_TOOL_DEFAULTS.readFileOutputMaxChars),
+    readFileOutputMaxChars: nonNegative(
+      "readFileOutputMaxChars",
+      options.readFileOutputMaxChars,
+      SANDBOX_TOOL_DEFAULTS.readFileOutputMaxChars,
+    ),
     writeFileMaxBytes: options.writeFileMaxBytes ?? SANDBOX_TOOL_DEFAULTS.writeFileMaxBytes,
     globMaxResults: options.globMaxResults ?? SANDBOX_TOOL_DEFAULTS.globMaxResults,
     grepMaxResults: options.grepMaxResults ?? SANDBOX_TOOL_DEFAULTS.grepMaxResults,

@@ -19,9 +19,17 @@ const description = (what: string): JSONSchema => ({
   default: "",
 });
 const text = (desc: string): JSONSchema => ({ type: "string", description: desc });
-const nullable = (type: "string" | "integer", desc: string): JSONSchema => ({ anyOf: [{ type }, { type: "null" }], default: null, description: desc });
+const nullable = (type: "string" | "integer", desc: string): JSONSchema => ({
+  anyOf: [{ type }, { type: "null" }],
+  default: null,
+  description: desc,
+});
 const flag = (desc: string): JSONSchema => ({ type: "boolean", default: false, description: desc });
-const count = (fallback: number, desc: string): JSONSchema => ({ type: "integer", default: fallback, description: desc });
+const count = (fallback: number, desc: string): JSONSchema => ({
+  type: "integer",
+  default: fallback,
+  description: desc,
+});
 
 const object = (properties: Record<string, JSONSchema>, required: readonly string[]): JSONSchema => ({
   type: "object",
@@ -65,7 +73,10 @@ export const GREP_SCHEMA: JSONSchema = object(
     glob: nullable("string", "Optional glob filter for candidate files, for example `**/*.py`."),
     literal: flag("Whether to treat `pattern` as a plain string. Default is False."),
     case_sensitive: flag("Whether matching is case-sensitive. Default is False."),
-    max_results: count(DEFAULT_GREP_RESULTS, `Maximum number of matching lines to return. Default is ${DEFAULT_GREP_RESULTS}.`),
+    max_results: count(
+      DEFAULT_GREP_RESULTS,
+      `Maximum number of matching lines to return. Default is ${DEFAULT_GREP_RESULTS}.`,
+    ),
   },
   ["pattern", "path"],
 );
@@ -75,8 +86,14 @@ export const READ_FILE_SCHEMA: JSONSchema = object(
   {
     description: description("reading this file"),
     path: text("The **absolute** path to the file to read."),
-    start_line: nullable("integer", "Optional starting line number (1-indexed, inclusive). Omit to start at the first line."),
-    end_line: nullable("integer", "Optional ending line number (1-indexed, inclusive). Omit to read through the last line."),
+    start_line: nullable(
+      "integer",
+      "Optional starting line number (1-indexed, inclusive). Omit to start at the first line.",
+    ),
+    end_line: nullable(
+      "integer",
+      "Optional ending line number (1-indexed, inclusive). Omit to read through the last line.",
+    ),
   },
   ["path"],
 );

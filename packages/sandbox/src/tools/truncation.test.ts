@@ -83,7 +83,9 @@ describe("truncateReadFileOutput", () => {
   it("uses the start_line/end_line hint", () => {
     const result = truncateReadFileOutput("r".repeat(60_000), 50_000);
     expect(result.length).toBeLessThanOrEqual(50_000);
-    expect(result).toMatch(/\n\.\.\. \[truncated: showing first \d+ of 60000 chars\. Use start_line\/end_line to read a specific range\] \.\.\.$/);
+    expect(result).toMatch(
+      /\n\.\.\. \[truncated: showing first \d+ of 60000 chars\. Use start_line\/end_line to read a specific range\] \.\.\.$/,
+    );
   });
 });
 
@@ -98,7 +100,9 @@ describe("truncateWriteFileError", () => {
 describe("formatWriteFileFailure", () => {
   it("keeps the header and bounds the detail", () => {
     const result = formatWriteFileFailure("/mnt/user-data/workspace/a.txt", `SandboxError: ${"d".repeat(10_000)}`);
-    expect(result.startsWith("Error: Failed to write file '/mnt/user-data/workspace/a.txt': SandboxError: ")).toBe(true);
+    expect(result.startsWith("Error: Failed to write file '/mnt/user-data/workspace/a.txt': SandboxError: ")).toBe(
+      true,
+    );
     expect(result.length).toBeLessThanOrEqual(2000);
   });
 });

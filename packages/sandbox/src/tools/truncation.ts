@@ -127,7 +127,11 @@ export function truncateWriteFileError(detail: string, maxChars: number = WRITE_
  * @param maxChars - The bound (default 2000).
  * @returns The bounded error text.
  */
-export function formatWriteFileFailure(path: string, detail: string, maxChars: number = WRITE_FILE_ERROR_MAX_CHARS): string {
+export function formatWriteFileFailure(
+  path: string,
+  detail: string,
+  maxChars: number = WRITE_FILE_ERROR_MAX_CHARS,
+): string {
   const header = `Error: Failed to write file '${path}'`;
   if (maxChars === 0) return `${header}: ${detail}`;
   const budget = maxChars - header.length - 2;

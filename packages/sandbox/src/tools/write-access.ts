@@ -2,7 +2,13 @@
  * The checks write_file and str_replace make before touching the sandbox.
  */
 import type { Sandbox } from "../sandbox.js";
-import { PATH_TRAVERSAL_MESSAGE, hasTraversal, sandboxMounts, writeProtectionMessage, type ReadOnlyRoot } from "./path-guard.js";
+import {
+  PATH_TRAVERSAL_MESSAGE,
+  hasTraversal,
+  sandboxMounts,
+  writeProtectionMessage,
+  type ReadOnlyRoot,
+} from "./path-guard.js";
 import type { ToolContext } from "./tool-options.js";
 
 /**

@@ -40,8 +40,12 @@ describe("createWriteFileTool", () => {
   });
 
   it("honours a configured limit and 0 to disable it", async () => {
-    expect(await harness({}, { writeFileMaxBytes: 10 }).call("write_file", { path: F, content: "x".repeat(11) })).toBe(writeFileTooLargeMessage(11, 10));
-    expect(await harness({}, { writeFileMaxBytes: 0 }).call("write_file", { path: F, content: "x".repeat(200_000) })).toBe("OK");
+    expect(await harness({}, { writeFileMaxBytes: 10 }).call("write_file", { path: F, content: "x".repeat(11) })).toBe(
+      writeFileTooLargeMessage(11, 10),
+    );
+    expect(
+      await harness({}, { writeFileMaxBytes: 0 }).call("write_file", { path: F, content: "x".repeat(200_000) }),
+    ).toBe("OK");
   });
 
   it("refuses writes under /mnt/skills before asking the sandbox", async () => {
@@ -65,7 +69,9 @@ describe("createWriteFileTool", () => {
       { virtualPath: "/mnt/data/scratch", hostPath: "/srv/scratch", readOnly: false },
     ];
     const { call } = harness({ mounts }, { readOnlyPaths: ["/mnt/user-data/uploads"] });
-    expect(await call("write_file", { path: "/mnt/data/x.csv", content: "x" })).toBe("Error: Write access to read-only mount is not allowed: /mnt/data/x.csv");
+    expect(await call("write_file", { path: "/mnt/data/x.csv", content: "x" })).toBe(
+      "Error: Write access to read-only mount is not allowed: /mnt/data/x.csv",
+    );
     expect(await call("write_file", { path: "/mnt/data/scratch/x.csv", content: "x" })).toBe("OK");
     expect(await call("write_file", { path: "/mnt/user-data/uploads/a.pdf", content: "x" })).toBe(
       "Error: Write access to read-only mount is not allowed: /mnt/user-data/uploads/a.pdf",
@@ -75,7 +81,9 @@ describe("createWriteFileTool", () => {
   it("maps a READ_ONLY error from the sandbox to the read-only mount message", async () => {
     const { call, sandbox } = harness();
     sandbox.failNext.set("writeFile", new SandboxError("READ_ONLY", "Read-only file system"));
-    expect(await call("write_file", { path: F, content: "x" })).toBe(`Error: Write access to read-only mount is not allowed: ${F}`);
+    expect(await call("write_file", { path: F, content: "x" })).toBe(
+      `Error: Write access to read-only mount is not allowed: ${F}`,
+    );
   });
 
   it("refuses .. segments", async () => {

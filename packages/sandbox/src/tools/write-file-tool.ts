@@ -57,7 +57,9 @@ async function runWriteFile(ctx: ToolContext, args: ToolArgs, config: ToolRunnab
   const refused = writeAccessError(ctx, sandbox, path);
   if (refused !== null) return truncateWriteFileError(refused);
   try {
-    await ctx.fileLock.run(fileLockKey(sandbox.id, path), () => sandbox.writeFile(path, content, append ? { append } : undefined));
+    await ctx.fileLock.run(fileLockKey(sandbox.id, path), () =>
+      sandbox.writeFile(path, content, append ? { append } : undefined),
+    );
     return "OK";
   } catch (err) {
     return toolErrorText("write_file", err, path, sandboxMounts(sandbox));
@@ -82,7 +84,10 @@ export function createWriteFileTool(options: SandboxToolsOptions): SandboxTool<"
  * @returns The LangChain tool.
  */
 export function writeFileToolFor(ctx: ToolContext): SandboxTool<"write_file"> {
-  return defineSandboxTool("write_file", writeFileDescription(ctx.writeFileMaxBytes), WRITE_FILE_SCHEMA, (args, config) =>
-    runWriteFile(ctx, args, config),
+  return defineSandboxTool(
+    "write_file",
+    writeFileDescription(ctx.writeFileMaxBytes),
+    WRITE_FILE_SCHEMA,
+    (args, config) => runWriteFile(ctx, args, config),
   );
 }

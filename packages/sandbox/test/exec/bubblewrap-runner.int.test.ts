@@ -9,7 +9,14 @@ import type { Mount } from "../../src/mount.js";
 import { BubblewrapRunner } from "../../src/exec/bubblewrap-runner.js";
 import type { CommandSpec, ResourceLimits } from "../../src/exec/command-runner.js";
 import { commandEnvironment } from "../../src/exec/environment.js";
-import { liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "../support/exec/processes.js";
+import {
+  liveProcesses,
+  makeThread,
+  processesOfUid,
+  testSpec,
+  waitFor,
+  type ThreadDirs,
+} from "../support/exec/processes.js";
 
 const available = await BubblewrapRunner.isAvailable();
 const inCI = process.env["CI"] === "true";
@@ -28,7 +35,14 @@ describe("BubblewrapRunner.isAvailable", () => {
   });
 });
 
-const LIMITS: ResourceLimits = { cpuSeconds: 20, memoryBytes: 1 << 30, fileSizeBytes: 64 << 20, openFiles: 256, processes: 64, tmpBytes: 16 << 20 };
+const LIMITS: ResourceLimits = {
+  cpuSeconds: 20,
+  memoryBytes: 1 << 30,
+  fileSizeBytes: 64 << 20,
+  openFiles: 256,
+  processes: 64,
+  tmpBytes: 16 << 20,
+};
 const noneMatch = (marker: string) => () => !liveProcesses().some((p) => p.cmdline.includes(marker));
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -56,7 +70,8 @@ describe.skipIf(!available).each([
     await rm(root, { recursive: true, force: true });
   });
 
-  const run = (command: string, extra: Partial<CommandSpec> = {}) => runner.run(testSpec(runner, { command, mounts, limits: LIMITS, ...extra }));
+  const run = (command: string, extra: Partial<CommandSpec> = {}) =>
+    runner.run(testSpec(runner, { command, mounts, limits: LIMITS, ...extra }));
 
   it("has kind bubblewrap and is isolated", () => {
     expect(runner).toMatchObject({ kind: "bubblewrap", isolated: true });
@@ -78,7 +93,8 @@ describe.skipIf(!available).each([
     const r = await run("ls /; echo ---; ls /mnt; echo ---; ls /mnt/user-data");
     const [top, mnt, userData] = r.stdout.split("---\n").map((s) => s.trim().split("\n"));
     expect(top).toEqual(expect.arrayContaining(["bin", "dev", "etc", "mnt", "proc", "tmp", "usr"]));
-    for (const hidden of ["root", "home", "var", "sys", "boot", "opt", "srv", "work"]) expect(top).not.toContain(hidden);
+    for (const hidden of ["root", "home", "var", "sys", "boot", "opt", "srv", "work"])
+      expect(top).not.toContain(hidden);
     expect(mnt).toEqual(["skills", "user-data"]);
     expect(userData).toEqual(["outputs", "uploads", "workspace"]);
   });
@@ -90,7 +106,9 @@ describe.skipIf(!available).each([
   });
 
   it("cannot write outside /tmp and its writable mounts", async () => {
-    const r = await run("touch /filler 2>&1; mkdir /mnt/new 2>&1; touch /tmp/ok && echo tmp-ok; touch ok && echo ws-ok");
+    const r = await run(
+      "touch /filler 2>&1; mkdir /mnt/new 2>&1; touch /tmp/ok && echo tmp-ok; touch ok && echo ws-ok",
+    );
     expect(r.stdout).toMatch(/touch: cannot touch '\/filler': Read-only file system/);
     expect(r.stdout).toMatch(/mkdir: cannot create directory .\/mnt\/new.: Read-only file system/);
     expect(r.stdout).toContain("tmp-ok\nws-ok\n");
@@ -133,7 +151,9 @@ describe.skipIf(!available).each([
   it("can modify files and directories the host created", async () => {
     await writeFile(path.join(dirs.workspace, "host.txt"), "host\n");
     await writeFile(path.join(dirs.uploads, "up.csv"), "a,b\n");
-    const r = await run("echo sandbox >> host.txt && mkdir -p /mnt/user-data/outputs/r && echo 1 > /mnt/user-data/outputs/r/x && mv /mnt/user-data/uploads/up.csv /mnt/user-data/uploads/moved.csv");
+    const r = await run(
+      "echo sandbox >> host.txt && mkdir -p /mnt/user-data/outputs/r && echo 1 > /mnt/user-data/outputs/r/x && mv /mnt/user-data/uploads/up.csv /mnt/user-data/uploads/moved.csv",
+    );
     expect(r).toMatchObject({ exitCode: 0, stderr: "" });
     expect(await readFile(path.join(dirs.workspace, "host.txt"), "utf8")).toBe("host\nsandbox\n");
     expect(existsSync(path.join(dirs.uploads, "moved.csv"))).toBe(true);
@@ -169,7 +189,9 @@ describe.skipIf(!available).each([
     const marker = `deerflow-host-marker-${randomUUID()}`;
     await writeFile(path.join(os.tmpdir(), marker), "x");
     try {
-      const r = await run(`ls -A /tmp; echo inside > /tmp/${marker}-in; head -c 4000000 /dev/zero > /tmp/big`, { limits: { ...LIMITS, tmpBytes: 1 << 20 } });
+      const r = await run(`ls -A /tmp; echo inside > /tmp/${marker}-in; head -c 4000000 /dev/zero > /tmp/big`, {
+        limits: { ...LIMITS, tmpBytes: 1 << 20 },
+      });
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("No space left on device");
       expect(existsSync(path.join(os.tmpdir(), `${marker}-in`))).toBe(false);
@@ -207,7 +229,9 @@ describe.skipIf(!available).each([
 
   it("caps the number of processes", async () => {
     const marker = `31.${Date.now()}`;
-    const r = await run(`sh -c 'i=0; while [ $i -lt 100 ]; do sleep ${marker} & i=$((i+1)); echo $i; done'`, { limits: { ...LIMITS, processes: 16 } });
+    const r = await run(`sh -c 'i=0; while [ $i -lt 100 ]; do sleep ${marker} & i=$((i+1)); echo $i; done'`, {
+      limits: { ...LIMITS, processes: 16 },
+    });
     const started = r.stdout.trim().split("\n").length;
     expect(started).toBeGreaterThan(0);
     expect(started).toBeLessThan(16);
@@ -217,7 +241,10 @@ describe.skipIf(!available).each([
 
   it("contains a fork bomb and cleans it up", async () => {
     const marker = `bomb-${randomUUID()}`;
-    const r = await run(`: ${marker}; f(){ f|f & }; f; sleep 1; echo survived`, { limits: { ...LIMITS, processes: 32 }, timeoutMs: 20_000 });
+    const r = await run(`: ${marker}; f(){ f|f & }; f; sleep 1; echo survived`, {
+      limits: { ...LIMITS, processes: 32 },
+      timeoutMs: 20_000,
+    });
     expect(r.stderr).toMatch(/fork|Resource temporarily unavailable/);
     expect(await waitFor(noneMatch(marker))).toBe(true);
     // the host is unaffected
@@ -254,7 +281,9 @@ describe.skipIf(!available).each([
   it("bounds 100 MB of output and appends the exact notice", async () => {
     const r = await run("yes | head -c 100000000");
     expect(r.truncated).toBe(true);
-    expect(r.stdout.endsWith("y\n\n... [output truncated after 1048576 of 100000000 bytes; remaining output discarded] ...")).toBe(true);
+    expect(
+      r.stdout.endsWith("y\n\n... [output truncated after 1048576 of 100000000 bytes; remaining output discarded] ..."),
+    ).toBe(true);
   });
 
   it("decodes non-UTF-8 and binary output with replacement characters", async () => {
@@ -269,7 +298,18 @@ describe.skipIf(!available).each([
   it("refuses to run as root or as an id bubblewrap cannot map", async () => {
     for (const uid of [0, 2 ** 31]) {
       const bad = new BubblewrapRunner({ identity: { uid, gid: uid } });
-      await expect(bad.run({ command: "id", mounts, cwd: "/mnt/user-data/workspace", env: {}, timeoutMs: 5_000, maxOutputBytes: 100, limits: {}, network: false })).rejects.toMatchObject({
+      await expect(
+        bad.run({
+          command: "id",
+          mounts,
+          cwd: "/mnt/user-data/workspace",
+          env: {},
+          timeoutMs: 5_000,
+          maxOutputBytes: 100,
+          limits: {},
+          network: false,
+        }),
+      ).rejects.toMatchObject({
         code: "CONFIG_INVALID",
       });
     }
@@ -297,7 +337,9 @@ describe.skipIf(!available).each([
   });
 
   it("rejects a mount on a system directory", async () => {
-    await expect(run("true", { mounts: [...mounts, { virtualPath: "/usr/local/x", hostPath: dirs.workspace, readOnly: true }] })).rejects.toMatchObject({
+    await expect(
+      run("true", { mounts: [...mounts, { virtualPath: "/usr/local/x", hostPath: dirs.workspace, readOnly: true }] }),
+    ).rejects.toMatchObject({
       code: "CONFIG_INVALID",
     });
   });

@@ -52,8 +52,12 @@ describe("HostRunner", () => {
 
   it("maps virtual paths in the command and host paths in the output", async () => {
     await writeFile(path.join(dirs.workspace, "a.txt"), "alpha\n");
-    const r = await run("cat /mnt/user-data/workspace/a.txt; pwd; ls -d /mnt/user-data/workspace/a.txt; ls -d /mnt/skills/public; realpath /mnt/user-data/uploads");
-    expect(r.stdout).toBe("alpha\n/mnt/user-data/workspace\n/mnt/user-data/workspace/a.txt\n/mnt/skills/public\n/mnt/user-data/uploads\n");
+    const r = await run(
+      "cat /mnt/user-data/workspace/a.txt; pwd; ls -d /mnt/user-data/workspace/a.txt; ls -d /mnt/skills/public; realpath /mnt/user-data/uploads",
+    );
+    expect(r.stdout).toBe(
+      "alpha\n/mnt/user-data/workspace\n/mnt/user-data/workspace/a.txt\n/mnt/skills/public\n/mnt/user-data/uploads\n",
+    );
     expect(r.stdout + r.stderr).not.toContain(root);
   });
 
@@ -74,7 +78,9 @@ describe("HostRunner", () => {
   it("does not leak the host path of an unmounted sibling directory", async () => {
     const onlyWorkspace = mounts.filter((m) => m.virtualPath === "/mnt/user-data/workspace");
     await mkdir(`${dirs.workspace}-old`);
-    const r = await run("realpath /mnt/user-data/workspace/../workspace-old; realpath /mnt/user-data/workspace", { mounts: onlyWorkspace });
+    const r = await run("realpath /mnt/user-data/workspace/../workspace-old; realpath /mnt/user-data/workspace", {
+      mounts: onlyWorkspace,
+    });
     expect(r.stdout).toBe(`${HIDDEN_HOST_PATH}\n/mnt/user-data/workspace\n`);
     expect(r.stdout).not.toContain(dirs.workspace);
   });
@@ -86,14 +92,18 @@ describe("HostRunner", () => {
 
   it("hides host secrets but passes per-call variables", async () => {
     process.env["MY_API_KEY"] = "host-secret-value";
-    const r = await run('echo "key=${MY_API_KEY-unset} injected=$INJECTED_TOKEN"', { env: commandEnvironment(runner, { INJECTED_TOKEN: "t0k" }) });
+    const r = await run('echo "key=${MY_API_KEY-unset} injected=$INJECTED_TOKEN"', {
+      env: commandEnvironment(runner, { INJECTED_TOKEN: "t0k" }),
+    });
     expect(r.stdout).toBe("key=unset injected=t0k\n");
   });
 
   it("truncates output at the cap with DeerFlow's notice", async () => {
     const r = await run("head -c 3000 /dev/zero | tr '\\0' a", { maxOutputBytes: 1000 });
     expect(r.truncated).toBe(true);
-    expect(r.stdout).toBe(`${"a".repeat(1000)}\n... [output truncated after 1000 of 3000 bytes; remaining output discarded] ...`);
+    expect(r.stdout).toBe(
+      `${"a".repeat(1000)}\n... [output truncated after 1000 of 3000 bytes; remaining output discarded] ...`,
+    );
   });
 
   it("returns at once when the command leaves a background process", async () => {

@@ -8,7 +8,14 @@ import { isRunning, waitFor } from "../support/exec/processes.js";
 
 const ENV = { PATH: "/usr/bin:/bin", LANG: "C" };
 const sh = (script: string, extra: Partial<Parameters<typeof runProcessTree>[0]> = {}) =>
-  runProcessTree({ file: "/bin/sh", args: ["-c", script], env: ENV, timeoutMs: 20_000, maxOutputBytes: 1 << 20, ...extra });
+  runProcessTree({
+    file: "/bin/sh",
+    args: ["-c", script],
+    env: ENV,
+    timeoutMs: 20_000,
+    maxOutputBytes: 1 << 20,
+    ...extra,
+  });
 
 describe("runProcessTree", () => {
   let dir: string;
@@ -27,7 +34,8 @@ describe("runProcessTree", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const readPid = async (name: string): Promise<number> => Number((await readFile(path.join(dir, name), "utf8")).trim());
+  const readPid = async (name: string): Promise<number> =>
+    Number((await readFile(path.join(dir, name), "utf8")).trim());
 
   it("captures both streams and the exit code", async () => {
     const r = await sh("echo out; echo err >&2; exit 3");
@@ -52,7 +60,9 @@ describe("runProcessTree", () => {
     expect(r.stdout.retainedBytes).toBe(1 << 20);
     expect(r.stdout.truncated).toBe(true);
     const text = r.stdout.text();
-    expect(text.endsWith("y\n\n... [output truncated after 1048576 of 100000000 bytes; remaining output discarded] ...")).toBe(true);
+    expect(
+      text.endsWith("y\n\n... [output truncated after 1048576 of 100000000 bytes; remaining output discarded] ..."),
+    ).toBe(true);
     // Buffering the whole stream would need > 100 MB.
     expect(peak - before).toBeLessThan(90 * 1024 * 1024);
   });
@@ -81,7 +91,10 @@ describe("runProcessTree", () => {
 
   it("kills the whole group on abort and rejects with ABORTED", async () => {
     const controller = new AbortController();
-    const pending = sh(`sleep 1000 & echo $! > ${dir}/child.pid; sleep 1000`, { signal: controller.signal, timeoutMs: 60_000 });
+    const pending = sh(`sleep 1000 & echo $! > ${dir}/child.pid; sleep 1000`, {
+      signal: controller.signal,
+      timeoutMs: 60_000,
+    });
     expect(await waitFor(() => hasContent(path.join(dir, "child.pid")))).toBe(true);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
@@ -105,7 +118,10 @@ describe("runProcessTree", () => {
   });
 
   it("kills the group anyway when the terminate hook does not stop the leader", async () => {
-    const r = await sh(`sleep 1000 & echo $! > ${dir}/child.pid; sleep 1000`, { timeoutMs: 200, terminate: () => true });
+    const r = await sh(`sleep 1000 & echo $! > ${dir}/child.pid; sleep 1000`, {
+      timeoutMs: 200,
+      terminate: () => true,
+    });
     const child = await readPid("child.pid");
     strays.push(child);
     expect(r).toMatchObject({ timedOut: true, signal: "SIGKILL" });
@@ -114,7 +130,9 @@ describe("runProcessTree", () => {
 
   it("hands fd 3 of the child over as a pipe", async () => {
     let info = "";
-    const r = await sh("echo info >&3; echo out", { onInfoPipe: (stream) => stream.on("data", (c: Buffer) => (info += c.toString())) });
+    const r = await sh("echo info >&3; echo out", {
+      onInfoPipe: (stream) => stream.on("data", (c: Buffer) => (info += c.toString())),
+    });
     expect(r.stdout.text()).toBe("out\n");
     expect(info).toBe("info\n");
   });
@@ -127,7 +145,9 @@ describe("runProcessTree", () => {
   });
 
   it("rejects when the executable does not exist", async () => {
-    await expect(runProcessTree({ file: "/nonexistent/bin/x", args: [], env: ENV, timeoutMs: 1000, maxOutputBytes: 10 })).rejects.toMatchObject({
+    await expect(
+      runProcessTree({ file: "/nonexistent/bin/x", args: [], env: ENV, timeoutMs: 1000, maxOutputBytes: 10 }),
+    ).rejects.toMatchObject({
       code: "ENOENT",
     });
   });

@@ -51,7 +51,9 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
   const sandboxIds = async (key: string): Promise<unknown> => {
     const answer = await call(key, "GET", "/api/sandboxes");
     expect(answer.status).toBe(200);
-    return (answer.body as { sandboxes: { sandbox_id: string; owner?: string }[] }).sandboxes.map((s) => (s.owner === undefined ? s.sandbox_id : `${s.owner}/${s.sandbox_id}`)).sort();
+    return (answer.body as { sandboxes: { sandbox_id: string; owner?: string }[] }).sandboxes
+      .map((s) => (s.owner === undefined ? s.sandbox_id : `${s.owner}/${s.sandbox_id}`))
+      .sort();
   };
 
   /** Every route that names one sandbox, as another client would call it. */
@@ -85,10 +87,19 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
   });
 
   it("lets client A create and use its sandbox", async () => {
-    const created = await call(KEY_A, "POST", "/api/sandboxes", { sandbox_id: "sb-a", thread_id: "t1", user_id: "alice" });
-    expect(created).toMatchObject({ status: 200, body: { sandbox_id: "sb-a", thread_id: "t1", user_id: "alice", status: "Running" } });
+    const created = await call(KEY_A, "POST", "/api/sandboxes", {
+      sandbox_id: "sb-a",
+      thread_id: "t1",
+      user_id: "alice",
+    });
+    expect(created).toMatchObject({
+      status: 200,
+      body: { sandbox_id: "sb-a", thread_id: "t1", user_id: "alice", status: "Running" },
+    });
     expect((created.body as { owner?: string }).owner).toBeUndefined();
-    expect((await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/write", { file: SECRET, content: "A's secret" })).status).toBe(200);
+    expect(
+      (await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/write", { file: SECRET, content: "A's secret" })).status,
+    ).toBe(200);
     const exec = await call(KEY_A, "POST", "/sandboxes/sb-a/v1/shell/exec", { command: "cat secret.txt" });
     expect(exec).toMatchObject({ status: 200, body: { data: { stdout: "A's secret", exit_code: 0 } } });
     expect(await sandboxIds(KEY_A)).toEqual(["sb-a"]);
@@ -118,33 +129,53 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
   });
 
   it("gives B its own sandbox when it names A's sandbox id, thread and user", async () => {
-    const created = await call(KEY_B, "POST", "/api/sandboxes", { sandbox_id: "sb-a", thread_id: "t1", user_id: "alice" });
+    const created = await call(KEY_B, "POST", "/api/sandboxes", {
+      sandbox_id: "sb-a",
+      thread_id: "t1",
+      user_id: "alice",
+    });
     expect(created).toMatchObject({ status: 200, body: { sandbox_id: "sb-a", thread_id: "t1", user_id: "alice" } });
     const read = await call(KEY_B, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET });
     expect([read.status, errorCode(read)]).toEqual([404, "NOT_FOUND"]);
-    const exec = await call(KEY_B, "POST", "/sandboxes/sb-a/v1/shell/exec", { command: "ls -A /mnt/user-data/workspace; cat secret.txt" });
+    const exec = await call(KEY_B, "POST", "/sandboxes/sb-a/v1/shell/exec", {
+      command: "ls -A /mnt/user-data/workspace; cat secret.txt",
+    });
     expect(exec.body).toMatchObject({ data: { stdout: "", exit_code: 1 } });
-    expect((await call(KEY_B, "POST", "/sandboxes/sb-a/v1/file/write", { file: SECRET, content: "B's own" })).status).toBe(200);
+    expect(
+      (await call(KEY_B, "POST", "/sandboxes/sb-a/v1/file/write", { file: SECRET, content: "B's own" })).status,
+    ).toBe(200);
     // Two sandboxes with one wire id, one per owner, each with its own files.
     expect(await sandboxIds(KEY_A)).toEqual(["sb-a"]);
     expect(await sandboxIds(KEY_B)).toEqual(["sb-a"]);
-    expect(await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({ body: { data: { content: "A's secret" } } });
-    expect(await call(KEY_B, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({ body: { data: { content: "B's own" } } });
+    expect(await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({
+      body: { data: { content: "A's secret" } },
+    });
+    expect(await call(KEY_B, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({
+      body: { data: { content: "B's own" } },
+    });
   });
 
   it("shows the admin every owner's sandboxes, and lets it stop one by naming its owner", async () => {
     expect(await sandboxIds(ADMIN_KEY)).toEqual(["client-a/sb-a", "client-b/sb-a"]);
-    expect(await call(ADMIN_KEY, "GET", "/api/sandboxes/sb-a?owner=client-a")).toMatchObject({ status: 200, body: { sandbox_id: "sb-a", owner: "client-a", thread_id: "t1" } });
+    expect(await call(ADMIN_KEY, "GET", "/api/sandboxes/sb-a?owner=client-a")).toMatchObject({
+      status: 200,
+      body: { sandbox_id: "sb-a", owner: "client-a", thread_id: "t1" },
+    });
     const unnamed = await call(ADMIN_KEY, "GET", "/api/sandboxes/sb-a");
     expect([unnamed.status, errorCode(unnamed)]).toEqual([400, "INVALID_ARGUMENT"]);
     const create = await call(ADMIN_KEY, "POST", "/api/sandboxes", { sandbox_id: "sb-x", thread_id: "t9" });
     expect([create.status, errorCode(create)]).toEqual([403, "PERMISSION_DENIED"]);
     const files = await call(ADMIN_KEY, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET });
     expect([files.status, errorCode(files)]).toEqual([404, "SANDBOX_NOT_FOUND"]);
-    expect(await call(ADMIN_KEY, "DELETE", "/api/sandboxes/sb-a?owner=client-b")).toMatchObject({ status: 200, body: { sandbox_id: "sb-a", deleted: true } });
+    expect(await call(ADMIN_KEY, "DELETE", "/api/sandboxes/sb-a?owner=client-b")).toMatchObject({
+      status: 200,
+      body: { sandbox_id: "sb-a", deleted: true },
+    });
     expect(await sandboxIds(ADMIN_KEY)).toEqual(["client-a/sb-a"]);
     expect(await sandboxIds(KEY_B)).toEqual([]);
-    expect(await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({ body: { data: { content: "A's secret" } } });
+    expect(await call(KEY_A, "POST", "/sandboxes/sb-a/v1/file/read", { file: SECRET })).toMatchObject({
+      body: { data: { content: "A's secret" } },
+    });
   });
 
   it("rejects an unknown key on every route", async () => {
@@ -153,8 +184,18 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
   });
 
   it("keeps RemoteSandboxProviders with different keys apart on the same thread", async () => {
-    const providerA = new RemoteSandboxProvider({ url: server.url, apiKey: KEY_A, readyIntervalMs: 50, idleTimeoutMs: 0 });
-    const providerB = new RemoteSandboxProvider({ url: server.url, apiKey: KEY_B, readyIntervalMs: 50, idleTimeoutMs: 0 });
+    const providerA = new RemoteSandboxProvider({
+      url: server.url,
+      apiKey: KEY_A,
+      readyIntervalMs: 50,
+      idleTimeoutMs: 0,
+    });
+    const providerB = new RemoteSandboxProvider({
+      url: server.url,
+      apiKey: KEY_B,
+      readyIntervalMs: 50,
+      idleTimeoutMs: 0,
+    });
     try {
       const a = await providerA.acquire("shared-thread", "bob");
       const b = await providerB.acquire("shared-thread", "bob");
@@ -164,11 +205,15 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
       await a.writeFile("/mnt/user-data/workspace/plan.md", "A's plan");
       expect(await codeOf(b.readFile("/mnt/user-data/workspace/plan.md"))).toBe("NOT_FOUND");
       expect((await b.grep("/mnt/user-data/workspace", "plan")).matches).toEqual([]);
-      expect(await new HttpProvisionerBackend({ url: server.url, apiKey: KEY_B }).list()).toEqual([{ id: b.id, url: b.url }]);
+      expect(await new HttpProvisionerBackend({ url: server.url, apiKey: KEY_B }).list()).toEqual([
+        { id: b.id, url: b.url },
+      ]);
       await providerB.shutdown();
       // B's shutdown destroyed B's sandbox only.
       expect(await a.readFile("/mnt/user-data/workspace/plan.md")).toBe("A's plan");
-      expect((await new HttpProvisionerBackend({ url: server.url, apiKey: KEY_A }).list()).map((s) => s.id).sort()).toEqual([a.id, "sb-a"].sort());
+      expect(
+        (await new HttpProvisionerBackend({ url: server.url, apiKey: KEY_A }).list()).map((s) => s.id).sort(),
+      ).toEqual([a.id, "sb-a"].sort());
     } finally {
       await providerA.shutdown();
       await providerB.shutdown();
@@ -176,7 +221,12 @@ describe("sandbox ownership per client key (deerflow-sandbox-server, separate pr
   });
 
   it("reports a key the service does not know as CONFIG_INVALID to the provider", async () => {
-    const stranger = new RemoteSandboxProvider({ url: server.url, apiKey: "wrong-key-0123456789", readyIntervalMs: 50, idleTimeoutMs: 0 });
+    const stranger = new RemoteSandboxProvider({
+      url: server.url,
+      apiKey: "wrong-key-0123456789",
+      readyIntervalMs: 50,
+      idleTimeoutMs: 0,
+    });
     expect(await codeOf(stranger.acquire("t"))).toBe("CONFIG_INVALID");
     await stranger.shutdown();
   });

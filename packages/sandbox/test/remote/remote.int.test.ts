@@ -67,13 +67,23 @@ describe("RemoteSandboxProvider against deerflow-sandbox-server (separate proces
     tmp = await mkdtemp(path.join(os.tmpdir(), "remote-int-"));
     await mkdir(path.join(tmp, "skills/public/demo"), { recursive: true });
     await writeFile(path.join(tmp, "skills/public/demo/SKILL.md"), "---\nname: demo\n---\nDemo skill\n");
-    server = await startServerProcess(["--port", "0", "--base-dir", path.join(tmp, "base"), "--skills-dir", path.join(tmp, "skills")], {
-      SANDBOX_API_KEY: API_KEY,
-    });
+    server = await startServerProcess(
+      ["--port", "0", "--base-dir", path.join(tmp, "base"), "--skills-dir", path.join(tmp, "skills")],
+      {
+        SANDBOX_API_KEY: API_KEY,
+      },
+    );
     service = new HttpProvisionerBackend({ url: server.url, apiKey: API_KEY });
     backend = new CountingBackend(service);
     clock = new SkewClock();
-    provider = new RemoteSandboxProvider({ backend, apiKey: API_KEY, clock, readyIntervalMs: 50, maxSandboxes: 2, idleTimeoutMs: IDLE_MS });
+    provider = new RemoteSandboxProvider({
+      backend,
+      apiKey: API_KEY,
+      clock,
+      readyIntervalMs: 50,
+      maxSandboxes: 2,
+      idleTimeoutMs: IDLE_MS,
+    });
   });
 
   afterAll(async () => {
@@ -93,16 +103,27 @@ describe("RemoteSandboxProvider against deerflow-sandbox-server (separate proces
     await sandbox.writeFile("/mnt/user-data/workspace/notes/a.md", "# Title\nalpha line\n");
     await sandbox.writeFile("/mnt/user-data/workspace/notes/a.md", "beta line\n", { append: true });
     await sandbox.writeBytes("/mnt/user-data/outputs/b.bin", new Uint8Array([0, 1, 254, 255]));
-    expect(await sandbox.readFile("/mnt/user-data/workspace/notes/a.md", { startLine: 2, endLine: 3 })).toBe("alpha line\nbeta line");
+    expect(await sandbox.readFile("/mnt/user-data/workspace/notes/a.md", { startLine: 2, endLine: 3 })).toBe(
+      "alpha line\nbeta line",
+    );
     expect(Array.from(await sandbox.readBytes("/mnt/user-data/outputs/b.bin"))).toEqual([0, 1, 254, 255]);
-    expect(await sandbox.listDir("/mnt/user-data/workspace")).toEqual(["/mnt/user-data/workspace/notes/", "/mnt/user-data/workspace/notes/a.md"]);
-    expect(await sandbox.glob("/mnt/user-data/workspace", "**/*.md")).toEqual({ matches: ["/mnt/user-data/workspace/notes/a.md"], truncated: false });
+    expect(await sandbox.listDir("/mnt/user-data/workspace")).toEqual([
+      "/mnt/user-data/workspace/notes/",
+      "/mnt/user-data/workspace/notes/a.md",
+    ]);
+    expect(await sandbox.glob("/mnt/user-data/workspace", "**/*.md")).toEqual({
+      matches: ["/mnt/user-data/workspace/notes/a.md"],
+      truncated: false,
+    });
     const grep = await sandbox.grep("/mnt/user-data/workspace", "ALPHA");
     expect(grep.matches).toEqual([{ path: "/mnt/user-data/workspace/notes/a.md", line: 2, text: "alpha line" }]);
   });
 
   it("executes commands in the sandbox with its mounts", async () => {
-    const result = await sandbox.execute("cd /mnt/user-data/workspace && cat notes/a.md | wc -l && echo oops >&2 && exit 3", { timeoutMs: 20_000 });
+    const result = await sandbox.execute(
+      "cd /mnt/user-data/workspace && cat notes/a.md | wc -l && echo oops >&2 && exit 3",
+      { timeoutMs: 20_000 },
+    );
     expect(result).toMatchObject({ stdout: "3\n", stderr: "oops\n", exitCode: 3, timedOut: false, truncated: false });
     const skill = await sandbox.execute("cat /mnt/skills/public/demo/SKILL.md", { env: { GREETING: "hi" } });
     expect(skill.stdout).toContain("Demo skill");
@@ -165,7 +186,12 @@ describe("RemoteSandboxProvider against deerflow-sandbox-server (separate proces
   });
 
   it("answers UNAVAILABLE once the server is gone", async () => {
-    const second = new RemoteSandboxProvider({ url: server.url, apiKey: API_KEY, readyIntervalMs: 50, idleTimeoutMs: 0 });
+    const second = new RemoteSandboxProvider({
+      url: server.url,
+      apiKey: API_KEY,
+      readyIntervalMs: 50,
+      idleTimeoutMs: 0,
+    });
     const doomed = await second.acquire("thread-5");
     expect(await doomed.execute("echo up")).toMatchObject({ stdout: "up\n" });
     expect(await server.stop("SIGKILL")).toBe("SIGKILL");
@@ -197,13 +223,16 @@ describe("deerflow-sandbox-server process", () => {
   });
 
   it("stops gracefully on SIGTERM", async () => {
-    const running = server ?? (await startServerProcess(["--port", "0", "--base-dir", tmp], { SANDBOX_API_KEY: API_KEY }));
+    const running =
+      server ?? (await startServerProcess(["--port", "0", "--base-dir", tmp], { SANDBOX_API_KEY: API_KEY }));
     expect(await running.stop("SIGTERM")).toBe(0);
     expect(running.stderr()).toContain('"msg":"stopped"');
   });
 
   it("refuses to serve a public address without an API key", async () => {
-    const failed = await startServerProcess(["--host", "0.0.0.0", "--port", "0", "--base-dir", tmp]).catch((err: unknown) => err);
+    const failed = await startServerProcess(["--host", "0.0.0.0", "--port", "0", "--base-dir", tmp]).catch(
+      (err: unknown) => err,
+    );
     expect(String(failed)).toMatch(/exited \(2\)[\s\S]*refusing to serve 0\.0\.0\.0 without SANDBOX_API_KEY/);
   });
 });

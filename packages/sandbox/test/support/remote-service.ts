@@ -29,14 +29,21 @@ export interface RemoteService {
  * @throws Error when the process exits or stays silent too long (its output is in the message).
  */
 export async function startRemoteService(args: readonly string[], timeoutMs = 30_000): Promise<RemoteService> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/remote/server/main.ts", "--port", "0", "--host", "127.0.0.1", ...args], {
-    cwd: packageDir,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: "" },
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/remote/server/main.ts", "--port", "0", "--host", "127.0.0.1", ...args],
+    {
+      cwd: packageDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_OPTIONS: "" },
+    },
+  );
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(`the sandbox service printed no "listening on" line within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimeout(
+      () => fail(`the sandbox service printed no "listening on" line within ${timeoutMs} ms`),
+      timeoutMs,
+    );
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill("SIGKILL");
@@ -53,7 +60,9 @@ export async function startRemoteService(args: readonly string[], timeoutMs = 30
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.once("error", (err) => fail(`the sandbox service failed to start: ${err.message}`));
-    child.once("exit", (code, signal) => fail(`the sandbox service exited early (code ${String(code)}, signal ${String(signal)})`));
+    child.once("exit", (code, signal) =>
+      fail(`the sandbox service exited early (code ${String(code)}, signal ${String(signal)})`),
+    );
   });
   child.removeAllListeners("exit");
   return { url, output: () => output, stop: () => stopProcess(child) };

@@ -157,14 +157,21 @@ export async function runSwapRace(setup: RaceSetup): Promise<RaceReport> {
   const unclear: string[] = [];
   const landed: PlannedCall[] = [];
   try {
-    await Promise.race([waitForFile(path.join(raceHost, SWAP_FILES.started), 60_000), loop.then((r) => Promise.reject(new Error(`swap loop ended early: ${r.stderr}`)))]);
+    await Promise.race([
+      waitForFile(path.join(raceHost, SWAP_FILES.started), 60_000),
+      loop.then((r) => Promise.reject(new Error(`swap loop ended early: ${r.stderr}`))),
+    ]);
     await pool(calls, setup.concurrency, async (call) => {
       const at = `${raceVirtual}/${call.relative}`;
       const outcome =
         call.kind === "append"
           ? await setup.calls.append(at, call.expected)
           : call.kind === "strReplace"
-            ? await setup.calls.strReplace(at, `before ${call.relative.replace(/\D+/g, "")}`, `after ${call.relative.replace(/\D+/g, "")}`)
+            ? await setup.calls.strReplace(
+                at,
+                `before ${call.relative.replace(/\D+/g, "")}`,
+                `after ${call.relative.replace(/\D+/g, "")}`,
+              )
             : await setup.calls.write(at, call.expected);
       if (outcome.ok) {
         landed.push(call);

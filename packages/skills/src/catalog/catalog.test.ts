@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SkillsError } from "../errors.js";
 import { SkillCatalog, type SkillCatalogOptions } from "./catalog.js";
 import { discoverSkills, type DiscoverOptions, type DiscoveryResult } from "./discover.js";
-import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "../../test/support/catalog/fixtures.js";
+import {
+  makeTempDir,
+  recordingLogger,
+  skillMarkdown,
+  writeRealisticTree,
+  writeSkill,
+} from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 let root: string;
@@ -183,7 +189,10 @@ describe("SkillCatalog", () => {
     expect((await catalog.get("pdf"))?.enabled).toBe(false);
     expect((await catalog.enabledSkills()).some((s) => s.name === "pdf")).toBe(false);
     expect(stats.scans).toBe(1);
-    expect(JSON.parse(await fs.readFile(configPath, "utf8"))).toEqual({ mcpServers: { x: {} }, skills: { pdf: { enabled: false } } });
+    expect(JSON.parse(await fs.readFile(configPath, "utf8"))).toEqual({
+      mcpServers: { x: {} },
+      skills: { pdf: { enabled: false } },
+    });
   });
 
   it("keeps a toggle made while a scan is reading the old config", async () => {
@@ -217,13 +226,17 @@ describe("SkillCatalog", () => {
 
   it("rejects setEnabled for an unknown skill", async () => {
     const { catalog } = counted();
-    await expect(catalog.setEnabled("ghost", false)).rejects.toSatisfy((e: unknown) => SkillsError.isInstance(e) && e.code === "SKILL_NOT_FOUND");
+    await expect(catalog.setEnabled("ghost", false)).rejects.toSatisfy(
+      (e: unknown) => SkillsError.isInstance(e) && e.code === "SKILL_NOT_FOUND",
+    );
   });
 
   it("rejects setEnabled without a config path", async () => {
     const catalog = new SkillCatalog({ root });
     open.push(catalog);
-    await expect(catalog.setEnabled("pdf", false)).rejects.toSatisfy((e: unknown) => SkillsError.isInstance(e) && e.code === "CONFIG_INVALID");
+    await expect(catalog.setEnabled("pdf", false)).rejects.toSatisfy(
+      (e: unknown) => SkillsError.isInstance(e) && e.code === "CONFIG_INVALID",
+    );
     expect((await catalog.list()).every((s) => s.enabled)).toBe(true);
   });
 
@@ -238,7 +251,10 @@ describe("SkillCatalog", () => {
     const { catalog, stats } = counted({ watch: { debounceMs: 20 } });
     await catalog.list();
     await writeSkill(root, "custom/watched", skillMarkdown("watched", "appeared"));
-    await vi.waitFor(async () => expect((await catalog.list()).map((s) => s.name)).toContain("watched"), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect((await catalog.list()).map((s) => s.name)).toContain("watched"), {
+      timeout: 5000,
+      interval: 50,
+    });
     expect(stats.scans).toBeGreaterThanOrEqual(2);
   });
 
@@ -248,7 +264,10 @@ describe("SkillCatalog", () => {
     const temp = path.join(tmp, ".extensions_config.json.x.tmp");
     await fs.writeFile(temp, JSON.stringify({ skills: { "my-notes": { enabled: false } } }));
     await fs.rename(temp, configPath);
-    await vi.waitFor(async () => expect((await catalog.get("my-notes"))?.enabled).toBe(false), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect((await catalog.get("my-notes"))?.enabled).toBe(false), {
+      timeout: 5000,
+      interval: 50,
+    });
   });
 
   it("stops reacting to changes after close()", async () => {

@@ -81,10 +81,13 @@ export class SkillCatalog implements SkillSource {
     this.root = path.resolve(options.root);
     this.containerBase = options.containerBase ?? DEFAULT_SKILLS_CONTAINER_PATH;
     this.#logger = options.logger ?? silentLogger;
-    this.#store = options.extensionsConfigPath === undefined ? undefined : new ExtensionsConfigStore(options.extensionsConfigPath, { logger: this.#logger });
+    this.#store =
+      options.extensionsConfigPath === undefined
+        ? undefined
+        : new ExtensionsConfigStore(options.extensionsConfigPath, { logger: this.#logger });
     this.#discover = options.discover ?? discoverSkills;
     this.#concurrency = options.concurrency;
-    if (options.watch) this.#startWatching(typeof options.watch === "object" ? options.watch.debounceMs ?? 250 : 250);
+    if (options.watch) this.#startWatching(typeof options.watch === "object" ? (options.watch.debounceMs ?? 250) : 250);
   }
 
   /** Every skill (enabled or not) sorted by name, scanning on first use or after invalidation. */
@@ -132,7 +135,11 @@ export class SkillCatalog implements SkillSource {
    * @throws SkillsError `SKILL_NOT_FOUND` for an unknown name; `CONFIG_INVALID` without a config path or when the file is malformed.
    */
   async setEnabled(name: string, enabled: boolean): Promise<Skill> {
-    if (!this.#store) throw new SkillsError("CONFIG_INVALID", "No extensions config file is configured, so skills cannot be enabled or disabled");
+    if (!this.#store)
+      throw new SkillsError(
+        "CONFIG_INVALID",
+        "No extensions config file is configured, so skills cannot be enabled or disabled",
+      );
     // The last-known list is enough to know the skill exists; waiting for a
     // scan in flight is only needed for a name it does not have yet.
     const skill = this.#snapshot?.byName.get(name) ?? (await this.get(name));
@@ -188,7 +195,10 @@ export class SkillCatalog implements SkillSource {
           );
           this.#snapshot = snapshot;
           this.#snapshotGeneration = generation;
-          this.#logger.debug({ skills: snapshot.skills.length, diagnostics: snapshot.diagnostics.length }, "Skill catalog scanned");
+          this.#logger.debug(
+            { skills: snapshot.skills.length, diagnostics: snapshot.diagnostics.length },
+            "Skill catalog scanned",
+          );
           return snapshot;
         }
       } finally {
@@ -210,11 +220,21 @@ export class SkillCatalog implements SkillSource {
 
   #startWatching(debounceMs: number): void {
     const targets: WatchTarget[] = [{ dir: this.root, recursive: true }];
-    if (this.#store) targets.push({ dir: path.dirname(this.#store.filePath), recursive: false, fileName: path.basename(this.#store.filePath) });
-    this.#watch = watchDebounced(targets, debounceMs, () => {
-      this.#logger.debug({}, "Skills changed on disk; invalidating the catalog");
-      this.invalidate();
-    }, this.#logger);
+    if (this.#store)
+      targets.push({
+        dir: path.dirname(this.#store.filePath),
+        recursive: false,
+        fileName: path.basename(this.#store.filePath),
+      });
+    this.#watch = watchDebounced(
+      targets,
+      debounceMs,
+      () => {
+        this.#logger.debug({}, "Skills changed on disk; invalidating the catalog");
+        this.invalidate();
+      },
+      this.#logger,
+    );
   }
 }
 

@@ -31,7 +31,12 @@ export interface DebouncedWatch {
  * @param logger - Receives watch failures.
  * @returns A handle whose `close()` stops all watchers and the pending timer.
  */
-export function watchDebounced(targets: readonly WatchTarget[], delayMs: number, onChange: () => void, logger: Logger): DebouncedWatch {
+export function watchDebounced(
+  targets: readonly WatchTarget[],
+  delayMs: number,
+  onChange: () => void,
+  logger: Logger,
+): DebouncedWatch {
   const watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -52,7 +57,10 @@ export function watchDebounced(targets: readonly WatchTarget[], delayMs: number,
         fire();
       });
       watcher.on("error", (err) => {
-        logger.warn({ dir: path.basename(target.dir), error: String(err) }, "Skills watcher failed; call invalidate() to pick up changes");
+        logger.warn(
+          { dir: path.basename(target.dir), error: String(err) },
+          "Skills watcher failed; call invalidate() to pick up changes",
+        );
         watcher.close();
       });
       watchers.push(watcher);

@@ -2,7 +2,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { discoverSkills } from "./discover.js";
-import { makeTempDir, recordingLogger, skillMarkdown, writeRealisticTree, writeSkill } from "../../test/support/catalog/fixtures.js";
+import {
+  makeTempDir,
+  recordingLogger,
+  skillMarkdown,
+  writeRealisticTree,
+  writeSkill,
+} from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
 beforeEach(async () => {
@@ -71,7 +77,12 @@ describe("discoverSkills", () => {
     const research = skills.find((s) => s.name === "deep-research");
     expect(research).toMatchObject({ category: "custom", description: "My own research workflow." });
     expect(diagnostics).toContainEqual(
-      expect.objectContaining({ file: "public/deep-research/SKILL.md", code: "skill-shadowed", severity: "info", name: "deep-research" }),
+      expect.objectContaining({
+        file: "public/deep-research/SKILL.md",
+        code: "skill-shadowed",
+        severity: "info",
+        name: "deep-research",
+      }),
     );
   });
 
@@ -82,7 +93,12 @@ describe("discoverSkills", () => {
     expect(skills).toHaveLength(1);
     expect(skills[0]?.description).toBe("second");
     expect(diagnostics).toEqual([
-      expect.objectContaining({ file: "public/a-first/SKILL.md", code: "skill-duplicate", severity: "warning", name: "same" }),
+      expect.objectContaining({
+        file: "public/a-first/SKILL.md",
+        code: "skill-duplicate",
+        severity: "warning",
+        name: "same",
+      }),
     ]);
   });
 
@@ -102,11 +118,17 @@ describe("discoverSkills", () => {
     await fs.mkdir(path.join(tmp, "public", "ghost"), { recursive: true });
     await fs.symlink(path.join(tmp, "nowhere.md"), path.join(tmp, "public", "ghost", "SKILL.md"));
     const { diagnostics } = await discoverSkills({ root: tmp });
-    expect(diagnostics).toEqual([expect.objectContaining({ file: "public/ghost/SKILL.md", code: "file-missing", message: "SKILL.md not found" })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ file: "public/ghost/SKILL.md", code: "file-missing", message: "SKILL.md not found" }),
+    ]);
   });
 
   it("loads many skills with bounded concurrency", async () => {
-    await Promise.all(Array.from({ length: 300 }, (_, i) => writeSkill(tmp, `public/s-${String(i).padStart(3, "0")}`, skillMarkdown(`s-${i}`, `skill ${i}`))));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        writeSkill(tmp, `public/s-${String(i).padStart(3, "0")}`, skillMarkdown(`s-${i}`, `skill ${i}`)),
+      ),
+    );
     const { skills, diagnostics } = await discoverSkills({ root: tmp, concurrency: 4 });
     expect(skills).toHaveLength(300);
     expect(diagnostics).toEqual([]);

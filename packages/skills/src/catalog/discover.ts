@@ -88,8 +88,13 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       const categoryRoot = path.join(options.root, category);
       const loadOptions = { category, categoryRoot, logger };
       const load = (file: string): Promise<SkillLoadResult> =>
-        slots.run(() => (cache ? cache.load(file, loadOptions) : loadSkillFile(file, loadOptions))).catch((err: unknown) => ioFailure(file, err, logger));
-      const walk = await findSkillFiles(categoryRoot, { concurrency, onPackage: (file) => pending.set(file, load(file)) });
+        slots
+          .run(() => (cache ? cache.load(file, loadOptions) : loadSkillFile(file, loadOptions)))
+          .catch((err: unknown) => ioFailure(file, err, logger));
+      const walk = await findSkillFiles(categoryRoot, {
+        concurrency,
+        onPackage: (file) => pending.set(file, load(file)),
+      });
       return { category, walk };
     }),
   );
@@ -99,7 +104,9 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     await Promise.allSettled(pending.values());
     throw failed.reason;
   }
-  const walks = settled.map((s) => (s as PromiseFulfilledResult<{ category: SkillCategory; walk: SkillFileWalk }>).value);
+  const walks = settled.map(
+    (s) => (s as PromiseFulfilledResult<{ category: SkillCategory; walk: SkillFileWalk }>).value,
+  );
   for (const { category, walk } of walks) {
     for (const issue of walk.issues) {
       const file = issue.dir === "." ? category : `${category}/${issue.dir}`;
@@ -114,7 +121,12 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const byName = new Map<string, Skill>();
   results.forEach((result) => {
     if (!result.ok) {
-      diagnostics.push({ file: relativeToRoot(options.root, result.file), code: result.reason.code, message: result.reason.message, severity: "error" });
+      diagnostics.push({
+        file: relativeToRoot(options.root, result.file),
+        code: result.reason.code,
+        message: result.reason.message,
+        severity: "error",
+      });
       return;
     }
     const skill = result.skill;
@@ -138,7 +150,10 @@ function shadowNote(root: string, loser: Skill, winner: Skill, logger: Logger): 
   const loserFile = relativeToRoot(root, loser.skillFile);
   const winnerFile = relativeToRoot(root, winner.skillFile);
   if (loser.category === winner.category) {
-    logger.warn({ skill: winner.name, kept: winnerFile, ignored: loserFile }, "Duplicate skill name; the later package wins");
+    logger.warn(
+      { skill: winner.name, kept: winnerFile, ignored: loserFile },
+      "Duplicate skill name; the later package wins",
+    );
     return {
       file: loserFile,
       code: "skill-duplicate",

@@ -28,8 +28,15 @@ async function caught(p: Promise<unknown>): Promise<SkillsError> {
 
 describe("parseExtensionsConfig", () => {
   it("reads explicit states and defaults the rest to enabled", () => {
-    const snap = parseExtensionsConfig(JSON.stringify({ skills: { a: { enabled: false }, b: { enabled: true }, c: {} } }));
-    expect([isSkillEnabled(snap, "a"), isSkillEnabled(snap, "b"), isSkillEnabled(snap, "c"), isSkillEnabled(snap, "zzz")]).toEqual([false, true, true, true]);
+    const snap = parseExtensionsConfig(
+      JSON.stringify({ skills: { a: { enabled: false }, b: { enabled: true }, c: {} } }),
+    );
+    expect([
+      isSkillEnabled(snap, "a"),
+      isSkillEnabled(snap, "b"),
+      isSkillEnabled(snap, "c"),
+      isSkillEnabled(snap, "zzz"),
+    ]).toEqual([false, true, true, true]);
   });
 
   it("treats whitespace-only text as an empty document", () => {
@@ -70,7 +77,7 @@ describe("ExtensionsConfigStore", () => {
   });
 
   it("throws CONFIG_INVALID for malformed JSON without leaking the host path", async () => {
-    await fs.writeFile(file, "{ \"skills\": ");
+    await fs.writeFile(file, '{ "skills": ');
     const err = await caught(new ExtensionsConfigStore(file).read());
     expect(err.code).toBe("CONFIG_INVALID");
     expect(err.message).toMatch(/not valid JSON/);
@@ -100,7 +107,10 @@ describe("ExtensionsConfigStore", () => {
     };
     await fs.writeFile(file, JSON.stringify(original));
     await new ExtensionsConfigStore(file).setSkillEnabled("a", false);
-    expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual({ ...original, skills: { a: { enabled: false, note: "keep me" }, b: { enabled: false } } });
+    expect(JSON.parse(await fs.readFile(file, "utf8"))).toEqual({
+      ...original,
+      skills: { a: { enabled: false, note: "keep me" }, b: { enabled: false } },
+    });
   });
 
   it("lands 50 concurrent toggles of different names", async () => {

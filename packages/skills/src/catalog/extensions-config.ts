@@ -46,7 +46,11 @@ export function isSkillEnabled(snapshot: ExtensionsConfigSnapshot, name: string)
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 const validateShape = ajv.compile(EXTENSIONS_CONFIG_SCHEMA);
-const EMPTY: ExtensionsConfigSnapshot = Object.freeze({ exists: false, data: Object.freeze({}), skillStates: new Map<string, boolean>() });
+const EMPTY: ExtensionsConfigSnapshot = Object.freeze({
+  exists: false,
+  data: Object.freeze({}),
+  skillStates: new Map<string, boolean>(),
+});
 
 /**
  * Parses the text of an extensions config. Whitespace-only text counts as an
@@ -68,7 +72,9 @@ export function parseExtensionsConfig(text: string, label = "extensions_config.j
   }
   if (!validateShape(data)) {
     const detail = ajv.errorsText(validateShape.errors, { dataVar: label, separator: "; " });
-    throw new SkillsError("CONFIG_INVALID", `${label} has an invalid shape: ${detail}`, { details: { errors: validateShape.errors ?? [] } });
+    throw new SkillsError("CONFIG_INVALID", `${label} has an invalid shape: ${detail}`, {
+      details: { errors: validateShape.errors ?? [] },
+    });
   }
   const doc = data as Record<string, unknown>;
   const skillStates = new Map<string, boolean>();
@@ -145,7 +151,10 @@ export class ExtensionsConfigStore {
       return await this.read();
     } catch (err) {
       if (!SkillsError.isInstance(err) || err.code !== "CONFIG_INVALID") throw err;
-      this.#logger.warn({ file: this.#label, error: err.message }, "Ignoring invalid extensions config; all skills count as enabled");
+      this.#logger.warn(
+        { file: this.#label, error: err.message },
+        "Ignoring invalid extensions config; all skills count as enabled",
+      );
       return EMPTY;
     }
   }
@@ -162,14 +171,20 @@ export class ExtensionsConfigStore {
    * @throws SkillsError `INVALID_NAME` for an empty name; `CONFIG_INVALID` when the current file is malformed (it is left untouched).
    */
   async setSkillEnabled(name: string, enabled: boolean): Promise<ExtensionsConfigSnapshot> {
-    if (typeof name !== "string" || name.trim() === "") throw new SkillsError("INVALID_NAME", "Skill name cannot be empty");
+    if (typeof name !== "string" || name.trim() === "")
+      throw new SkillsError("INVALID_NAME", "Skill name cannot be empty");
     return fileLocks.run(this.filePath, async () => {
       const current = await this.read();
       const data: Record<string, unknown> = { ...current.data };
       const skills: Record<string, unknown> = { ...(data["skills"] as Record<string, unknown> | undefined) };
       const previous = Object.hasOwn(skills, name) ? (skills[name] as Record<string, unknown>) : {};
       // defineProperty: a name like "__proto__" must become a key, not a prototype.
-      Object.defineProperty(skills, name, { value: { ...previous, enabled }, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(skills, name, {
+        value: { ...previous, enabled },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       data["skills"] = skills;
       await fs.mkdir(path.dirname(this.filePath), { recursive: true });
       await writeFileAtomic(this.filePath, `${JSON.stringify(data, null, 2)}\n`);

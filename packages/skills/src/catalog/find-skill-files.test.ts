@@ -20,8 +20,14 @@ describe("findSkillFiles", () => {
   });
 
   it("lists packages in sorted walk order", async () => {
-    for (const n of ["zeta", "alpha", "mid/inner", "beta"]) await writeSkill(tmp, n, skillMarkdown(n.replace("/", "-"), "d"));
-    expect(rel((await findSkillFiles(tmp)).files)).toEqual(["alpha/SKILL.md", "beta/SKILL.md", "mid/inner/SKILL.md", "zeta/SKILL.md"]);
+    for (const n of ["zeta", "alpha", "mid/inner", "beta"])
+      await writeSkill(tmp, n, skillMarkdown(n.replace("/", "-"), "d"));
+    expect(rel((await findSkillFiles(tmp)).files)).toEqual([
+      "alpha/SKILL.md",
+      "beta/SKILL.md",
+      "mid/inner/SKILL.md",
+      "zeta/SKILL.md",
+    ]);
   });
 
   it("stops at a package boundary so nested SKILL.md files never register", async () => {
@@ -95,13 +101,16 @@ describe("findSkillFiles", () => {
     const realReaddir = fs.readdir.bind(fs);
     // chmod 000 does not stop root, so fail the listing the way EACCES would.
     const spy = vi.spyOn(fs, "readdir").mockImplementation((async (dir: string, opts: unknown) => {
-      if (path.basename(dir) === "locked") throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      if (path.basename(dir) === "locked")
+        throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
       return realReaddir(dir, opts as never);
     }) as typeof fs.readdir);
     try {
       const walk = await findSkillFiles(tmp);
       expect(rel(walk.files)).toEqual(["ok/SKILL.md"]);
-      expect(walk.issues).toEqual([{ dir: "locked", code: "directory-unreadable", message: "Directory cannot be read (EACCES)" }]);
+      expect(walk.issues).toEqual([
+        { dir: "locked", code: "directory-unreadable", message: "Directory cannot be read (EACCES)" },
+      ]);
     } finally {
       spy.mockRestore();
     }

@@ -89,8 +89,12 @@ export async function findSkillFiles(root: string, options: FindSkillFilesOption
         const file = path.join(node.dir, SKILL_FILE_NAME);
         found.push({ file, segments: node.segments });
         options.onPackage?.(file);
-      }
-      else if (listing.kind === "error") issues.push({ dir: relOf(node), code: "directory-unreadable", message: `Directory cannot be read (${listing.code})` });
+      } else if (listing.kind === "error")
+        issues.push({
+          dir: relOf(node),
+          code: "directory-unreadable",
+          message: `Directory cannot be read (${listing.code})`,
+        });
       else {
         for (const child of listing.children) {
           if (visited.has(child.real)) continue;

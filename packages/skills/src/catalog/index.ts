@@ -1,4 +1,11 @@
-export { discoverSkills, DISCOVERY_CATEGORIES, type DiagnosticSeverity, type DiscoverOptions, type DiscoveryDiagnostic, type DiscoveryResult } from "./discover.js";
+export {
+  discoverSkills,
+  DISCOVERY_CATEGORIES,
+  type DiagnosticSeverity,
+  type DiscoverOptions,
+  type DiscoveryDiagnostic,
+  type DiscoveryResult,
+} from "./discover.js";
 export { findSkillFiles, type FindSkillFilesOptions, type SkillFileWalk, type WalkIssue } from "./find-skill-files.js";
 export {
   EXTENSIONS_CONFIG_SCHEMA,

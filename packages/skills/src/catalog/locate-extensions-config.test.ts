@@ -2,7 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "../../test/support/custom/fixtures.js";
-import { EXTENSIONS_CONFIG_FILE_NAMES, EXTENSIONS_CONFIG_PATH_ENV, locateExtensionsConfig } from "./locate-extensions-config.js";
+import {
+  EXTENSIONS_CONFIG_FILE_NAMES,
+  EXTENSIONS_CONFIG_PATH_ENV,
+  locateExtensionsConfig,
+} from "./locate-extensions-config.js";
 import { makeTempDir } from "../../test/support/catalog/fixtures.js";
 
 let tmp: string;
@@ -43,40 +47,69 @@ describe("locateExtensionsConfig", () => {
   it("uses the environment variable (relative to cwd) before the search", async () => {
     await touch(path.join(tmp, "env.json"));
     await touch(path.join(cwd, "extensions_config.json"));
-    const loc = await locateExtensionsConfig({ env: { [EXTENSIONS_CONFIG_PATH_ENV]: "../env.json" }, searchDirs: [cwd], cwd });
+    const loc = await locateExtensionsConfig({
+      env: { [EXTENSIONS_CONFIG_PATH_ENV]: "../env.json" },
+      searchDirs: [cwd],
+      cwd,
+    });
     expect(loc).toMatchObject({ path: path.join(tmp, "env.json"), source: "environment", exists: true });
   });
 
   it("treats an empty explicit path and an empty variable as unset", async () => {
     await touch(path.join(cwd, "extensions_config.json"));
-    const loc = await locateExtensionsConfig({ explicit: { path: "", label: "x" }, env: { [EXTENSIONS_CONFIG_PATH_ENV]: "" }, searchDirs: [cwd], cwd });
+    const loc = await locateExtensionsConfig({
+      explicit: { path: "", label: "x" },
+      env: { [EXTENSIONS_CONFIG_PATH_ENV]: "" },
+      searchDirs: [cwd],
+      cwd,
+    });
     expect(loc).toMatchObject({ path: path.join(cwd, "extensions_config.json"), source: "search" });
   });
 
   it("fails with CONFIG_NOT_FOUND naming the flag and the path when the explicit file is missing", async () => {
     await touch(path.join(cwd, "extensions_config.json"));
-    const err = await rejectionOf(locateExtensionsConfig({ explicit: { path: "nope.json", label: "`--extensions-config`" }, searchDirs: [cwd], cwd, env: {} }));
+    const err = await rejectionOf(
+      locateExtensionsConfig({
+        explicit: { path: "nope.json", label: "`--extensions-config`" },
+        searchDirs: [cwd],
+        cwd,
+        env: {},
+      }),
+    );
     expect(err.code).toBe("CONFIG_NOT_FOUND");
-    expect(err.message).toBe(`Extensions config file specified by \`--extensions-config\` not found at ${path.join(cwd, "nope.json")}`);
+    expect(err.message).toBe(
+      `Extensions config file specified by \`--extensions-config\` not found at ${path.join(cwd, "nope.json")}`,
+    );
   });
 
   it("fails with DeerFlow's message when the variable names a missing file, instead of searching", async () => {
     await touch(path.join(cwd, "extensions_config.json"));
     const missing = path.join(tmp, "gone.json");
-    const err = await rejectionOf(locateExtensionsConfig({ env: { [EXTENSIONS_CONFIG_PATH_ENV]: missing }, searchDirs: [cwd], cwd }));
+    const err = await rejectionOf(
+      locateExtensionsConfig({ env: { [EXTENSIONS_CONFIG_PATH_ENV]: missing }, searchDirs: [cwd], cwd }),
+    );
     expect(err.code).toBe("CONFIG_NOT_FOUND");
-    expect(err.message).toBe(`Extensions config file specified by environment variable \`DEER_FLOW_EXTENSIONS_CONFIG_PATH\` not found at ${missing}`);
+    expect(err.message).toBe(
+      `Extensions config file specified by environment variable \`DEER_FLOW_EXTENSIONS_CONFIG_PATH\` not found at ${missing}`,
+    );
   });
 
   it("refuses an explicit path that is a folder", async () => {
-    const err = await rejectionOf(locateExtensionsConfig({ explicit: { path: tmp, label: "--extensions-config" }, searchDirs: [], cwd, env: {} }));
+    const err = await rejectionOf(
+      locateExtensionsConfig({ explicit: { path: tmp, label: "--extensions-config" }, searchDirs: [], cwd, env: {} }),
+    );
     expect(err.code).toBe("CONFIG_NOT_FOUND");
     expect(err.message).toBe(`Extensions config file specified by --extensions-config is not a file: ${tmp}`);
   });
 
   it("returns a missing explicit file when the caller allows it (it will be created there)", async () => {
     await touch(path.join(cwd, "extensions_config.json"));
-    const loc = await locateExtensionsConfig({ explicit: { path: "later.json", label: "x", mayBeMissing: true }, searchDirs: [cwd], cwd, env: {} });
+    const loc = await locateExtensionsConfig({
+      explicit: { path: "later.json", label: "x", mayBeMissing: true },
+      searchDirs: [cwd],
+      cwd,
+      env: {},
+    });
     expect(loc).toEqual({ path: path.join(cwd, "later.json"), source: "explicit", exists: false, searched: [] });
   });
 
@@ -84,8 +117,15 @@ describe("locateExtensionsConfig", () => {
     await touch(path.join(cwd, "mcp_config.json"));
     await touch(path.join(rootParent, "extensions_config.json"));
     const loc = await locateExtensionsConfig({ searchDirs: [cwd, rootParent], cwd, env: {} });
-    expect(loc).toMatchObject({ path: path.join(rootParent, "extensions_config.json"), source: "search", exists: true });
-    expect(loc.searched).toEqual([path.join(cwd, "extensions_config.json"), path.join(rootParent, "extensions_config.json")]);
+    expect(loc).toMatchObject({
+      path: path.join(rootParent, "extensions_config.json"),
+      source: "search",
+      exists: true,
+    });
+    expect(loc.searched).toEqual([
+      path.join(cwd, "extensions_config.json"),
+      path.join(rootParent, "extensions_config.json"),
+    ]);
   });
 
   it("falls back to mcp_config.json in the search order", async () => {

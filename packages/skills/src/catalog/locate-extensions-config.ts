@@ -74,7 +74,9 @@ export interface ExtensionsConfigLocation {
  * const catalog = new SkillCatalog({ root: "skills", ...(location.path ? { extensionsConfigPath: location.path } : {}) });
  * ```
  */
-export async function locateExtensionsConfig(options: LocateExtensionsConfigOptions): Promise<ExtensionsConfigLocation> {
+export async function locateExtensionsConfig(
+  options: LocateExtensionsConfigOptions,
+): Promise<ExtensionsConfigLocation> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const explicit = options.explicit;
@@ -123,10 +125,17 @@ async function requiredFile(file: string, label: string, mayBeMissing: boolean):
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
       if (mayBeMissing) return false;
-      throw new SkillsError("CONFIG_NOT_FOUND", `Extensions config file specified by ${label} not found at ${file}`, { cause: err });
+      throw new SkillsError("CONFIG_NOT_FOUND", `Extensions config file specified by ${label} not found at ${file}`, {
+        cause: err,
+      });
     }
-    throw new SkillsError("CONFIG_NOT_FOUND", `Extensions config file specified by ${label} cannot be read at ${file}: ${(err as Error).message}`, { cause: err });
+    throw new SkillsError(
+      "CONFIG_NOT_FOUND",
+      `Extensions config file specified by ${label} cannot be read at ${file}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
-  if (!isFile) throw new SkillsError("CONFIG_NOT_FOUND", `Extensions config file specified by ${label} is not a file: ${file}`);
+  if (!isFile)
+    throw new SkillsError("CONFIG_NOT_FOUND", `Extensions config file specified by ${label} is not a file: ${file}`);
   return true;
 }

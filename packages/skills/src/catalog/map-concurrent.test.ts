@@ -15,12 +15,16 @@ describe("mapConcurrent", () => {
   it("never runs more than the limit at once", async () => {
     let active = 0;
     let peak = 0;
-    await mapConcurrent(Array.from({ length: 50 }, (_, i) => i), 7, async () => {
-      active++;
-      peak = Math.max(peak, active);
-      await tick();
-      active--;
-    });
+    await mapConcurrent(
+      Array.from({ length: 50 }, (_, i) => i),
+      7,
+      async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await tick();
+        active--;
+      },
+    );
     expect(peak).toBe(7);
   });
 

@@ -34,9 +34,12 @@ export async function listCommand(options: ListCommandOptions, io: CliIo): Promi
   io.stdout(`${"NAME".padEnd(nameWidth)}  CATEGORY  ENABLED  DESCRIPTION\n`);
   for (const s of skills) {
     const enabled = s.enabled ? "yes" : "no";
-    io.stdout(`${s.name.padEnd(nameWidth)}  ${s.category.padEnd(8)}  ${enabled.padEnd(7)}  ${clip(s.description.replace(/\s+/g, " "), 72)}\n`);
+    io.stdout(
+      `${s.name.padEnd(nameWidth)}  ${s.category.padEnd(8)}  ${enabled.padEnd(7)}  ${clip(s.description.replace(/\s+/g, " "), 72)}\n`,
+    );
   }
   io.stdout(`${skills.length} skill(s), ${skills.filter((s) => s.enabled).length} enabled\n`);
-  for (const d of diagnostics.filter((x) => x.severity !== "info")) io.stderr(`${d.severity}: ${d.file}: ${d.message}\n`);
+  for (const d of diagnostics.filter((x) => x.severity !== "info"))
+    io.stderr(`${d.severity}: ${d.file}: ${d.message}\n`);
   return EXIT_OK;
 }

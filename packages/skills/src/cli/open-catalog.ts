@@ -37,13 +37,19 @@ export async function openCatalog(options: CatalogCommandOptions, io: CliIo): Pr
   const root = path.resolve(cwd, options.root);
   const rootParent = path.dirname(root);
   const location = await locateExtensionsConfig({
-    explicit: options.extensionsConfig === undefined ? undefined : { path: options.extensionsConfig, label: "`--extensions-config`" },
+    explicit:
+      options.extensionsConfig === undefined
+        ? undefined
+        : { path: options.extensionsConfig, label: "`--extensions-config`" },
     searchDirs: [cwd, rootParent],
     cwd,
   });
   io.stderr(`${describeLocation(location, cwd, rootParent)}\n`);
   if (location.path !== undefined) await new ExtensionsConfigStore(location.path).read();
-  const catalog = new SkillCatalog({ root, ...(location.path === undefined ? {} : { extensionsConfigPath: location.path }) });
+  const catalog = new SkillCatalog({
+    root,
+    ...(location.path === undefined ? {} : { extensionsConfigPath: location.path }),
+  });
   return { catalog, extensionsConfig: location };
 }
 

@@ -43,7 +43,9 @@ describe("runCli", () => {
   });
 
   it("prints the version of its package.json with --version", async () => {
-    const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
     const io = capture();
     expect(await runCli(["--version"], io)).toBe(0);
     expect(io.out()).toBe(`${pkg.version}\n`);
@@ -88,7 +90,11 @@ describe("runCli", () => {
     });
 
     it("reports CRITICAL scan findings with --scan", async () => {
-      const dir = await skill("public/keys", "name: keys\ndescription: Keys.", "-----BEGIN RSA PRIVATE KEY-----\nabc\n");
+      const dir = await skill(
+        "public/keys",
+        "name: keys\ndescription: Keys.",
+        "-----BEGIN RSA PRIVATE KEY-----\nabc\n",
+      );
       const io = capture();
       expect(await runCli(["validate", "--scan", dir], io)).toBe(1);
       expect(io.out()).toMatch(/keys: secret-private-key: /);
@@ -113,7 +119,9 @@ describe("runCli", () => {
       await writeFile(path.join(base, "extensions_config.json"), "{}");
       const io = capture();
       expect(await runCli(["list", "--root", root, "--extensions-config", path.join(base, "nope.json")], io)).toBe(1);
-      expect(io.err()).toBe(`error: CONFIG_NOT_FOUND: Extensions config file specified by \`--extensions-config\` not found at ${path.join(base, "nope.json")}\n`);
+      expect(io.err()).toBe(
+        `error: CONFIG_NOT_FOUND: Extensions config file specified by \`--extensions-config\` not found at ${path.join(base, "nope.json")}\n`,
+      );
       expect(io.out()).toBe("");
     });
 
@@ -122,7 +130,9 @@ describe("runCli", () => {
       await writeFile(path.join(base, "extensions_config.json"), '{ "skills": { "alpha": { "enabled": false } ');
       const io = capture();
       expect(await runCli(["list", "--root", root], io)).toBe(1);
-      expect(io.err()).toContain(`extensions config: read from ${path.join(base, "extensions_config.json")} (found next to the skills root)\n`);
+      expect(io.err()).toContain(
+        `extensions config: read from ${path.join(base, "extensions_config.json")} (found next to the skills root)\n`,
+      );
       expect(io.err()).toMatch(/error: CONFIG_INVALID: extensions_config\.json is not valid JSON: /);
       expect(io.out()).toBe("");
     });
@@ -140,10 +150,18 @@ describe("runCli", () => {
       await runCli(["list", "--json", "--root", root], io);
       const printed = JSON.parse(io.out()) as { skills: unknown[]; extensionsConfig: unknown };
       expect(printed.skills).toEqual([
-        { name: "alpha", category: "public", enabled: true, description: "Alpha.", location: "/mnt/skills/public/alpha/SKILL.md" },
+        {
+          name: "alpha",
+          category: "public",
+          enabled: true,
+          description: "Alpha.",
+          location: "/mnt/skills/public/alpha/SKILL.md",
+        },
       ]);
       expect(printed.extensionsConfig).toEqual({ path: null, source: "none" });
-      expect(io.err()).toMatch(/^extensions config: none found \(looked for extensions_config\.json, then mcp_config\.json in .+\); every skill is enabled\n$/);
+      expect(io.err()).toMatch(
+        /^extensions config: none found \(looked for extensions_config\.json, then mcp_config\.json in .+\); every skill is enabled\n$/,
+      );
     });
   });
 

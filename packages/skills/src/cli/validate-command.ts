@@ -36,7 +36,9 @@ export async function validateCommand(options: ValidateCommandOptions, io: CliIo
     if (scanner && result.ok) {
       const report = await scanner.scanDirectory(dir);
       for (const f of report.findings.filter((x) => x.severity === "CRITICAL")) {
-        problems.push(`${shown}: ${f.ruleId}: ${f.message} (${f.file ?? "<package>"}${f.line === null ? "" : `:${f.line}`})`);
+        problems.push(
+          `${shown}: ${f.ruleId}: ${f.message} (${f.file ?? "<package>"}${f.line === null ? "" : `:${f.line}`})`,
+        );
       }
     }
     if (problems.length > 0) bad += 1;

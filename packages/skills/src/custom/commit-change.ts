@@ -77,14 +77,20 @@ export async function commitChange(
   try {
     await writeTextAtomic(skillDir, target, change.content);
     const entry = buildRecord(change.action, change.filePath, change.prevContent, change.content, change.scanner, ctx);
-    return await deps.history.append(name, change.rollbackFromTs === undefined ? entry : { ...entry, rollbackFromTs: change.rollbackFromTs });
+    return await deps.history.append(
+      name,
+      change.rollbackFromTs === undefined ? entry : { ...entry, rollbackFromTs: change.rollbackFromTs },
+    );
   } catch (err) {
     try {
       if (createdDir) await removeSkillDirectory(skillDir);
       else if (previous === null) await fs.rm(target, { force: true });
       else await writeTextAtomic(skillDir, target, previous);
     } catch (undoErr) {
-      deps.logger.error({ skill: name, err: undoErr instanceof Error ? undoErr.message : String(undoErr) }, "Could not undo a custom skill write");
+      deps.logger.error(
+        { skill: name, err: undoErr instanceof Error ? undoErr.message : String(undoErr) },
+        "Could not undo a custom skill write",
+      );
     }
     throw err;
   }

@@ -3,7 +3,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CustomSkillStore } from "./custom-skill-store.js";
-import { makeTempRoots, recordingLogger, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
+import {
+  makeTempRoots,
+  recordingLogger,
+  rejectionOf,
+  ScriptedModeration,
+  skillMd,
+  type TempRoots,
+} from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 let store: CustomSkillStore;
@@ -32,7 +39,14 @@ describe("CustomSkillStore.rollback", () => {
     const source = (await store.history("my-skill")).at(-1);
     const record = await store.rollback("my-skill");
     expect(await store.read("my-skill")).toBe(v(1));
-    expect(record).toMatchObject({ action: "rollback", author: "human", threadId: null, prevContent: v(2), newContent: v(1), rollbackFromTs: source?.ts });
+    expect(record).toMatchObject({
+      action: "rollback",
+      author: "human",
+      threadId: null,
+      prevContent: v(2),
+      newContent: v(1),
+      rollbackFromTs: source?.ts,
+    });
   });
 
   it("accepts Python-style negative indexes", async () => {
@@ -90,7 +104,16 @@ describe("CustomSkillStore.rollback", () => {
   it("re-validates the restored content against the skill name", async () => {
     await store.create("my-skill", v(0), agent);
     const file = path.join(roots.customRoot, ".history", "my-skill.jsonl");
-    const forged = { ts: "2026-01-01T00:00:00+00:00", action: "edit", author: "agent", thread_id: null, file_path: "SKILL.md", prev_content: skillMd("other"), new_content: v(0), scanner: { decision: "allow", reason: "ok" } };
+    const forged = {
+      ts: "2026-01-01T00:00:00+00:00",
+      action: "edit",
+      author: "agent",
+      thread_id: null,
+      file_path: "SKILL.md",
+      prev_content: skillMd("other"),
+      new_content: v(0),
+      scanner: { decision: "allow", reason: "ok" },
+    };
     await fsPromises.appendFile(file, `${JSON.stringify(forged)}\n`);
     const err = await rejectionOf(store.rollback("my-skill", -1, human));
     expect(err.message).toBe("Frontmatter name 'other' must match requested skill name 'my-skill'.");
@@ -98,7 +121,9 @@ describe("CustomSkillStore.rollback", () => {
 
   it("records a blocked rollback with the block verdict and leaves SKILL.md alone", async () => {
     let blocking = false;
-    const moderation = new ScriptedModeration(() => (blocking ? { decision: "block", reason: "Injected." } : { decision: "allow", reason: "ok" }));
+    const moderation = new ScriptedModeration(() =>
+      blocking ? { decision: "block", reason: "Injected." } : { decision: "allow", reason: "ok" },
+    );
     store = new CustomSkillStore({ customRoot: roots.customRoot, moderation });
     await threeVersions();
     blocking = true;
@@ -106,7 +131,12 @@ describe("CustomSkillStore.rollback", () => {
     expect([err.code, err.message]).toEqual(["SECURITY_BLOCKED", "Rollback blocked by security scanner: Injected."]);
     expect(await store.read("my-skill")).toBe(v(2));
     const last = (await store.history("my-skill")).at(-1);
-    expect(last).toMatchObject({ action: "rollback", prevContent: v(2), newContent: v(1), scanner: { decision: "block", reason: "Injected." } });
+    expect(last).toMatchObject({
+      action: "rollback",
+      prevContent: v(2),
+      newContent: v(1),
+      scanner: { decision: "block", reason: "Injected." },
+    });
   });
 });
 

@@ -4,7 +4,14 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SkillScanner } from "../scanning/types.js";
 import { CustomSkillStore } from "./custom-skill-store.js";
-import { makeTempRoots, MarkerScanner, rejectionOf, ScriptedModeration, skillMd, type TempRoots } from "../../test/support/custom/fixtures.js";
+import {
+  makeTempRoots,
+  MarkerScanner,
+  rejectionOf,
+  ScriptedModeration,
+  skillMd,
+  type TempRoots,
+} from "../../test/support/custom/fixtures.js";
 
 let roots: TempRoots;
 const agent = { author: "agent", threadId: "t-1" } as const;
@@ -17,7 +24,10 @@ afterEach(async () => {
   await roots.cleanup();
 });
 
-function storeWith(options: { staticScanner?: SkillScanner | null; moderation?: ScriptedModeration }): CustomSkillStore {
+function storeWith(options: {
+  staticScanner?: SkillScanner | null;
+  moderation?: ScriptedModeration;
+}): CustomSkillStore {
   return new CustomSkillStore({ customRoot: roots.customRoot, ...options });
 }
 
@@ -27,7 +37,9 @@ describe("CustomSkillStore static scanning", () => {
     await store.create("my-skill", skillMd("my-skill"), agent);
     const err = await rejectionOf(store.update("my-skill", skillMd("my-skill", "d", "EVIL\n"), agent));
     expect(err.code).toBe("SECURITY_BLOCKED");
-    expect(err.message).toMatch(/^Static security scan blocked skill 'my-skill': test-marker \(CRITICAL\) at SKILL\.md:1: Marker found\./);
+    expect(err.message).toMatch(
+      /^Static security scan blocked skill 'my-skill': test-marker \(CRITICAL\) at SKILL\.md:1: Marker found\./,
+    );
     expect(await store.read("my-skill")).toBe(skillMd("my-skill"));
     expect(await store.history("my-skill")).toHaveLength(1);
   });
@@ -56,15 +68,22 @@ describe("CustomSkillStore static scanning", () => {
   it("reports a failing static scanner as SECURITY_SCAN_FAILED", async () => {
     const broken: SkillScanner = { id: "broken", scanDirectory: () => Promise.reject(new Error("analyzer crashed")) };
     const err = await rejectionOf(storeWith({ staticScanner: broken }).create("my-skill", skillMd("my-skill"), agent));
-    expect([err.code, err.message]).toEqual(["SECURITY_SCAN_FAILED", "Static security scan failed for skill 'my-skill': analyzer crashed"]);
+    expect([err.code, err.message]).toEqual([
+      "SECURITY_SCAN_FAILED",
+      "Static security scan failed for skill 'my-skill': analyzer crashed",
+    ]);
   });
 
   it("records non-blocking static findings in the history record", async () => {
     const store = storeWith({ staticScanner: new MarkerScanner("EVIL") });
     const record = await store.create("my-skill", skillMd("my-skill", "d", "see http://example.org\n"), agent);
     expect(record.scanner.staticFindings?.map((f) => f.ruleId)).toEqual(["network-cleartext-http"]);
-    const raw = JSON.parse((await readFile(path.join(roots.customRoot, ".history", "my-skill.jsonl"), "utf8")).trim()) as { scanner: Record<string, unknown> };
-    expect(raw.scanner["static_findings"]).toEqual([expect.objectContaining({ rule_id: "network-cleartext-http", severity: "MEDIUM" })]);
+    const raw = JSON.parse(
+      (await readFile(path.join(roots.customRoot, ".history", "my-skill.jsonl"), "utf8")).trim(),
+    ) as { scanner: Record<string, unknown> };
+    expect(raw.scanner["static_findings"]).toEqual([
+      expect.objectContaining({ rule_id: "network-cleartext-http", severity: "MEDIUM" }),
+    ]);
   });
 
   it("omits static findings when static scanning is off", async () => {
@@ -75,7 +94,9 @@ describe("CustomSkillStore static scanning", () => {
 
 describe("CustomSkillStore moderation", () => {
   it("blocks a create with DeerFlow's write message", async () => {
-    const store = storeWith({ moderation: new ScriptedModeration(() => ({ decision: "block", reason: "Prompt injection." })) });
+    const store = storeWith({
+      moderation: new ScriptedModeration(() => ({ decision: "block", reason: "Prompt injection." })),
+    });
     const err = await rejectionOf(store.create("my-skill", skillMd("my-skill"), agent));
     expect([err.code, err.message]).toEqual(["SECURITY_BLOCKED", "Security scan blocked the write: Prompt injection."]);
     expect(existsSync(path.join(roots.customRoot, "my-skill"))).toBe(false);
@@ -86,12 +107,18 @@ describe("CustomSkillStore moderation", () => {
     const store = storeWith({ moderation: new ScriptedModeration(() => ({ decision: verdict, reason: "Nope." })) });
     await store.create("my-skill", skillMd("my-skill"), agent);
     verdict = "block";
-    expect((await rejectionOf(store.update("my-skill", skillMd("my-skill", "B."), human))).message).toBe("Security scan blocked the edit: Nope.");
-    expect((await rejectionOf(store.update("my-skill", skillMd("my-skill", "B."), agent))).message).toBe("Security scan blocked the write: Nope.");
+    expect((await rejectionOf(store.update("my-skill", skillMd("my-skill", "B."), human))).message).toBe(
+      "Security scan blocked the edit: Nope.",
+    );
+    expect((await rejectionOf(store.update("my-skill", skillMd("my-skill", "B."), agent))).message).toBe(
+      "Security scan blocked the write: Nope.",
+    );
   });
 
   it("records a warn verdict for SKILL.md and allows the change", async () => {
-    const store = storeWith({ moderation: new ScriptedModeration(() => ({ decision: "warn", reason: "External API." })) });
+    const store = storeWith({
+      moderation: new ScriptedModeration(() => ({ decision: "warn", reason: "External API." })),
+    });
     const record = await store.create("my-skill", skillMd("my-skill"), agent);
     expect(record.scanner).toMatchObject({ decision: "warn", reason: "External API." });
   });
@@ -101,7 +128,10 @@ describe("CustomSkillStore moderation", () => {
     const store = storeWith({ moderation });
     await storeWith({}).create("my-skill", skillMd("my-skill"), agent);
     const err = await rejectionOf(store.writeFile("my-skill", "scripts/fetch.sh", "curl https://example.org", agent));
-    expect([err.code, err.message]).toEqual(["SECURITY_BLOCKED", "Security scan rejected executable content: Calls curl."]);
+    expect([err.code, err.message]).toEqual([
+      "SECURITY_BLOCKED",
+      "Security scan rejected executable content: Calls curl.",
+    ]);
     expect(moderation.calls.at(-1)).toMatchObject({ location: "my-skill/scripts/fetch.sh", executable: true });
     expect(existsSync(path.join(roots.customRoot, "my-skill", "scripts", "fetch.sh"))).toBe(false);
   });
@@ -111,7 +141,11 @@ describe("CustomSkillStore moderation", () => {
     const moderation = new ScriptedModeration(() => ({ decision: "warn", reason: "Mentions an API." }));
     const record = await storeWith({ moderation }).writeFile("my-skill", "references/api.md", "GET /v1", agent);
     expect(record.scanner).toMatchObject({ decision: "warn", reason: "Mentions an API." });
-    expect(moderation.calls.at(-1)).toMatchObject({ location: "my-skill/references/api.md", executable: false, content: "GET /v1" });
+    expect(moderation.calls.at(-1)).toMatchObject({
+      location: "my-skill/references/api.md",
+      executable: false,
+      content: "GET /v1",
+    });
   });
 
   it("moderates only the changed file, with the candidate's static findings as context", async () => {
@@ -125,7 +159,13 @@ describe("CustomSkillStore moderation", () => {
 
   it("does not call the moderator after a static block", async () => {
     const moderation = new ScriptedModeration();
-    await rejectionOf(storeWith({ staticScanner: new MarkerScanner("EVIL"), moderation }).create("my-skill", skillMd("my-skill", "d", "EVIL"), agent));
+    await rejectionOf(
+      storeWith({ staticScanner: new MarkerScanner("EVIL"), moderation }).create(
+        "my-skill",
+        skillMd("my-skill", "d", "EVIL"),
+        agent,
+      ),
+    );
     expect(moderation.calls).toHaveLength(0);
   });
 });

@@ -14,7 +14,11 @@ const human = { author: "human" } as const;
 beforeEach(async () => {
   roots = await makeTempRoots("store-");
   changes = [];
-  store = new CustomSkillStore({ customRoot: roots.customRoot, publicRoot: roots.publicRoot, onChange: (n) => void changes.push(n) });
+  store = new CustomSkillStore({
+    customRoot: roots.customRoot,
+    publicRoot: roots.publicRoot,
+    onChange: (n) => void changes.push(n),
+  });
   await mkdir(path.join(roots.publicRoot, "builtin"), { recursive: true });
   await writeFile(path.join(roots.publicRoot, "builtin", "SKILL.md"), skillMd("builtin"));
 });
@@ -28,7 +32,14 @@ describe("CustomSkillStore.create", () => {
   it("writes SKILL.md, records a create and notifies onChange", async () => {
     const record = await store.create("my-skill", skillMd("my-skill"), agent);
     expect(await readFile(skillFile("my-skill"), "utf8")).toBe(skillMd("my-skill"));
-    expect(record).toMatchObject({ action: "create", author: "agent", threadId: "t-1", filePath: "SKILL.md", prevContent: null, newContent: skillMd("my-skill") });
+    expect(record).toMatchObject({
+      action: "create",
+      author: "agent",
+      threadId: "t-1",
+      filePath: "SKILL.md",
+      prevContent: null,
+      newContent: skillMd("my-skill"),
+    });
     expect(changes).toEqual(["my-skill"]);
   });
 
@@ -45,7 +56,10 @@ describe("CustomSkillStore.create", () => {
 
   it("rejects a frontmatter name that differs from the requested name", async () => {
     const err = await rejectionOf(store.create("my-skill", skillMd("other"), agent));
-    expect([err.code, err.message]).toEqual(["SKILL_INVALID", "Frontmatter name 'other' must match requested skill name 'my-skill'."]);
+    expect([err.code, err.message]).toEqual([
+      "SKILL_INVALID",
+      "Frontmatter name 'other' must match requested skill name 'my-skill'.",
+    ]);
     expect(existsSync(path.join(roots.customRoot, "my-skill"))).toBe(false);
   });
 
@@ -55,7 +69,9 @@ describe("CustomSkillStore.create", () => {
   });
 
   it("rejects content without frontmatter", async () => {
-    expect((await rejectionOf(store.create("my-skill", "# no frontmatter", agent))).message).toBe("No YAML frontmatter found");
+    expect((await rejectionOf(store.create("my-skill", "# no frontmatter", agent))).message).toBe(
+      "No YAML frontmatter found",
+    );
   });
 
   it("refuses a traversal name without creating anything", async () => {
@@ -81,7 +97,11 @@ describe("CustomSkillStore.update", () => {
   it("replaces SKILL.md and records an agent edit with the previous content", async () => {
     await store.create("my-skill", skillMd("my-skill"), agent);
     const record = await store.update("my-skill", skillMd("my-skill", "Better."), agent);
-    expect(record).toMatchObject({ action: "edit", prevContent: skillMd("my-skill"), newContent: skillMd("my-skill", "Better.") });
+    expect(record).toMatchObject({
+      action: "edit",
+      prevContent: skillMd("my-skill"),
+      newContent: skillMd("my-skill", "Better."),
+    });
     expect(await store.read("my-skill")).toContain("Better.");
   });
 
@@ -93,7 +113,9 @@ describe("CustomSkillStore.update", () => {
   it("refuses a built-in skill with DeerFlow's read-only message", async () => {
     const err = await rejectionOf(store.update("builtin", skillMd("builtin"), human));
     expect(err.code).toBe("SKILL_READ_ONLY");
-    expect(err.message).toBe("'builtin' is a built-in skill. Use the skill_manage tool to create your own version — it will shadow the built-in one.");
+    expect(err.message).toBe(
+      "'builtin' is a built-in skill. Use the skill_manage tool to create your own version — it will shadow the built-in one.",
+    );
   });
 
   it("refuses a missing skill with DeerFlow's not-found message", async () => {
@@ -152,7 +174,12 @@ describe("CustomSkillStore.writeFile and removeFile", () => {
     const first = await store.writeFile("my-skill", "references/api.md", "v1", agent);
     const second = await store.writeFile("my-skill", "references/api.md", "v2", agent);
     expect(await readFile(path.join(roots.customRoot, "my-skill", "references", "api.md"), "utf8")).toBe("v2");
-    expect(first).toMatchObject({ action: "write_file", filePath: "references/api.md", prevContent: null, newContent: "v1" });
+    expect(first).toMatchObject({
+      action: "write_file",
+      filePath: "references/api.md",
+      prevContent: null,
+      newContent: "v1",
+    });
     expect(second.prevContent).toBe("v1");
   });
 
@@ -166,18 +193,29 @@ describe("CustomSkillStore.writeFile and removeFile", () => {
     await store.writeFile("my-skill", "templates/t.md", "tmpl", agent);
     const record = await store.removeFile("my-skill", "templates/t.md", agent);
     expect(existsSync(path.join(roots.customRoot, "my-skill", "templates", "t.md"))).toBe(false);
-    expect(record).toMatchObject({ action: "remove_file", prevContent: "tmpl", newContent: null, scanner: { decision: "allow", reason: "Deletion requested." } });
+    expect(record).toMatchObject({
+      action: "remove_file",
+      prevContent: "tmpl",
+      newContent: null,
+      scanner: { decision: "allow", reason: "Deletion requested." },
+    });
   });
 
   it("records null as the previous content of a removed binary file", async () => {
     await mkdir(path.join(roots.customRoot, "my-skill", "assets"));
-    await writeFile(path.join(roots.customRoot, "my-skill", "assets", "logo.png"), Buffer.from([0x89, 0x50, 0xff, 0xfe]));
+    await writeFile(
+      path.join(roots.customRoot, "my-skill", "assets", "logo.png"),
+      Buffer.from([0x89, 0x50, 0xff, 0xfe]),
+    );
     expect((await store.removeFile("my-skill", "assets/logo.png", agent)).prevContent).toBeNull();
   });
 
   it("reports a missing support file with DeerFlow's message", async () => {
     const err = await rejectionOf(store.removeFile("my-skill", "references/nope.md", agent));
-    expect([err.code, err.message]).toEqual(["FILE_NOT_FOUND", "Supporting file 'references/nope.md' not found for skill 'my-skill'."]);
+    expect([err.code, err.message]).toEqual([
+      "FILE_NOT_FOUND",
+      "Supporting file 'references/nope.md' not found for skill 'my-skill'.",
+    ]);
   });
 
   it("refuses support files of a built-in skill", async () => {
@@ -197,7 +235,12 @@ describe("CustomSkillStore.delete", () => {
     await store.delete("my-skill", agent);
     expect(existsSync(path.join(roots.customRoot, "my-skill"))).toBe(false);
     const last = (await store.history("my-skill")).at(-1);
-    expect(last).toMatchObject({ action: "delete", prevContent: skillMd("my-skill"), newContent: null, scanner: { decision: "allow", reason: "Deletion requested." } });
+    expect(last).toMatchObject({
+      action: "delete",
+      prevContent: skillMd("my-skill"),
+      newContent: null,
+      scanner: { decision: "allow", reason: "Deletion requested." },
+    });
   });
 
   it("records human_delete for a human author", async () => {
@@ -222,7 +265,9 @@ describe("CustomSkillStore concurrency", () => {
   it("serialises concurrent patches of one skill: no lost update, history in order", async () => {
     const body = Array.from({ length: 12 }, (_, i) => `item-${i}`).join("\n");
     await store.create("my-skill", skillMd("my-skill", "d", `${body}\n`), agent);
-    await Promise.all(Array.from({ length: 12 }, (_, i) => store.patch("my-skill", `item-${i}\n`, `done-${i}\n`, 1, agent)));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store.patch("my-skill", `item-${i}\n`, `done-${i}\n`, 1, agent)),
+    );
     const final = await store.read("my-skill");
     for (let i = 0; i < 12; i++) expect(final).toContain(`done-${i}`);
     const history = await store.history("my-skill");
@@ -232,7 +277,9 @@ describe("CustomSkillStore concurrency", () => {
 
   it("serialises concurrent updates so every record's prevContent is the previous record's newContent", async () => {
     await store.create("my-skill", skillMd("my-skill"), agent);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => store.update("my-skill", skillMd("my-skill", `Version ${i}.`), agent)));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.update("my-skill", skillMd("my-skill", `Version ${i}.`), agent)),
+    );
     const history = await store.history("my-skill");
     expect(history).toHaveLength(9);
     for (let i = 1; i < history.length; i++) expect(history[i]?.prevContent).toBe(history[i - 1]?.newContent);
@@ -240,7 +287,10 @@ describe("CustomSkillStore concurrency", () => {
   });
 
   it("lets only one of two concurrent creates of the same name succeed", async () => {
-    const results = await Promise.allSettled([store.create("twin", skillMd("twin", "A."), agent), store.create("twin", skillMd("twin", "B."), agent)]);
+    const results = await Promise.allSettled([
+      store.create("twin", skillMd("twin", "A."), agent),
+      store.create("twin", skillMd("twin", "B."), agent),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await store.history("twin")).toHaveLength(1);
   });

@@ -13,7 +13,13 @@ import { silentLogger, type Logger } from "../logger.js";
 import { readSkillFile } from "../parsing/read-skill-file.js";
 import { buildRecord, commitChange, type PendingChange } from "./commit-change.js";
 import { EditScanner, rewordBlock } from "./edit-scan.js";
-import { EDITABILITY_MESSAGES, customSkillExists, customSkillNotFound, ensureCustomSkillEditable, publicSkillExists } from "./editability.js";
+import {
+  EDITABILITY_MESSAGES,
+  customSkillExists,
+  customSkillNotFound,
+  ensureCustomSkillEditable,
+  publicSkillExists,
+} from "./editability.js";
 import { SkillHistory } from "./history.js";
 import type { HistoryRecord, ScannerVerdict } from "./history-record.js";
 import { KeyedLock } from "@deerflow/kernel";
@@ -99,7 +105,11 @@ export class CustomSkillStore {
     const n = normalizeSkillName(name);
     if (!(await customSkillExists(this.customRoot, n))) throw customSkillNotFound(n);
     const read = await readSkillFile(path.join(customSkillDir(this.customRoot, n), SKILL_FILE_NAME));
-    if (!read.ok) throw new SkillsError(read.issue.code === "file-too-large" ? "SKILL_TOO_LARGE" : "SKILL_INVALID", read.issue.message);
+    if (!read.ok)
+      throw new SkillsError(
+        read.issue.code === "file-too-large" ? "SKILL_TOO_LARGE" : "SKILL_INVALID",
+        read.issue.message,
+      );
     return read.text;
   }
 
@@ -150,7 +160,13 @@ export class CustomSkillStore {
    * @throws SkillsError `SKILL_INVALID` (`"find and replace are required for patch."`, `"Patch target not found in SKILL.md."`,
    *   `"Expected <e> replacements but found <k>."`, validation), `SKILL_NOT_FOUND`, `SKILL_READ_ONLY`, `SECURITY_BLOCKED`.
    */
-  async patch(name: string, find: string, replace: string, expectedCount: number | undefined, ctx: MutationContext): Promise<PatchOutcome> {
+  async patch(
+    name: string,
+    find: string,
+    replace: string,
+    expectedCount: number | undefined,
+    ctx: MutationContext,
+  ): Promise<PatchOutcome> {
     const n = normalizeSkillName(name);
     return this.mutate(n, async () => {
       await ensureCustomSkillEditable(this.customRoot, this.publicRoot, n);
@@ -161,7 +177,11 @@ export class CustomSkillStore {
       const patched = applyPatch(prevContent, find, replace, expectedCount);
       validateSkillContent(n, patched.content);
       const scanner = await this.scanSkillFile(n, patched.content, ctx);
-      const record = await this.commit(n, { action: "patch", filePath: SKILL_FILE_NAME, prevContent, content: patched.content, scanner }, ctx);
+      const record = await this.commit(
+        n,
+        { action: "patch", filePath: SKILL_FILE_NAME, prevContent, content: patched.content, scanner },
+        ctx,
+      );
       return { replacements: patched.replacements, matches: patched.matches, record };
     });
   }
@@ -187,10 +207,26 @@ export class CustomSkillStore {
       // Same rule as a package scan: scripts/ and code files must be allowed, not merely warned.
       const executable = isCodeFile(target.relativePath, content.slice(0, 2)) || isExecutableSupportPath(relativePath);
       const overlayPath = path.relative(skillDir, target.absolutePath).split(path.sep).join("/");
-      const scan = await this.scans.scanChange(n, relativePath, content, { baseDir: skillDir, overlayPath, executable, signal: ctx.signal });
+      const scan = await this.scans.scanChange(n, relativePath, content, {
+        baseDir: skillDir,
+        overlayPath,
+        executable,
+        signal: ctx.signal,
+      });
       if (!scan.ok) throw scan.error;
       const scanner = scan.verdict;
-      return this.commit(n, { action: "write_file", filePath: target.relativePath, prevContent, content, scanner, absolutePath: target.absolutePath }, ctx);
+      return this.commit(
+        n,
+        {
+          action: "write_file",
+          filePath: target.relativePath,
+          prevContent,
+          content,
+          scanner,
+          absolutePath: target.absolutePath,
+        },
+        ctx,
+      );
     });
   }
 
@@ -207,7 +243,10 @@ export class CustomSkillStore {
       await ensureCustomSkillEditable(this.customRoot, this.publicRoot, n);
       const target = await resolveSupportPath(customSkillDir(this.customRoot, n), relativePath);
       const prevContent = await removeSupportFile(target.absolutePath, relativePath, n);
-      return this.historyLog.append(n, buildRecord("remove_file", target.relativePath, prevContent, null, DELETION_VERDICT, ctx));
+      return this.historyLog.append(
+        n,
+        buildRecord("remove_file", target.relativePath, prevContent, null, DELETION_VERDICT, ctx),
+      );
     });
   }
 
@@ -225,7 +264,11 @@ export class CustomSkillStore {
       const dir = customSkillDir(this.customRoot, n);
       const prevContent = await readOptionalText(path.join(dir, SKILL_FILE_NAME));
       const action = ctx.author === "human" ? "human_delete" : "delete";
-      await this.historyLog.appendTolerating(n, buildRecord(action, SKILL_FILE_NAME, prevContent, null, DELETION_VERDICT, ctx), READ_ONLY_ERRNOS);
+      await this.historyLog.appendTolerating(
+        n,
+        buildRecord(action, SKILL_FILE_NAME, prevContent, null, DELETION_VERDICT, ctx),
+        READ_ONLY_ERRNOS,
+      );
       await removeSkillDirectory(dir);
     });
   }
@@ -256,7 +299,11 @@ export class CustomSkillStore {
     const n = normalizeSkillName(name);
     return this.mutate(n, async () => {
       await this.ensureSkillOrHistory(n);
-      const deps = { history: this.historyLog, scans: this.scans, commit: (m: string, c: PendingChange, x: MutationContext) => this.commit(m, c, x) };
+      const deps = {
+        history: this.historyLog,
+        scans: this.scans,
+        commit: (m: string, c: PendingChange, x: MutationContext) => this.commit(m, c, x),
+      };
       return performRollback(deps, n, customSkillDir(this.customRoot, n), index, ctx);
     });
   }
@@ -267,24 +314,39 @@ export class CustomSkillStore {
       try {
         await this.onChange?.(name);
       } catch (err) {
-        this.logger.warn({ skill: name, err: err instanceof Error ? err.message : String(err) }, "Custom skill onChange hook failed");
+        this.logger.warn(
+          { skill: name, err: err instanceof Error ? err.message : String(err) },
+          "Custom skill onChange hook failed",
+        );
       }
       return result;
     });
   }
 
   /** Scans new SKILL.md text; a human edit's block is worded "…blocked the edit: …" as in DeerFlow's HTTP route. */
-  private async scanSkillFile(name: string, content: string, ctx: MutationContext, humanEdit = false): Promise<ScannerVerdict> {
+  private async scanSkillFile(
+    name: string,
+    content: string,
+    ctx: MutationContext,
+    humanEdit = false,
+  ): Promise<ScannerVerdict> {
     const scan = await this.scans.scanChange(name, SKILL_FILE_NAME, content, { signal: ctx.signal });
     if (scan.ok) return scan.verdict;
     throw humanEdit ? rewordBlock(scan.error, `Security scan blocked the edit: ${scan.verdict.reason}`) : scan.error;
   }
 
   private async ensureSkillOrHistory(name: string): Promise<void> {
-    if (!(await customSkillExists(this.customRoot, name)) && !(await this.historyLog.exists(name))) throw customSkillNotFound(name);
+    if (!(await customSkillExists(this.customRoot, name)) && !(await this.historyLog.exists(name)))
+      throw customSkillNotFound(name);
   }
 
   private commit(name: string, change: PendingChange, ctx: MutationContext): Promise<HistoryRecord> {
-    return commitChange({ history: this.historyLog, logger: this.logger }, name, customSkillDir(this.customRoot, name), change, ctx);
+    return commitChange(
+      { history: this.historyLog, logger: this.logger },
+      name,
+      customSkillDir(this.customRoot, name),
+      change,
+      ctx,
+    );
   }
 }

@@ -39,13 +39,16 @@ export interface ChangeScanOptions {
  * The verdict of a scan, or the moderation block that stopped it. Static
  * blocks and scanner failures are thrown instead.
  */
-export type ChangeScanResult = { readonly ok: true; readonly verdict: ScannerVerdict } | { readonly ok: false; readonly verdict: ScannerVerdict; readonly error: SkillsError };
+export type ChangeScanResult =
+  | { readonly ok: true; readonly verdict: ScannerVerdict }
+  | { readonly ok: false; readonly verdict: ScannerVerdict; readonly error: SkillsError };
 
 function moderationBlock(err: unknown): { decision: ModerationDecision; reason: string } | undefined {
   if (!SkillsError.isInstance(err) || err.code !== "SECURITY_BLOCKED") return undefined;
   const decision = err.details?.["decision"];
   const reason = err.details?.["reason"];
-  if ((decision !== "block" && decision !== "warn" && decision !== "allow") || typeof reason !== "string") return undefined;
+  if ((decision !== "block" && decision !== "warn" && decision !== "allow") || typeof reason !== "string")
+    return undefined;
   return { decision, reason };
 }
 
@@ -80,7 +83,12 @@ export class EditScanner {
    * @returns the non-blocking findings, or `undefined` when static scanning is off.
    * @throws SkillsError `SECURITY_BLOCKED` on a CRITICAL finding, `SECURITY_SCAN_FAILED` when the scanner fails.
    */
-  async staticCandidate(name: string, files: Readonly<Record<string, string>>, baseDir?: string, signal?: AbortSignal): Promise<readonly Finding[] | undefined> {
+  async staticCandidate(
+    name: string,
+    files: Readonly<Record<string, string>>,
+    baseDir?: string,
+    signal?: AbortSignal,
+  ): Promise<readonly Finding[] | undefined> {
     if (this.options.staticScanner === null) return undefined;
     const temp = await fs.mkdtemp(path.join(os.tmpdir(), "deerflow-skill-edit-"));
     try {
@@ -117,10 +125,22 @@ export class EditScanner {
    * @returns the verdict (with the static findings when a static scan ran), or the rejection.
    * @throws SkillsError `SECURITY_BLOCKED` / `SECURITY_SCAN_FAILED` from the static scan or a failing moderator.
    */
-  async scanChange(name: string, relPath: string, content: string, options: ChangeScanOptions = {}): Promise<ChangeScanResult> {
-    const staticFindings = await this.staticCandidate(name, { [options.overlayPath ?? relPath]: content }, options.baseDir, options.signal);
+  async scanChange(
+    name: string,
+    relPath: string,
+    content: string,
+    options: ChangeScanOptions = {},
+  ): Promise<ChangeScanResult> {
+    const staticFindings = await this.staticCandidate(
+      name,
+      { [options.overlayPath ?? relPath]: content },
+      options.baseDir,
+      options.signal,
+    );
     const withFindings = (v: { decision: ModerationDecision; reason: string }): ScannerVerdict =>
-      staticFindings === undefined ? { decision: v.decision, reason: v.reason } : { decision: v.decision, reason: v.reason, staticFindings };
+      staticFindings === undefined
+        ? { decision: v.decision, reason: v.reason }
+        : { decision: v.decision, reason: v.reason, staticFindings };
     const moderation = this.options.moderation;
     if (!moderation) return { ok: true, verdict: withFindings({ decision: "allow", reason: NO_MODERATION_REASON }) };
     try {
@@ -150,5 +170,8 @@ export class EditScanner {
  * @returns a `SECURITY_BLOCKED` error with the original details.
  */
 export function rewordBlock(error: SkillsError, message: string): SkillsError {
-  return new SkillsError("SECURITY_BLOCKED", message, { cause: error, ...(error.details ? { details: { ...error.details } } : {}) });
+  return new SkillsError("SECURITY_BLOCKED", message, {
+    cause: error,
+    ...(error.details ? { details: { ...error.details } } : {}),
+  });
 }

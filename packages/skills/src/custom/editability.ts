@@ -74,7 +74,11 @@ export async function publicSkillExists(publicRoot: string | undefined, name: st
  * @throws SkillsError `SKILL_READ_ONLY` when only a built-in skill has that name,
  *   `SKILL_NOT_FOUND` when none does, `INVALID_NAME` for a bad name.
  */
-export async function ensureCustomSkillEditable(customRoot: string, publicRoot: string | undefined, name: string): Promise<void> {
+export async function ensureCustomSkillEditable(
+  customRoot: string,
+  publicRoot: string | undefined,
+  name: string,
+): Promise<void> {
   if (await customSkillExists(customRoot, name)) return;
   if (await publicSkillExists(publicRoot, name)) {
     throw new SkillsError("SKILL_READ_ONLY", EDITABILITY_MESSAGES.readOnly(name), { details: { name } });

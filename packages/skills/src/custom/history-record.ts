@@ -79,7 +79,8 @@ function stringOrNull(value: unknown): string | null | undefined {
 function findingFromJson(value: unknown): Finding | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const f = value as Record<string, unknown>;
-  if (typeof f["rule_id"] !== "string" || typeof f["severity"] !== "string" || !SEVERITIES.has(f["severity"])) return undefined;
+  if (typeof f["rule_id"] !== "string" || typeof f["severity"] !== "string" || !SEVERITIES.has(f["severity"]))
+    return undefined;
   const line = typeof f["line"] === "number" ? f["line"] : null;
   return {
     ruleId: f["rule_id"],
@@ -104,7 +105,8 @@ export function historyRecordFromJson(value: unknown): HistoryRecord | undefined
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const r = value as Record<string, unknown>;
   const scanner = r["scanner"];
-  if (typeof r["ts"] !== "string" || typeof r["action"] !== "string" || typeof r["file_path"] !== "string") return undefined;
+  if (typeof r["ts"] !== "string" || typeof r["action"] !== "string" || typeof r["file_path"] !== "string")
+    return undefined;
   if (typeof scanner !== "object" || scanner === null) return undefined;
   const s = scanner as Record<string, unknown>;
   if (typeof s["decision"] !== "string" || !DECISIONS.has(s["decision"])) return undefined;

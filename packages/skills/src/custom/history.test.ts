@@ -24,7 +24,17 @@ const base = {
   scanner: {
     decision: "warn",
     reason: "Borderline.",
-    staticFindings: [{ ruleId: "network-cleartext-http", severity: "MEDIUM", file: "SKILL.md", line: 3, message: "m", remediation: "r", evidence: "http://x" }],
+    staticFindings: [
+      {
+        ruleId: "network-cleartext-http",
+        severity: "MEDIUM",
+        file: "SKILL.md",
+        line: 3,
+        message: "m",
+        remediation: "r",
+        evidence: "http://x",
+      },
+    ],
   },
 } as const satisfies Omit<HistoryRecord, "ts">;
 
@@ -37,7 +47,17 @@ describe("SkillHistory", () => {
     expect(text.split("\n")).toHaveLength(2);
     expect(text).toContain("✓"); // non-ASCII written as-is
     const json = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(["ts", "action", "author", "thread_id", "file_path", "prev_content", "new_content", "scanner", "rollback_from_ts"]);
+    expect(Object.keys(json)).toEqual([
+      "ts",
+      "action",
+      "author",
+      "thread_id",
+      "file_path",
+      "prev_content",
+      "new_content",
+      "scanner",
+      "rollback_from_ts",
+    ]);
     expect(json).toMatchObject({
       ts: written.ts,
       thread_id: "thread-1",
@@ -45,7 +65,21 @@ describe("SkillHistory", () => {
       prev_content: "old ✓",
       new_content: "new ✓",
       rollback_from_ts: "2026-01-01T00:00:00+00:00",
-      scanner: { decision: "warn", reason: "Borderline.", static_findings: [{ rule_id: "network-cleartext-http", severity: "MEDIUM", file: "SKILL.md", line: 3, message: "m", remediation: "r", evidence: "http://x" }] },
+      scanner: {
+        decision: "warn",
+        reason: "Borderline.",
+        static_findings: [
+          {
+            rule_id: "network-cleartext-http",
+            severity: "MEDIUM",
+            file: "SKILL.md",
+            line: 3,
+            message: "m",
+            remediation: "r",
+            evidence: "http://x",
+          },
+        ],
+      },
     });
   });
 
@@ -63,10 +97,20 @@ describe("SkillHistory", () => {
 
   it("reads records written by DeerFlow (Python time stamps, no static findings)", async () => {
     await mkdir(path.join(roots.customRoot, ".history"), { recursive: true });
-    const line = '{"ts": "2026-08-22T10:00:00.123456+00:00", "action": "human_delete", "author": "human", "thread_id": null, "file_path": "SKILL.md", "prev_content": "x", "new_content": null, "scanner": {"decision": "allow", "reason": "Deletion requested."}}';
+    const line =
+      '{"ts": "2026-08-22T10:00:00.123456+00:00", "action": "human_delete", "author": "human", "thread_id": null, "file_path": "SKILL.md", "prev_content": "x", "new_content": null, "scanner": {"decision": "allow", "reason": "Deletion requested."}}';
     await writeFile(path.join(roots.customRoot, ".history", "s.jsonl"), `${line}\n`);
     expect(await new SkillHistory({ customRoot: roots.customRoot }).read("s")).toEqual([
-      { ts: "2026-08-22T10:00:00.123456+00:00", action: "human_delete", author: "human", threadId: null, filePath: "SKILL.md", prevContent: "x", newContent: null, scanner: { decision: "allow", reason: "Deletion requested." } },
+      {
+        ts: "2026-08-22T10:00:00.123456+00:00",
+        action: "human_delete",
+        author: "human",
+        threadId: null,
+        filePath: "SKILL.md",
+        prevContent: "x",
+        newContent: null,
+        scanner: { decision: "allow", reason: "Deletion requested." },
+      },
     ]);
   });
 
@@ -75,7 +119,7 @@ describe("SkillHistory", () => {
     const history = new SkillHistory({ customRoot: roots.customRoot, logger });
     await history.append("s", base);
     const file = history.file("s");
-    await appendFile(file, "\n   \n{not json\n[1,2]\n{\"ts\":1}\n");
+    await appendFile(file, '\n   \n{not json\n[1,2]\n{"ts":1}\n');
     await history.append("s", { ...base, action: "patch" });
     const records = await history.read("s");
     expect(records.map((r) => r.action)).toEqual(["edit", "patch"]);
@@ -91,13 +135,19 @@ describe("SkillHistory", () => {
   it("never interleaves lines under many concurrent appends", async () => {
     const history = new SkillHistory({ customRoot: roots.customRoot });
     const big = "x".repeat(200_000);
-    await Promise.all(Array.from({ length: 40 }, (_, i) => history.append("s", { ...base, newContent: `${i}:${big}` })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => history.append("s", { ...base, newContent: `${i}:${big}` })),
+    );
     const records = await history.read("s");
     expect(records).toHaveLength(40);
-    expect(new Set(records.map((r) => r.newContent?.split(":")[0]))).toEqual(new Set(Array.from({ length: 40 }, (_, i) => String(i))));
+    expect(new Set(records.map((r) => r.newContent?.split(":")[0]))).toEqual(
+      new Set(Array.from({ length: 40 }, (_, i) => String(i))),
+    );
   });
 
   it("refuses a traversal name before touching the disk", async () => {
-    await expect(new SkillHistory({ customRoot: roots.customRoot }).append("../../escaped", base)).rejects.toThrow(/hyphen-case/);
+    await expect(new SkillHistory({ customRoot: roots.customRoot }).append("../../escaped", base)).rejects.toThrow(
+      /hyphen-case/,
+    );
   });
 });

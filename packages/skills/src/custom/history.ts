@@ -95,7 +95,11 @@ export class SkillHistory {
    * @param tolerated - errno codes to log instead of throw.
    * @returns the record as written, or `undefined` when a tolerated error occurred.
    */
-  async appendTolerating(name: string, record: NewHistoryRecord, tolerated: ReadonlySet<string>): Promise<HistoryRecord | undefined> {
+  async appendTolerating(
+    name: string,
+    record: NewHistoryRecord,
+    tolerated: ReadonlySet<string>,
+  ): Promise<HistoryRecord | undefined> {
     try {
       return await this.append(name, record);
     } catch (err) {

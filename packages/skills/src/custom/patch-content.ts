@@ -62,7 +62,9 @@ function replaceFirst(text: string, find: string, replace: string, limit: number
 export function applyPatch(content: string, find: string, replace: string, expectedCount?: number): PatchResult {
   const matches = find === "" ? 0 : countOccurrences(content, find);
   if (matches === 0) {
-    throw new SkillsError("SKILL_INVALID", "Patch target not found in SKILL.md.", { details: { reason: "patch-target-not-found" } });
+    throw new SkillsError("SKILL_INVALID", "Patch target not found in SKILL.md.", {
+      details: { reason: "patch-target-not-found" },
+    });
   }
   if (expectedCount !== undefined && expectedCount !== matches) {
     throw new SkillsError("SKILL_INVALID", `Expected ${expectedCount} replacements but found ${matches}.`, {

@@ -36,7 +36,9 @@ export async function resolveRealPath(target: string): Promise<string> {
     if (resolved.kind === "done") return resolved.path;
     pending = resolved.path;
   }
-  throw new SkillsError("INVALID_PATH", "Too many levels of symbolic links.", { details: { path: path.basename(target) } });
+  throw new SkillsError("INVALID_PATH", "Too many levels of symbolic links.", {
+    details: { path: path.basename(target) },
+  });
 }
 
 type Step = { kind: "done"; path: string } | { kind: "retry"; path: string };
@@ -46,7 +48,10 @@ async function resolveOnce(target: string): Promise<Step> {
     return { kind: "done", path: await fs.realpath(target) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOOP") {
-      throw new SkillsError("INVALID_PATH", "Too many levels of symbolic links.", { cause: err, details: { path: path.basename(target) } });
+      throw new SkillsError("INVALID_PATH", "Too many levels of symbolic links.", {
+        cause: err,
+        details: { path: path.basename(target) },
+      });
     }
     if (!isMissing(err)) throw err;
   }

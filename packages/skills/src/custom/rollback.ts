@@ -42,12 +42,16 @@ interface RollbackSource {
  */
 function selectRollbackSource(name: string, records: readonly HistoryRecord[], index: number): RollbackSource {
   if (records.length === 0) {
-    throw new SkillsError("HISTORY_NOT_FOUND", `Custom skill '${name}' has no history`, { details: { name, reason: "no-history" } });
+    throw new SkillsError("HISTORY_NOT_FOUND", `Custom skill '${name}' has no history`, {
+      details: { name, reason: "no-history" },
+    });
   }
   const position = Number.isInteger(index) ? (index < 0 ? records.length + index : index) : -1;
   const chosen = position >= 0 ? records[position] : undefined;
   if (chosen === undefined) {
-    throw new SkillsError("HISTORY_NOT_FOUND", "history_index is out of range", { details: { name, index, reason: "out-of-range" } });
+    throw new SkillsError("HISTORY_NOT_FOUND", "history_index is out of range", {
+      details: { name, index, reason: "out-of-range" },
+    });
   }
   if (chosen.prevContent === null || chosen.filePath !== SKILL_FILE_NAME) {
     throw new SkillsError("HISTORY_NOT_FOUND", "Selected history entry has no previous content to roll back to", {
@@ -78,7 +82,13 @@ export interface RollbackDeps {
  * @throws SkillsError as {@link selectRollbackSource}, `SKILL_INVALID` from validation,
  *   `SECURITY_BLOCKED` `"Rollback blocked by security scanner: <reason>"` after recording the blocked attempt.
  */
-export async function performRollback(deps: RollbackDeps, name: string, skillDir: string, index: number, ctx: MutationContext): Promise<HistoryRecord> {
+export async function performRollback(
+  deps: RollbackDeps,
+  name: string,
+  skillDir: string,
+  index: number,
+  ctx: MutationContext,
+): Promise<HistoryRecord> {
   const source = selectRollbackSource(name, await deps.history.read(name), index);
   validateSkillContent(name, source.content);
   const scan = await deps.scans.scanChange(name, SKILL_FILE_NAME, source.content, { signal: ctx.signal });
@@ -88,6 +98,13 @@ export async function performRollback(deps: RollbackDeps, name: string, skillDir
     await deps.history.append(name, { ...blocked, rollbackFromTs: source.ts });
     throw rewordBlock(scan.error, `Rollback blocked by security scanner: ${scan.verdict.reason}`);
   }
-  const change = { action: "rollback", filePath: SKILL_FILE_NAME, prevContent, content: source.content, scanner: scan.verdict, rollbackFromTs: source.ts } as const;
+  const change = {
+    action: "rollback",
+    filePath: SKILL_FILE_NAME,
+    prevContent,
+    content: source.content,
+    scanner: scan.verdict,
+    rollbackFromTs: source.ts,
+  } as const;
   return deps.commit(name, change, ctx);
 }

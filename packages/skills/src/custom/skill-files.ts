@@ -47,7 +47,9 @@ export async function ensureNotDirectory(target: string, relativePath: string): 
     isDirectory = false;
   }
   if (isDirectory) {
-    throw new SkillsError("INVALID_PATH", `Supporting file path '${relativePath}' is a directory, not a file.`, { details: { path: relativePath } });
+    throw new SkillsError("INVALID_PATH", `Supporting file path '${relativePath}' is a directory, not a file.`, {
+      details: { path: relativePath },
+    });
   }
 }
 
@@ -61,7 +63,11 @@ export async function ensureNotDirectory(target: string, relativePath: string): 
  * @throws SkillsError `FILE_NOT_FOUND` `"Supporting file '<rel>' not found for skill '<n>'."`,
  *   `INVALID_PATH` for a directory.
  */
-export async function removeSupportFile(target: string, relativePath: string, skillName: string): Promise<string | null> {
+export async function removeSupportFile(
+  target: string,
+  relativePath: string,
+  skillName: string,
+): Promise<string | null> {
   await ensureNotDirectory(target, relativePath);
   let exists = true;
   try {

@@ -18,14 +18,22 @@ describe("normalizeSkillName", () => {
     expect(normalizeSkillName("  my-skill\n")).toBe("my-skill");
   });
 
-  it.each(["../../escaped", "My-Skill", "-lead", "trail-", "double--hyphen", "under_score", "a/b", "", "   ", "dot.name"])(
-    "rejects %j with DeerFlow's hyphen-case message",
-    (name) => {
-      const err = errorOf(() => normalizeSkillName(name));
-      expect(err.code).toBe("INVALID_NAME");
-      expect(err.message).toBe("Skill name must be hyphen-case using lowercase letters, digits, and hyphens only.");
-    },
-  );
+  it.each([
+    "../../escaped",
+    "My-Skill",
+    "-lead",
+    "trail-",
+    "double--hyphen",
+    "under_score",
+    "a/b",
+    "",
+    "   ",
+    "dot.name",
+  ])("rejects %j with DeerFlow's hyphen-case message", (name) => {
+    const err = errorOf(() => normalizeSkillName(name));
+    expect(err.code).toBe("INVALID_NAME");
+    expect(err.message).toBe("Skill name must be hyphen-case using lowercase letters, digits, and hyphens only.");
+  });
 
   it("rejects non-string input", () => {
     expect(errorOf(() => normalizeSkillName(42)).code).toBe("INVALID_NAME");
@@ -52,7 +60,10 @@ describe("skill path helpers", () => {
     expect(publicSkillFile("/r/public", "a-b")).toBe("/r/public/a-b/SKILL.md");
   });
 
-  it.each([customSkillDir, customSkillFile, skillHistoryFile, publicSkillFile])("refuse a traversal name (%o)", (helper) => {
-    expect(errorOf(() => helper("/r", "../../escaped")).message).toContain("hyphen-case");
-  });
+  it.each([customSkillDir, customSkillFile, skillHistoryFile, publicSkillFile])(
+    "refuse a traversal name (%o)",
+    (helper) => {
+      expect(errorOf(() => helper("/r", "../../escaped")).message).toContain("hyphen-case");
+    },
+  );
 });

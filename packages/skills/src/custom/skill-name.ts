@@ -30,7 +30,9 @@ const SKILL_NAME_LENGTH_MESSAGE = `Skill name must be ${MAX_SKILL_NAME_LENGTH} c
 export function normalizeSkillName(name: unknown): string {
   const trimmed = typeof name === "string" ? name.trim() : "";
   if (!STORAGE_SKILL_NAME_PATTERN.test(trimmed)) {
-    throw new SkillsError("INVALID_NAME", SKILL_NAME_FORMAT_MESSAGE, { details: { name: typeof name === "string" ? name : null } });
+    throw new SkillsError("INVALID_NAME", SKILL_NAME_FORMAT_MESSAGE, {
+      details: { name: typeof name === "string" ? name : null },
+    });
   }
   if (trimmed.length > MAX_SKILL_NAME_LENGTH) {
     throw new SkillsError("INVALID_NAME", SKILL_NAME_LENGTH_MESSAGE, { details: { name: trimmed } });

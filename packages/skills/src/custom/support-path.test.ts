@@ -27,7 +27,11 @@ async function expectInvalid(rel: unknown, message: string): Promise<void> {
 describe("resolveSupportPath", () => {
   it("resolves a file under a support folder, even when the folder does not exist yet", async () => {
     const ok = await resolveSupportPath(skill, "scripts/tool/run.py");
-    expect(ok).toEqual({ relativePath: "scripts/tool/run.py", supportDirectory: "scripts", absolutePath: path.join(skill, "scripts", "tool", "run.py") });
+    expect(ok).toEqual({
+      relativePath: "scripts/tool/run.py",
+      supportDirectory: "scripts",
+      absolutePath: path.join(skill, "scripts", "tool", "run.py"),
+    });
   });
 
   it.each([
@@ -47,7 +51,9 @@ describe("resolveSupportPath", () => {
   });
 
   it("uses the exact DeerFlow wording for the folder list", () => {
-    expect(SUPPORT_PATH_MESSAGES.directory).toBe("Supporting files must live under one of: assets, references, scripts, templates.");
+    expect(SUPPORT_PATH_MESSAGES.directory).toBe(
+      "Supporting files must live under one of: assets, references, scripts, templates.",
+    );
   });
 
   it("rejects a bare support folder name", async () => {

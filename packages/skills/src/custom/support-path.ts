@@ -35,7 +35,9 @@ export interface SupportPath {
 }
 
 function invalid(message: string, relativePath: unknown): SkillsError {
-  return new SkillsError("INVALID_PATH", message, { details: { path: typeof relativePath === "string" ? relativePath : null } });
+  return new SkillsError("INVALID_PATH", message, {
+    details: { path: typeof relativePath === "string" ? relativePath : null },
+  });
 }
 
 /**
@@ -58,7 +60,8 @@ function checkSupportPathSyntax(relativePath: unknown): { parts: string[]; suppo
     throw invalid(SUPPORT_PATH_MESSAGES.traversal, relativePath);
   }
   const top = parts[0] ?? "";
-  if (!(SUPPORT_DIRECTORIES as readonly string[]).includes(top)) throw invalid(SUPPORT_PATH_MESSAGES.directory, relativePath);
+  if (!(SUPPORT_DIRECTORIES as readonly string[]).includes(top))
+    throw invalid(SUPPORT_PATH_MESSAGES.directory, relativePath);
   // A bare "scripts" names the folder itself (DeerFlow's later wording for this case).
   if (parts.length < 2) throw invalid(SUPPORT_PATH_MESSAGES.bareDirectory(top), relativePath);
   return { parts, supportDirectory: top as SupportDirectory };
@@ -84,7 +87,8 @@ export async function resolveSupportPath(skillDir: string, relativePath: unknown
   const { parts, supportDirectory } = checkSupportPathSyntax(relativePath);
   const realSkillDir = await resolveRealPath(skillDir);
   const supportRoot = await resolveRealPath(path.join(realSkillDir, supportDirectory));
-  if (supportRoot !== path.join(realSkillDir, supportDirectory)) throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
+  if (supportRoot !== path.join(realSkillDir, supportDirectory))
+    throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
   const target = await resolveRealPath(path.join(realSkillDir, ...parts));
   if (!isPathInside(target, supportRoot, { strict: true })) throw invalid(SUPPORT_PATH_MESSAGES.escape, relativePath);
   return { relativePath: parts.join("/"), supportDirectory, absolutePath: target };

@@ -28,18 +28,26 @@ export function validateSkillContent(name: string, content: string): void {
   const requested = normalizeSkillName(name);
   const size = Buffer.byteLength(content, "utf8");
   if (size > MAX_SKILL_FILE_BYTES) {
-    throw new SkillsError("SKILL_TOO_LARGE", `SKILL.md is too large (${size} bytes). Maximum is ${MAX_SKILL_FILE_BYTES} bytes.`, {
-      details: { size, max: MAX_SKILL_FILE_BYTES },
-    });
+    throw new SkillsError(
+      "SKILL_TOO_LARGE",
+      `SKILL.md is too large (${size} bytes). Maximum is ${MAX_SKILL_FILE_BYTES} bytes.`,
+      {
+        details: { size, max: MAX_SKILL_FILE_BYTES },
+      },
+    );
   }
   const result = validateSkillMarkdown(content, { requireDirectoryNameMatch: false });
   if (!result.ok) {
     throw new SkillsError("SKILL_INVALID", validationMessage(result), { details: { errors: result.errors } });
   }
   if (result.name !== requested) {
-    throw new SkillsError("SKILL_INVALID", `Frontmatter name '${result.name ?? ""}' must match requested skill name '${requested}'.`, {
-      details: { expected: requested, actual: result.name ?? null },
-    });
+    throw new SkillsError(
+      "SKILL_INVALID",
+      `Frontmatter name '${result.name ?? ""}' must match requested skill name '${requested}'.`,
+      {
+        details: { expected: requested, actual: result.name ?? null },
+      },
+    );
   }
 }
 
@@ -53,8 +61,12 @@ export function validateSkillContent(name: string, content: string): void {
 export function checkSupportFileSize(relativePath: string, content: string): void {
   const size = Buffer.byteLength(content, "utf8");
   if (size > MAX_ARCHIVE_FILE_BYTES) {
-    throw new SkillsError("SKILL_TOO_LARGE", `Supporting file '${relativePath}' is too large (${size} bytes). Maximum is ${MAX_ARCHIVE_FILE_BYTES} bytes.`, {
-      details: { path: relativePath, size, max: MAX_ARCHIVE_FILE_BYTES },
-    });
+    throw new SkillsError(
+      "SKILL_TOO_LARGE",
+      `Supporting file '${relativePath}' is too large (${size} bytes). Maximum is ${MAX_ARCHIVE_FILE_BYTES} bytes.`,
+      {
+        details: { path: relativePath, size, max: MAX_ARCHIVE_FILE_BYTES },
+      },
+    );
   }
 }

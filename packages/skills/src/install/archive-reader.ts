@@ -108,7 +108,10 @@ export async function openSkillArchive(file: string, options: OpenArchiveOptions
     // unzipper looks for the end record in the last `tailSize` bytes (80 by
     // default, too few once there is an archive comment) and takes the first
     // match; starting exactly at the record we found avoids both problems.
-    const openCustom = unzipper.Open.custom as (src: typeof source, options: { tailSize: number }) => Promise<CentralDirectory>;
+    const openCustom = unzipper.Open.custom as (
+      src: typeof source,
+      options: { tailSize: number },
+    ) => Promise<CentralDirectory>;
     directory = await openCustom(source, { tailSize: end.size - end.endRecordOffset });
   } catch (cause) {
     close();

@@ -34,7 +34,9 @@ function isIgnoredArchiveTopLevelName(name: string): boolean {
  * ```
  */
 export async function detectArchiveRoot(extractDir: string): Promise<string> {
-  const entries = (await readdir(extractDir, { withFileTypes: true })).filter((e) => !isIgnoredArchiveTopLevelName(e.name));
+  const entries = (await readdir(extractDir, { withFileTypes: true })).filter(
+    (e) => !isIgnoredArchiveTopLevelName(e.name),
+  );
   if (entries.length === 0) throw new SkillsError("ARCHIVE_INVALID", "Skill archive is empty");
   const only = entries[0];
   if (entries.length === 1 && only !== undefined && only.isDirectory()) return path.join(extractDir, only.name);

@@ -44,19 +44,25 @@ describe("commitStagedSkill", () => {
   it("refuses an existing target without touching it", async () => {
     await mkdir(path.join(customRoot, "my-skill"), { recursive: true });
     await writeFile(path.join(customRoot, "my-skill", "keep"), "theirs");
-    await expect(commitStagedSkill(src, { customRoot, name: "my-skill" })).rejects.toMatchObject({ code: "SKILL_ALREADY_EXISTS" });
+    await expect(commitStagedSkill(src, { customRoot, name: "my-skill" })).rejects.toMatchObject({
+      code: "SKILL_ALREADY_EXISTS",
+    });
     expect(await readdir(path.join(customRoot, "my-skill"))).toEqual(["keep"]);
     expect(await readdir(customRoot)).toEqual(["my-skill"]);
   });
 
   it("removes the staging folder when copying fails", async () => {
     execFileSync("mkfifo", [path.join(src, "pipe")]);
-    await expect(commitStagedSkill(src, { customRoot, name: "my-skill" })).rejects.toMatchObject({ code: "INVALID_PATH" });
+    await expect(commitStagedSkill(src, { customRoot, name: "my-skill" })).rejects.toMatchObject({
+      code: "INVALID_PATH",
+    });
     expect(await readdir(customRoot)).toEqual([]);
   });
 
   it("refuses a name that fails the storage check", async () => {
-    await expect(commitStagedSkill(src, { customRoot, name: "../../escaped" })).rejects.toMatchObject({ code: "INVALID_NAME" });
+    await expect(commitStagedSkill(src, { customRoot, name: "../../escaped" })).rejects.toMatchObject({
+      code: "INVALID_NAME",
+    });
   });
 });
 

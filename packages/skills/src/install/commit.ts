@@ -73,7 +73,11 @@ export async function commitStagedSkill(sourceDir: string, options: CommitOption
   const staging = await mkdtemp(path.join(customRoot, `${STAGING_PREFIX}${name}-`));
   let reserved = false;
   try {
-    await copySkillTree(await listSkillTree(sourceDir, { skipDotDirectories: false, enforceLimits: false }), staging, options.signal);
+    await copySkillTree(
+      await listSkillTree(sourceDir, { skipDotDirectories: false, enforceLimits: false }),
+      staging,
+      options.signal,
+    );
     options.signal?.throwIfAborted();
     try {
       await mkdir(target, { mode: 0o700 });

@@ -26,12 +26,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function installBounded(file: string, scan: boolean): Promise<{ err: SkillsError; growthMiB: number; leftovers: string[] }> {
+async function installBounded(
+  file: string,
+  scan: boolean,
+): Promise<{ err: SkillsError; growthMiB: number; leftovers: string[] }> {
   const run = await mkdtemp(path.join(dir, "run-"));
   const customRoot = path.join(run, "custom");
   const tempDir = path.join(run, "tmp");
-  const { outcome, growthBytes } = await measureRssGrowth(() => installSkillArchive(file, { customRoot, tempDir, scan }));
-  if (outcome.status !== "rejected" || !SkillsError.isInstance(outcome.reason)) throw new Error("expected a SkillsError rejection");
+  const { outcome, growthBytes } = await measureRssGrowth(() =>
+    installSkillArchive(file, { customRoot, tempDir, scan }),
+  );
+  if (outcome.status !== "rejected" || !SkillsError.isInstance(outcome.reason))
+    throw new Error("expected a SkillsError rejection");
   const leftovers = [
     ...(existsSync(customRoot) ? await readdir(customRoot) : []),
     ...(existsSync(tempDir) ? await readdir(tempDir) : []),
@@ -43,7 +49,9 @@ describe("installSkillArchive (decompression bombs)", () => {
   it("blocks members declared over 1 GB in the preflight, before extracting", async () => {
     const { err, leftovers } = await installBounded(honest, true);
     expect(err.code).toBe("SECURITY_BLOCKED");
-    expect(err.message).toMatch(/^Static security scan blocked unsafe skill archive: .*package-oversized-file \(CRITICAL\) at bomb\/assets\/zeros0\.bin: /);
+    expect(err.message).toMatch(
+      /^Static security scan blocked unsafe skill archive: .*package-oversized-file \(CRITICAL\) at bomb\/assets\/zeros0\.bin: /,
+    );
     expect(leftovers).toEqual([]);
   });
 

@@ -4,13 +4,22 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ModerationScanner, ScanReport, SkillScanner } from "../scanning/types.js";
 import { installSkillArchive, type InstallOptions } from "./install.js";
-import { cleanScanner, expectInstallRejected, rejection, sandboxOptions, useInstallSandbox } from "../../test/support/install/install-harness.js";
+import {
+  cleanScanner,
+  expectInstallRejected,
+  rejection,
+  sandboxOptions,
+  useInstallSandbox,
+} from "../../test/support/install/install-harness.js";
 import { skillMd, writeZip, type FixtureEntry } from "../../test/support/install/zip-fixtures.js";
 
 const box = useInstallSandbox("install-archive-");
 const options = (extra: Partial<InstallOptions> = {}): InstallOptions => sandboxOptions(box, extra);
-const expectRejected = (p: Promise<unknown>, code: Parameters<typeof expectInstallRejected>[2], message: string | RegExp) =>
-  expectInstallRejected(box, p, code, message);
+const expectRejected = (
+  p: Promise<unknown>,
+  code: Parameters<typeof expectInstallRejected>[2],
+  message: string | RegExp,
+) => expectInstallRejected(box, p, code, message);
 
 const skill = (folder: string, name = folder, extra: FixtureEntry[] = []): FixtureEntry[] => [
   { name: `${folder}/SKILL.md`, data: skillMd(name) },
@@ -19,10 +28,13 @@ const skill = (folder: string, name = folder, extra: FixtureEntry[] = []): Fixtu
 
 describe("installSkillArchive", () => {
   it("installs a foldered archive under the custom root with sandbox-readable modes", async () => {
-    await writeZip(box.zip, skill("pdf-tools", "pdf-tools", [
-      { name: "pdf-tools/scripts/run.sh", data: "#!/bin/sh\necho ok\n", mode: 0o100700 },
-      { name: "pdf-tools/references/guide.md", data: "# Guide\n", mode: 0o100600 },
-    ]));
+    await writeZip(
+      box.zip,
+      skill("pdf-tools", "pdf-tools", [
+        { name: "pdf-tools/scripts/run.sh", data: "#!/bin/sh\necho ok\n", mode: 0o100700 },
+        { name: "pdf-tools/references/guide.md", data: "# Guide\n", mode: 0o100600 },
+      ]),
+    );
     const result = await installSkillArchive(box.zip, options());
     expect(result.name).toBe("pdf-tools");
     expect(result.message).toBe("Skill 'pdf-tools' installed successfully");
@@ -38,7 +50,10 @@ describe("installSkillArchive", () => {
   });
 
   it("installs a flat archive", async () => {
-    await writeZip(box.zip, [{ name: "SKILL.md", data: skillMd("flat-skill") }, { name: "notes.txt", data: "n" }]);
+    await writeZip(box.zip, [
+      { name: "SKILL.md", data: skillMd("flat-skill") },
+      { name: "notes.txt", data: "n" },
+    ]);
     const result = await installSkillArchive(box.zip, options());
     expect((await readdir(result.skillDir)).sort()).toEqual(["SKILL.md", "notes.txt"]);
   });
@@ -81,7 +96,10 @@ describe("installSkillArchive", () => {
   });
 
   it("rejects an archive with only ignored entries as empty", async () => {
-    await writeZip(box.zip, [{ name: "__MACOSX/x", data: "x" }, { name: ".hidden", data: "h" }]);
+    await writeZip(box.zip, [
+      { name: "__MACOSX/x", data: "x" },
+      { name: ".hidden", data: "h" },
+    ]);
     await expectRejected(installSkillArchive(box.zip, options()), "ARCHIVE_INVALID", "Skill archive is empty");
   });
 
@@ -127,7 +145,10 @@ describe("installSkillArchive", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(rejected).toHaveLength(1);
-    expect(rejected[0]?.reason).toMatchObject({ code: "SKILL_ALREADY_EXISTS", message: "Skill 'racer' already exists" });
+    expect(rejected[0]?.reason).toMatchObject({
+      code: "SKILL_ALREADY_EXISTS",
+      message: "Skill 'racer' already exists",
+    });
     expect(await readdir(box.customRoot)).toEqual(["racer"]);
     expect(await readFile(path.join(box.customRoot, "racer", "SKILL.md"), "utf8")).toBe(skillMd("racer"));
     expect(await readdir(box.tempDir)).toEqual([]);
@@ -150,7 +171,11 @@ describe("installSkillArchive", () => {
         return { findings: [finding], blocked: true, scannerErrors: [] };
       },
     };
-    await expectRejected(installSkillArchive(box.zip, options({ staticScanner: scanner })), "SECURITY_BLOCKED", /^Static security scan blocked skill 'blocked': /);
+    await expectRejected(
+      installSkillArchive(box.zip, options({ staticScanner: scanner })),
+      "SECURITY_BLOCKED",
+      /^Static security scan blocked skill 'blocked': /,
+    );
   });
 
   it("skips the static scans but still moderates when scan is false", async () => {
@@ -173,7 +198,10 @@ describe("installSkillArchive", () => {
   });
 
   it("leaves nothing behind when moderation blocks", async () => {
-    await writeZip(box.zip, skill("moderated", "moderated", [{ name: "moderated/scripts/run.sh", data: "#!/bin/sh\necho hi\n" }]));
+    await writeZip(
+      box.zip,
+      skill("moderated", "moderated", [{ name: "moderated/scripts/run.sh", data: "#!/bin/sh\necho hi\n" }]),
+    );
     const moderation: ModerationScanner = {
       id: "fake-moderator",
       async moderate(input) {
@@ -191,7 +219,9 @@ describe("installSkillArchive", () => {
     await writeZip(box.zip, skill("aborted"));
     const controller = new AbortController();
     controller.abort();
-    const err: unknown = await installSkillArchive(box.zip, options({ signal: controller.signal })).catch((e: unknown) => e);
+    const err: unknown = await installSkillArchive(box.zip, options({ signal: controller.signal })).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).name).toBe("AbortError");
     expect(existsSync(box.customRoot) ? await readdir(box.customRoot) : []).toEqual([]);
     expect(existsSync(box.tempDir) ? await readdir(box.tempDir) : []).toEqual([]);

@@ -72,9 +72,13 @@ function preflight(entries: ReadonlyArray<{ name: string; isSymlink: boolean; de
     entries.map((e) => ({ name: e.name, isSymlink: e.isSymlink, uncompressedSize: e.declaredSize })),
   ).filter((f) => f.severity === "CRITICAL");
   if (critical.length > 0) {
-    throw new SkillsError("SECURITY_BLOCKED", `Static security scan blocked unsafe skill archive: ${formatFindings(critical)}`, {
-      details: { findings: critical, skillName: null },
-    });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Static security scan blocked unsafe skill archive: ${formatFindings(critical)}`,
+      {
+        details: { findings: critical, skillName: null },
+      },
+    );
   }
 }
 
@@ -95,12 +99,22 @@ async function installVettedTree(root: string, options: InstallOptions): Promise
   }
   const name = normalizeSkillName(rawName);
   const target = path.join(options.customRoot, name);
-  if (await lstat(target).then(() => true, () => false)) throw skillExistsError(name);
+  if (
+    await lstat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw skillExistsError(name);
 
   options.signal?.throwIfAborted();
   const scan = await scanSkillPackage(root, {
     skillName: name,
-    ...(options.scan === false ? { staticScanner: null } : options.staticScanner ? { staticScanner: options.staticScanner } : {}),
+    ...(options.scan === false
+      ? { staticScanner: null }
+      : options.staticScanner
+        ? { staticScanner: options.staticScanner }
+        : {}),
     ...(options.moderation ? { moderation: options.moderation } : {}),
     logger,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -21,9 +21,12 @@ describe("isUnsafeMemberName", () => {
     expect(isUnsafeMemberName(name)).toBe(true);
   });
 
-  it.each(["", "SKILL.md", "skill/SKILL.md", "skill/", "a/..b/c", "a..b", "./a", "a//b", "...", "a/.hidden"])("accepts %j", (name) => {
-    expect(isUnsafeMemberName(name)).toBe(false);
-  });
+  it.each(["", "SKILL.md", "skill/SKILL.md", "skill/", "a/..b/c", "a..b", "./a", "a//b", "...", "a/.hidden"])(
+    "accepts %j",
+    (name) => {
+      expect(isUnsafeMemberName(name)).toBe(false);
+    },
+  );
 });
 
 describe("toPosixMemberName", () => {

@@ -64,7 +64,13 @@ describe("packSkillDirectory", () => {
     const result = await installSkillArchive(file, { customRoot });
     expect(result.name).toBe("packed-skill");
     expect(await readFile(path.join(result.skillDir, "scripts", "run.sh"), "utf8")).toBe("#!/bin/sh\necho packed\n");
-    expect((await readdir(result.skillDir)).sort()).toEqual([".gitignore", "SKILL.md", "assets", "references", "scripts"]);
+    expect((await readdir(result.skillDir)).sort()).toEqual([
+      ".gitignore",
+      "SKILL.md",
+      "assets",
+      "references",
+      "scripts",
+    ]);
   });
 
   it("stores a symlink inside the folder as the file it points to", async () => {
@@ -86,7 +92,10 @@ describe("packSkillDirectory", () => {
 
   it("refuses an invalid skill", async () => {
     await writeFile(path.join(src, "SKILL.md"), "no frontmatter");
-    await expect(packSkillDirectory(src)).rejects.toMatchObject({ code: "SKILL_INVALID", message: "Invalid skill: No YAML frontmatter found" });
+    await expect(packSkillDirectory(src)).rejects.toMatchObject({
+      code: "SKILL_INVALID",
+      message: "Invalid skill: No YAML frontmatter found",
+    });
   });
 
   it("replaces an existing archive atomically and leaves no temp file", async () => {

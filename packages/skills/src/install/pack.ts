@@ -66,7 +66,8 @@ export async function packSkillDirectory(dir: string, outFile?: string): Promise
   const common = { mtime: FIXED_MTIME, forceDosTimestamp: true };
   const nonEmpty = new Set<string>();
   for (const file of tree.files) {
-    for (let at = file.rel.lastIndexOf("/"); at > 0; at = file.rel.lastIndexOf("/", at - 1)) nonEmpty.add(file.rel.slice(0, at));
+    for (let at = file.rel.lastIndexOf("/"); at > 0; at = file.rel.lastIndexOf("/", at - 1))
+      nonEmpty.add(file.rel.slice(0, at));
   }
   for (const d of tree.directories) {
     for (let at = d.lastIndexOf("/"); at > 0; at = d.lastIndexOf("/", at - 1)) nonEmpty.add(d.slice(0, at));

@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillsError } from "../errors.js";
 import { readSkillArchiveMember } from "./read-member.js";
-import { forgeDeclaredSizes, patchZipName, skillMd, writeZip, zeroStream } from "../../test/support/install/zip-fixtures.js";
+import {
+  forgeDeclaredSizes,
+  patchZipName,
+  skillMd,
+  writeZip,
+  zeroStream,
+} from "../../test/support/install/zip-fixtures.js";
 
 let dir: string;
 let n = 0;
@@ -39,7 +45,10 @@ describe("readSkillArchiveMember", () => {
       { name: "demo/scripts/run.py", data: "print(1)\n" },
       { name: "README.txt", data: "top" },
     ]);
-    expect(await readSkillArchiveMember(file, "SKILL.md")).toEqual({ name: "demo/SKILL.md", data: Buffer.from(skillMd("demo")) });
+    expect(await readSkillArchiveMember(file, "SKILL.md")).toEqual({
+      name: "demo/SKILL.md",
+      data: Buffer.from(skillMd("demo")),
+    });
     expect((await readSkillArchiveMember(file, "scripts/run.py")).data.toString()).toBe("print(1)\n");
     expect((await readSkillArchiveMember(file, "demo/scripts/run.py")).name).toBe("demo/scripts/run.py");
     expect((await readSkillArchiveMember(file, "README.txt")).data.toString()).toBe("top");
@@ -58,11 +67,14 @@ describe("readSkillArchiveMember", () => {
     }
   });
 
-  it.each(["../SKILL.md", "/etc/passwd", "C:/x", "a:b", "", "./", "a/../../b"])("refuses the requested path %j", async (wanted) => {
-    const file = await zip([{ name: "SKILL.md", data: skillMd("demo") }]);
-    const err = await rejection(readSkillArchiveMember(file, wanted));
-    expect(err.code).toBe("INVALID_PATH");
-  });
+  it.each(["../SKILL.md", "/etc/passwd", "C:/x", "a:b", "", "./", "a/../../b"])(
+    "refuses the requested path %j",
+    async (wanted) => {
+      const file = await zip([{ name: "SKILL.md", data: skillMd("demo") }]);
+      const err = await rejection(readSkillArchiveMember(file, wanted));
+      expect(err.code).toBe("INVALID_PATH");
+    },
+  );
 
   it.each([
     ["a traversal", "XX/evil.txt", "../evil.txt"],

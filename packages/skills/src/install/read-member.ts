@@ -34,15 +34,21 @@ export interface SkillArchiveMember {
 const TOO_LARGE_MESSAGE = "Skill archive member is too large to preview";
 
 function tooLarge(name: string, maxBytes: number): SkillsError {
-  return new SkillsError("ARCHIVE_TOO_LARGE", TOO_LARGE_MESSAGE, { details: { member: name, limit: "member", maxBytes } });
+  return new SkillsError("ARCHIVE_TOO_LARGE", TOO_LARGE_MESSAGE, {
+    details: { member: name, limit: "member", maxBytes },
+  });
 }
 
 function unsafe(name: string): SkillsError {
-  return new SkillsError("ARCHIVE_UNSAFE", `Archive contains unsafe member path: '${name}'`, { details: { member: name } });
+  return new SkillsError("ARCHIVE_UNSAFE", `Archive contains unsafe member path: '${name}'`, {
+    details: { member: name },
+  });
 }
 
 function invalidRequest(memberPath: string): SkillsError {
-  return new SkillsError("INVALID_PATH", `Invalid archive member path: '${memberPath}'`, { details: { member: memberPath } });
+  return new SkillsError("INVALID_PATH", `Invalid archive member path: '${memberPath}'`, {
+    details: { member: memberPath },
+  });
 }
 
 /**
@@ -83,7 +89,11 @@ function findMember(entries: readonly ArchiveEntry[], wanted: string): ArchiveEn
  * console.log(data.toString("utf8"));
  * ```
  */
-export async function readSkillArchiveMember(file: string, memberPath: string, options: ReadMemberOptions = {}): Promise<SkillArchiveMember> {
+export async function readSkillArchiveMember(
+  file: string,
+  memberPath: string,
+  options: ReadMemberOptions = {},
+): Promise<SkillArchiveMember> {
   const maxBytes = options.maxBytes ?? MAX_ARCHIVE_PREVIEW_BYTES;
   const wanted = isUnsafeMemberName(memberPath) ? "" : memberPathParts(memberPath).join("/");
   if (wanted === "") throw invalidRequest(memberPath);
@@ -94,7 +104,9 @@ export async function readSkillArchiveMember(file: string, memberPath: string, o
     if (bad !== undefined) throw unsafe(bad.name);
     const entry = findMember(archive.entries, wanted);
     if (entry === undefined) {
-      throw new SkillsError("FILE_NOT_FOUND", `File '${memberPath}' not found in skill archive`, { details: { member: memberPath } });
+      throw new SkillsError("FILE_NOT_FOUND", `File '${memberPath}' not found in skill archive`, {
+        details: { member: memberPath },
+      });
     }
     const name = memberPathParts(entry.name).join("/");
     // Honest size fields fail before anything is inflated; the loop below catches forged ones.
@@ -111,7 +123,10 @@ export async function readSkillArchiveMember(file: string, memberPath: string, o
       }
     } catch (err) {
       if (SkillsError.isInstance(err) || (err instanceof Error && err.name === "AbortError")) throw err;
-      throw new SkillsError("ARCHIVE_INVALID", `Archive member could not be decompressed: '${entry.name}'`, { cause: err, details: { member: entry.name } });
+      throw new SkillsError("ARCHIVE_INVALID", `Archive member could not be decompressed: '${entry.name}'`, {
+        cause: err,
+        details: { member: entry.name },
+      });
     } finally {
       stream.destroy();
     }

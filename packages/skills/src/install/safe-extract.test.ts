@@ -7,7 +7,13 @@ import { SkillsError, type SkillsErrorCode } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { safeExtractSkillArchive } from "./safe-extract.js";
 import { measureRssGrowth } from "../../test/support/install/memory.js";
-import { forgeDeclaredSizes, patchZipName, writeZip, writeZipInChildProcess, zeroStream } from "../../test/support/install/zip-fixtures.js";
+import {
+  forgeDeclaredSizes,
+  patchZipName,
+  writeZip,
+  writeZipInChildProcess,
+  zeroStream,
+} from "../../test/support/install/zip-fixtures.js";
 
 const MiB = 1024 * 1024;
 let dir: string;
@@ -128,7 +134,10 @@ describe("safeExtractSkillArchive", () => {
   });
 
   it("accepts exactly 4,096 entries", async () => {
-    await writeZip(zip, [{ name: "s/" }, ...Array.from({ length: 4095 }, (_, i) => ({ name: `s/f${i}.txt`, data: "x" }))]);
+    await writeZip(zip, [
+      { name: "s/" },
+      ...Array.from({ length: 4095 }, (_, i) => ({ name: `s/f${i}.txt`, data: "x" })),
+    ]);
     const result = await safeExtractSkillArchive(zip, dest);
     expect(result.files).toBe(4095);
   });
@@ -164,7 +173,10 @@ describe("safeExtractSkillArchive", () => {
   });
 
   it("counts real bytes when the declared size is forged small", async () => {
-    await writeZip(zip, [{ name: "s/SKILL.md", data: "ok" }, { name: "s/zeros.bin", stream: () => zeroStream(70 * MiB) }]);
+    await writeZip(zip, [
+      { name: "s/SKILL.md", data: "ok" },
+      { name: "s/zeros.bin", stream: () => zeroStream(70 * MiB) },
+    ]);
     await forgeDeclaredSizes(zip, () => 10);
     const err = await expectRejected("ARCHIVE_TOO_LARGE", "Skill archive is too large or appears highly compressed.");
     expect(err.details).toMatchObject({ member: "s/zeros.bin", limit: "file" });

@@ -53,7 +53,9 @@ function tooLarge(name: string, limit: "total" | "file"): SkillsError {
 }
 
 function conflicting(name: string): SkillsError {
-  return new SkillsError("ARCHIVE_INVALID", `Archive contains conflicting member path: '${name}'`, { details: { member: name } });
+  return new SkillsError("ARCHIVE_INVALID", `Archive contains conflicting member path: '${name}'`, {
+    details: { member: name },
+  });
 }
 
 function errnoCode(err: unknown): string | undefined {
@@ -69,19 +71,28 @@ function errnoCode(err: unknown): string | undefined {
 function planMembers(entries: readonly ArchiveEntry[], destReal: string): string[][] {
   return entries.map((entry) => {
     if (isUnsafeMemberName(entry.name)) {
-      throw new SkillsError("ARCHIVE_UNSAFE", `Archive contains unsafe member path: '${entry.name}'`, { details: { member: entry.name } });
+      throw new SkillsError("ARCHIVE_UNSAFE", `Archive contains unsafe member path: '${entry.name}'`, {
+        details: { member: entry.name },
+      });
     }
     const parts = memberPathParts(entry.name);
     const resolved = path.resolve(destReal, ...parts);
     if (!isPathInside(resolved, destReal)) {
-      throw new SkillsError("ARCHIVE_UNSAFE", `Zip entry escapes destination: '${entry.name}'`, { details: { member: entry.name } });
+      throw new SkillsError("ARCHIVE_UNSAFE", `Zip entry escapes destination: '${entry.name}'`, {
+        details: { member: entry.name },
+      });
     }
     return parts;
   });
 }
 
 /** Creates `parts` under `dest` one level at a time, refusing anything that is not a real directory. */
-async function ensureDirectories(dest: string, parts: readonly string[], made: Set<string>, name: string): Promise<void> {
+async function ensureDirectories(
+  dest: string,
+  parts: readonly string[],
+  made: Set<string>,
+  name: string,
+): Promise<void> {
   let current = dest;
   for (const part of parts) {
     current = path.join(current, part);
@@ -158,7 +169,11 @@ class MemberGuard extends Transform {
  *   member), `ARCHIVE_TOO_LARGE` (caps), `ARCHIVE_INVALID` (duplicate or
  *   conflicting member, corrupt data).
  */
-export async function extractArchive(archive: OpenedArchive, dest: string, options: ExtractOptions = {}): Promise<ExtractResult> {
+export async function extractArchive(
+  archive: OpenedArchive,
+  dest: string,
+  options: ExtractOptions = {},
+): Promise<ExtractResult> {
   const logger = options.logger ?? silentLogger;
   const maxTotalBytes = options.maxTotalBytes ?? MAX_ARCHIVE_TOTAL_BYTES;
   const maxFileBytes = options.maxFileBytes ?? MAX_ARCHIVE_FILE_BYTES;
@@ -199,7 +214,8 @@ export async function extractArchive(archive: OpenedArchive, dest: string, optio
       handle = await open(target, CREATE_FLAGS, entry.isExecutable ? 0o755 : 0o644);
     } catch (err) {
       const code = errnoCode(err);
-      if (code === "EEXIST" || code === "ELOOP" || code === "EISDIR" || code === "ENOTDIR") throw conflicting(entry.name);
+      if (code === "EEXIST" || code === "ELOOP" || code === "EISDIR" || code === "ENOTDIR")
+        throw conflicting(entry.name);
       throw err;
     }
     const output = handle.createWriteStream();
@@ -233,7 +249,11 @@ export async function extractArchive(archive: OpenedArchive, dest: string, optio
  * await safeExtractSkillArchive("demo.skill", path.join(tmp, "out"), { logger });
  * ```
  */
-export async function safeExtractSkillArchive(file: string, dest: string, options: ExtractOptions = {}): Promise<ExtractResult> {
+export async function safeExtractSkillArchive(
+  file: string,
+  dest: string,
+  options: ExtractOptions = {},
+): Promise<ExtractResult> {
   const archive = await openSkillArchive(file, options);
   try {
     await mkdir(dest, { mode: 0o700 });

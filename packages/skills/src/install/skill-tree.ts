@@ -75,7 +75,10 @@ export async function listSkillTree(root: string, options: ListSkillTreeOptions 
   const count = (): void => {
     const n = directories.length + files.length;
     if (limits && n > MAX_ARCHIVE_ENTRIES) {
-      throw new SkillsError("SKILL_TOO_LARGE", `Skill directory contains too many entries (more than ${MAX_ARCHIVE_ENTRIES}).`);
+      throw new SkillsError(
+        "SKILL_TOO_LARGE",
+        `Skill directory contains too many entries (more than ${MAX_ARCHIVE_ENTRIES}).`,
+      );
     }
   };
 
@@ -93,7 +96,8 @@ export async function listSkillTree(root: string, options: ListSkillTreeOptions 
         } catch {
           throw invalidPath(`Skill contains a broken symlink: '${rel}'`, rel);
         }
-        if (!isPathInside(real, realRoot)) throw invalidPath(`Skill contains a symlink that points outside the skill directory: '${rel}'`, rel);
+        if (!isPathInside(real, realRoot))
+          throw invalidPath(`Skill contains a symlink that points outside the skill directory: '${rel}'`, rel);
       }
       if (info.isDirectory()) {
         if (skipDot && name.startsWith(".")) continue;
@@ -102,9 +106,11 @@ export async function listSkillTree(root: string, options: ListSkillTreeOptions 
         count();
         await walk(real, rel, new Set([...ancestors, real]));
       } else if (info.isFile()) {
-        if (limits && info.size > MAX_ARCHIVE_FILE_BYTES) throw new SkillsError("SKILL_TOO_LARGE", `Skill file is too large: '${rel}'`, { details: { path: rel } });
+        if (limits && info.size > MAX_ARCHIVE_FILE_BYTES)
+          throw new SkillsError("SKILL_TOO_LARGE", `Skill file is too large: '${rel}'`, { details: { path: rel } });
         total += info.size;
-        if (limits && total > MAX_ARCHIVE_TOTAL_BYTES) throw new SkillsError("SKILL_TOO_LARGE", "Skill directory is too large.");
+        if (limits && total > MAX_ARCHIVE_TOTAL_BYTES)
+          throw new SkillsError("SKILL_TOO_LARGE", "Skill directory is too large.");
         files.push({ rel, source: real, mode: info.mode & 0o777, size: info.size });
         count();
       } else {

@@ -26,7 +26,14 @@ describe("readZipEntryCount", () => {
   });
 
   it("follows the ZIP64 locator", async () => {
-    await writeZip(zip, [{ name: "a", data: "1" }, { name: "b", data: "2" }], { zip64: true });
+    await writeZip(
+      zip,
+      [
+        { name: "a", data: "1" },
+        { name: "b", data: "2" },
+      ],
+      { zip64: true },
+    );
     expect(await readZipEntryCount(zip)).toBe(2);
   });
 
@@ -51,7 +58,9 @@ describe("readZipEntryCount", () => {
     buf.writeUInt16LE(60000, at + 8);
     buf.writeUInt16LE(60000, at + 10);
     await writeFile(zip, buf);
-    await expect(openSkillArchive(zip)).rejects.toMatchObject({ message: "Skill archive contains too many entries (60000 > 4096)." });
+    await expect(openSkillArchive(zip)).rejects.toMatchObject({
+      message: "Skill archive contains too many entries (60000 > 4096).",
+    });
   });
 
   it("finds the end record behind an archive comment", async () => {
@@ -72,6 +81,9 @@ describe("readZipEntryCount", () => {
     ["text", Buffer.from("not a zip ".repeat(10))],
   ])("rejects %s", async (_label, content) => {
     await writeFile(zip, content);
-    await expect(readZipEntryCount(zip)).rejects.toMatchObject({ code: "ARCHIVE_INVALID", message: "File is not a valid ZIP archive" });
+    await expect(readZipEntryCount(zip)).rejects.toMatchObject({
+      code: "ARCHIVE_INVALID",
+      message: "File is not a valid ZIP archive",
+    });
   });
 });

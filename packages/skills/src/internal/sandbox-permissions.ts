@@ -15,7 +15,7 @@ import path from "node:path";
  * @param isDirectory - whether the mode belongs to a directory.
  */
 export function sandboxReadableMode(mode: number, isDirectory: boolean): number {
-  return ((mode & 0o7777) & ~0o022) | (isDirectory ? 0o555 : 0o444);
+  return (mode & 0o7777 & ~0o022) | (isDirectory ? 0o555 : 0o444);
 }
 
 /**

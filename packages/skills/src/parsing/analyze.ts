@@ -62,14 +62,18 @@ export function analyzeSkillMarkdown(content: string, options: AnalyzeOptions = 
       loaded.code === "yaml-alias-bomb"
         ? `Invalid YAML in frontmatter: too many aliases (${loaded.reason})`
         : `Invalid YAML in frontmatter: ${loaded.reason}`;
-    return { ...failed(loaded.code, message, split.body), yamlError: { line: loaded.line, hint: colonHint(split.yaml, loaded.line) } };
+    return {
+      ...failed(loaded.code, message, split.body),
+      yamlError: { line: loaded.line, hint: colonHint(split.yaml, loaded.line) },
+    };
   }
   const raw = loaded.value;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return failed("frontmatter-not-mapping", "Frontmatter must be a YAML dictionary", split.body);
   }
   const fm: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  for (const key of ["name", "description"] as const) if (typeof fm[key] === "string") fm[key] = (fm[key] as string).trim();
+  for (const key of ["name", "description"] as const)
+    if (typeof fm[key] === "string") fm[key] = (fm[key] as string).trim();
 
   const issues = issuesFromSchemaErrors(schemaErrors(fm), fm);
   const name = typeof fm["name"] === "string" ? fm["name"] : undefined;
@@ -105,8 +109,12 @@ function optionalString(value: unknown): string | undefined {
 
 function normalize(fm: Record<string, unknown>, notes: ValidationIssue[]): SkillFrontmatter {
   const tools = fm["allowed-tools"];
-  const allowedTools = typeof tools === "string" ? tools.split(/\s+/).filter(Boolean)
-    : Array.isArray(tools) ? tools.map((t) => String(t).trim()) : undefined;
+  const allowedTools =
+    typeof tools === "string"
+      ? tools.split(/\s+/).filter(Boolean)
+      : Array.isArray(tools)
+        ? tools.map((t) => String(t).trim())
+        : undefined;
   const metadata: Record<string, string> = {};
   const rawMeta = fm["metadata"];
   if (rawMeta && typeof rawMeta === "object" && !Array.isArray(rawMeta)) {
@@ -141,10 +149,17 @@ function parseSecrets(value: unknown, notes: ValidationIssue[]): SecretRequireme
   const seen = new Set<string>();
   const out: SecretRequirement[] = [];
   value.forEach((entry: unknown, index) => {
-    const obj = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+    const obj =
+      entry !== null && typeof entry === "object" && !Array.isArray(entry)
+        ? (entry as Record<string, unknown>)
+        : undefined;
     const name = typeof entry === "string" ? entry.trim() : typeof obj?.["name"] === "string" ? obj["name"].trim() : "";
     if (!SECRET_NAME.test(name)) {
-      notes.push({ code: "required-secrets-entry", field: "required-secrets", message: `required-secrets entry ${index} is not a valid secret name and was ignored` });
+      notes.push({
+        code: "required-secrets-entry",
+        field: "required-secrets",
+        message: `required-secrets entry ${index} is not a valid secret name and was ignored`,
+      });
       return;
     }
     if (seen.has(name)) return;

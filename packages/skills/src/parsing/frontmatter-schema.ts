@@ -43,11 +43,7 @@ export const skillFrontmatterSchema = {
     version: scalar,
     author: { type: "string" },
     "allowed-tools": {
-      anyOf: [
-        { type: "string" },
-        { type: "null" },
-        { type: "array", items: { type: "string", pattern: "\\S" } },
-      ],
+      anyOf: [{ type: "string" }, { type: "null" }, { type: "array", items: { type: "string", pattern: "\\S" } }],
     },
     "required-secrets": { anyOf: [{ type: "array" }, { type: "null" }] },
     "secrets-autonomous": { type: "boolean" },

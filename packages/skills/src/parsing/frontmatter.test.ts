@@ -3,7 +3,11 @@ import { splitFrontmatter } from "./frontmatter.js";
 
 describe("splitFrontmatter", () => {
   it("splits yaml and body", () => {
-    expect(splitFrontmatter("---\nname: a\n---\n# Body\n")).toEqual({ yaml: "name: a", body: "# Body\n", yamlStartLine: 2 });
+    expect(splitFrontmatter("---\nname: a\n---\n# Body\n")).toEqual({
+      yaml: "name: a",
+      body: "# Body\n",
+      yamlStartLine: 2,
+    });
   });
 
   it("accepts CRLF line endings", () => {

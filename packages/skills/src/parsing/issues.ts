@@ -57,7 +57,11 @@ export function issuesFromSchemaErrors(errors: readonly ErrorObject[], fm: Recor
     .map((e) => String((e.params as { additionalProperty: string }).additionalProperty))
     .sort();
   if (unknown.length > 0) {
-    add({ code: "unknown-key", field: null, message: `Unexpected key(s) in SKILL.md frontmatter: ${unknown.join(", ")}` });
+    add({
+      code: "unknown-key",
+      field: null,
+      message: `Unexpected key(s) in SKILL.md frontmatter: ${unknown.join(", ")}`,
+    });
   }
   const nameFormatFailed = errors.some((e) => e.instancePath === "/name" && e.schemaPath.endsWith("allOf/0/pattern"));
   for (const e of errors) {
@@ -71,19 +75,40 @@ export function issuesFromSchemaErrors(errors: readonly ErrorObject[], fm: Recor
     const len = typeof value === "string" ? value.length : 0;
     switch (field) {
       case "name":
-        if (e.keyword === "type") add({ code: "name-type", field, message: `Name must be a string, got ${pythonTypeName(value)}` });
+        if (e.keyword === "type")
+          add({ code: "name-type", field, message: `Name must be a string, got ${pythonTypeName(value)}` });
         else if (e.keyword === "minLength") add({ code: "name-empty", field, message: "Name cannot be empty" });
         else if (e.keyword === "pattern" && len > 0 && e.schemaPath.endsWith("allOf/0/pattern"))
-          add({ code: "name-format", field, message: `Name '${String(value)}' should be hyphen-case (lowercase letters, digits, and hyphens only)` });
+          add({
+            code: "name-format",
+            field,
+            message: `Name '${String(value)}' should be hyphen-case (lowercase letters, digits, and hyphens only)`,
+          });
         else if (e.keyword === "pattern" && !nameFormatFailed && len > 0)
-          add({ code: "name-hyphens", field, message: `Name '${String(value)}' cannot start/end with hyphen or contain consecutive hyphens` });
+          add({
+            code: "name-hyphens",
+            field,
+            message: `Name '${String(value)}' cannot start/end with hyphen or contain consecutive hyphens`,
+          });
         else if (e.keyword === "maxLength") add({ code: "name-too-long", field, message: TOO_LONG("Name", len, 64) });
         break;
       case "description":
-        if (e.keyword === "type") add({ code: "description-type", field, message: `Description must be a string, got ${pythonTypeName(value)}` });
-        else if (e.keyword === "minLength") add({ code: "description-empty", field, message: "Description cannot be empty" });
-        else if (e.keyword === "pattern") add({ code: "description-angle-brackets", field, message: "Description cannot contain angle brackets (< or >)" });
-        else if (e.keyword === "maxLength") add({ code: "description-too-long", field, message: TOO_LONG("Description", len, 1024) });
+        if (e.keyword === "type")
+          add({
+            code: "description-type",
+            field,
+            message: `Description must be a string, got ${pythonTypeName(value)}`,
+          });
+        else if (e.keyword === "minLength")
+          add({ code: "description-empty", field, message: "Description cannot be empty" });
+        else if (e.keyword === "pattern")
+          add({
+            code: "description-angle-brackets",
+            field,
+            message: "Description cannot contain angle brackets (< or >)",
+          });
+        else if (e.keyword === "maxLength")
+          add({ code: "description-too-long", field, message: TOO_LONG("Description", len, 1024) });
         break;
       case "allowed-tools":
         add({ code: "allowed-tools-invalid", field, message: allowedToolsMessage(value) });
@@ -98,13 +123,23 @@ export function issuesFromSchemaErrors(errors: readonly ErrorObject[], fm: Recor
         add({ code: "metadata-invalid", field, message: "metadata in SKILL.md must be a map of string values" });
         break;
       case "compatibility":
-        if (e.keyword === "maxLength") add({ code: "compatibility-too-long", field, message: TOO_LONG("Compatibility", len, 500) });
-        else add({ code: "compatibility-type", field, message: `Compatibility must be a string, got ${pythonTypeName(value)}` });
+        if (e.keyword === "maxLength")
+          add({ code: "compatibility-too-long", field, message: TOO_LONG("Compatibility", len, 500) });
+        else
+          add({
+            code: "compatibility-type",
+            field,
+            message: `Compatibility must be a string, got ${pythonTypeName(value)}`,
+          });
         break;
       case "license":
       case "version":
       case "author":
-        add({ code: `${field}-type`, field, message: `${field[0]!.toUpperCase()}${field.slice(1)} must be a string, got ${pythonTypeName(value)}` });
+        add({
+          code: `${field}-type`,
+          field,
+          message: `${field[0]!.toUpperCase()}${field.slice(1)} must be a string, got ${pythonTypeName(value)}`,
+        });
         break;
       default:
         break;

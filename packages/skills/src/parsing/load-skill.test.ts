@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Logger } from "../logger.js";
 import { loadSkillFile } from "./load-skill.js";
 
-interface Logged { level: string; obj: Record<string, unknown>; msg: string }
+interface Logged {
+  level: string;
+  obj: Record<string, unknown>;
+  msg: string;
+}
 function recordingLogger(): Logger & { entries: Logged[] } {
   const entries: Logged[] = [];
   const at = (level: string) => (obj: Record<string, unknown>, msg: string) => void entries.push({ level, obj, msg });
@@ -29,7 +33,10 @@ describe("loadSkillFile", () => {
   }
 
   it("builds a Skill with paths relative to the category root", async () => {
-    const file = await write("team/helper", "---\nname: helper\ndescription: '  Helps.  '\nlicense: MIT\nversion: 2\nauthor: Ann\nmetadata:\n  k: v\n---\nbody");
+    const file = await write(
+      "team/helper",
+      "---\nname: helper\ndescription: '  Helps.  '\nlicense: MIT\nversion: 2\nauthor: Ann\nmetadata:\n  k: v\n---\nbody",
+    );
     const r = await loadSkillFile(file, { category: "public", categoryRoot: path.join(root, "public") });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -67,7 +74,9 @@ describe("loadSkillFile", () => {
     const file = await write("a", content);
     const r = await loadSkillFile(file, { category: "custom", categoryRoot: path.join(root, "public"), logger });
     expect(r).toMatchObject({ ok: false, file, reason: { code } });
-    expect(logger.entries).toContainEqual(expect.objectContaining({ level: "warn", obj: expect.objectContaining({ file, code }) }));
+    expect(logger.entries).toContainEqual(
+      expect.objectContaining({ level: "warn", obj: expect.objectContaining({ file, code }) }),
+    );
   });
 
   it("logs the file line and a quoting hint for an unquoted colon", async () => {

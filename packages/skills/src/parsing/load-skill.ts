@@ -40,7 +40,8 @@ export async function loadSkillFile(file: string, options: LoadSkillOptions): Pr
     return drop(logger, file, reason, extra);
   }
   const warnings = [...analysis.issues, ...analysis.notes];
-  for (const w of warnings) logger.warn({ file, code: w.code, field: w.field }, `Skill loaded with a warning: ${w.message}`);
+  for (const w of warnings)
+    logger.warn({ file, code: w.code, field: w.field }, `Skill loaded with a warning: ${w.message}`);
   const fm = analysis.frontmatter;
   const relative = path.relative(options.categoryRoot, skillDir).split(path.sep).join("/");
   const skill: Skill = {
@@ -54,7 +55,12 @@ export async function loadSkillFile(file: string, options: LoadSkillOptions): Pr
   return { ok: true, skill, warnings };
 }
 
-function drop(logger: Logger, file: string, reason: ValidationIssue, extra: Record<string, unknown> = {}): SkillLoadResult {
+function drop(
+  logger: Logger,
+  file: string,
+  reason: ValidationIssue,
+  extra: Record<string, unknown> = {},
+): SkillLoadResult {
   logger.warn({ file, code: reason.code, ...extra }, `Skipping skill: ${reason.message}`);
   return { ok: false, file, reason };
 }

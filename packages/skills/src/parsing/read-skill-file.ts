@@ -3,7 +3,9 @@ import { MAX_SKILL_FILE_BYTES } from "../limits.js";
 import type { ValidationIssue } from "../model/frontmatter.js";
 
 /** Text of a SKILL.md, or the issue that prevented reading it. */
-export type SkillFileRead = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly issue: ValidationIssue };
+export type SkillFileRead =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly issue: ValidationIssue };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -18,12 +20,14 @@ export async function readSkillFile(file: string, maxBytes: number = MAX_SKILL_F
     handle = await open(file, "r");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, issue: { code: "file-missing", field: null, message: "SKILL.md not found" } };
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return { ok: false, issue: { code: "file-missing", field: null, message: "SKILL.md not found" } };
     throw err;
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { ok: false, issue: { code: "file-missing", field: null, message: "SKILL.md not found" } };
+    if (!stat.isFile())
+      return { ok: false, issue: { code: "file-missing", field: null, message: "SKILL.md not found" } };
     if (stat.size > maxBytes) return { ok: false, issue: tooLarge(stat.size, maxBytes) };
     const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
     let length = 0;
@@ -44,5 +48,9 @@ export async function readSkillFile(file: string, maxBytes: number = MAX_SKILL_F
 }
 
 function tooLarge(size: number, max: number): ValidationIssue {
-  return { code: "file-too-large", field: null, message: `SKILL.md is too large (${size} bytes). Maximum is ${max} bytes.` };
+  return {
+    code: "file-too-large",
+    field: null,
+    message: `SKILL.md is too large (${size} bytes). Maximum is ${max} bytes.`,
+  };
 }

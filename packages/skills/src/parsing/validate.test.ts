@@ -13,7 +13,12 @@ describe("validateSkillMarkdown", () => {
     const r = validateSkillMarkdown(skill("name: my-skill\ndescription: Does things."));
     expect(r).toMatchObject({ ok: true, name: "my-skill", errors: [] });
     expect(validationMessage(r)).toBe("Skill is valid!");
-    expect(r.frontmatter).toMatchObject({ name: "my-skill", description: "Does things.", metadata: {}, secretsAutonomous: true });
+    expect(r.frontmatter).toMatchObject({
+      name: "my-skill",
+      description: "Does things.",
+      metadata: {},
+      secretsAutonomous: true,
+    });
   });
 
   it("uses DeerFlow's messages for structural problems", () => {
@@ -72,9 +77,17 @@ describe("validateSkillMarkdown", () => {
   });
 
   it("accepts allowed-tools as a YAML list or a space-separated string", () => {
-    expect(validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: [read_file, bash]")).frontmatter?.allowedTools).toEqual(["read_file", "bash"]);
-    expect(validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: Read Bash(git:*)  Grep")).frontmatter?.allowedTools).toEqual(["Read", "Bash(git:*)", "Grep"]);
-    expect(validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: []")).frontmatter?.allowedTools).toEqual([]);
+    expect(
+      validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: [read_file, bash]")).frontmatter
+        ?.allowedTools,
+    ).toEqual(["read_file", "bash"]);
+    expect(
+      validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: Read Bash(git:*)  Grep")).frontmatter
+        ?.allowedTools,
+    ).toEqual(["Read", "Bash(git:*)", "Grep"]);
+    expect(
+      validateSkillMarkdown(skill("name: a\ndescription: d\nallowed-tools: []")).frontmatter?.allowedTools,
+    ).toEqual([]);
     expect(validateSkillMarkdown(skill("name: a\ndescription: d")).frontmatter?.allowedTools).toBeUndefined();
   });
 
@@ -91,20 +104,34 @@ describe("validateSkillMarkdown", () => {
   });
 
   it("stringifies scalar metadata values", () => {
-    const r = validateSkillMarkdown(skill("name: a\ndescription: d\nmetadata:\n  version: '1.0'\n  stars: 5\n  beta: true"));
+    const r = validateSkillMarkdown(
+      skill("name: a\ndescription: d\nmetadata:\n  version: '1.0'\n  stars: 5\n  beta: true"),
+    );
     expect(r.frontmatter?.metadata).toEqual({ version: "1.0", stars: "5", beta: "true" });
   });
 
   it("parses required secrets, dropping bad entries with a warning", () => {
-    const r = validateSkillMarkdown(skill("name: a\ndescription: d\nrequired-secrets:\n  - API_KEY\n  - {name: TOKEN, optional: true}\n  - 'bad name'\n  - API_KEY"));
+    const r = validateSkillMarkdown(
+      skill(
+        "name: a\ndescription: d\nrequired-secrets:\n  - API_KEY\n  - {name: TOKEN, optional: true}\n  - 'bad name'\n  - API_KEY",
+      ),
+    );
     expect(r.ok).toBe(true);
-    expect(r.frontmatter?.requiredSecrets).toEqual([{ name: "API_KEY", optional: false }, { name: "TOKEN", optional: true }]);
+    expect(r.frontmatter?.requiredSecrets).toEqual([
+      { name: "API_KEY", optional: false },
+      { name: "TOKEN", optional: true },
+    ]);
     expect(r.warnings.map((w) => w.code)).toEqual(["required-secrets-entry"]);
   });
 
   it("returns every problem, in DeerFlow's order", () => {
     const r = validateSkillMarkdown(skill("name: Bad_Name\ndescription: a <tag>\nextra: 1\ncompatibility: 5"));
-    expect(r.errors.map((e) => e.code)).toEqual(["unknown-key", "name-format", "description-angle-brackets", "compatibility-type"]);
+    expect(r.errors.map((e) => e.code)).toEqual([
+      "unknown-key",
+      "name-format",
+      "description-angle-brackets",
+      "compatibility-type",
+    ]);
     expect(r.errors.map((e) => e.field)).toEqual([null, "name", "description", "compatibility"]);
   });
 
@@ -115,11 +142,14 @@ describe("validateSkillMarkdown", () => {
   });
 
   it("rejects a YAML alias bomb with a specific error", () => {
-    const bomb = ["a: &a [x,x,x,x,x,x,x,x,x,x]", ...Array.from({ length: 8 }, (_, i) => {
-      const p = String.fromCharCode(97 + i);
-      const c = String.fromCharCode(98 + i);
-      return `${c}: &${c} [${Array(10).fill(`*${p}`).join(",")}]`;
-    })].join("\n");
+    const bomb = [
+      "a: &a [x,x,x,x,x,x,x,x,x,x]",
+      ...Array.from({ length: 8 }, (_, i) => {
+        const p = String.fromCharCode(97 + i);
+        const c = String.fromCharCode(98 + i);
+        return `${c}: &${c} [${Array(10).fill(`*${p}`).join(",")}]`;
+      }),
+    ].join("\n");
     const r = validateSkillMarkdown(skill(`name: a\ndescription: d\nx:\n  ${bomb.split("\n").join("\n  ")}`));
     expect(r.errors[0]?.code).toBe("yaml-alias-bomb");
     expect(r.errors[0]?.message).toMatch(/^Invalid YAML in frontmatter: too many aliases/);
@@ -150,7 +180,13 @@ describe("validateSkillDirectory", () => {
   it("requires the name to match the directory name", async () => {
     const d = await make("vercel-deploy-claimable", skill("name: vercel-deploy\ndescription: d"));
     const r = await validateSkillDirectory(d);
-    expect(r.errors).toEqual([{ code: "name-directory-mismatch", field: "name", message: "Name 'vercel-deploy' must match its directory name 'vercel-deploy-claimable'" }]);
+    expect(r.errors).toEqual([
+      {
+        code: "name-directory-mismatch",
+        field: "name",
+        message: "Name 'vercel-deploy' must match its directory name 'vercel-deploy-claimable'",
+      },
+    ]);
     expect((await validateSkillDirectory(d, { requireDirectoryNameMatch: false })).ok).toBe(true);
   });
 
@@ -168,7 +204,10 @@ describe("validateSkillDirectory", () => {
   });
 
   it("rejects invalid UTF-8", async () => {
-    const d = await make("latin1", Buffer.concat([Buffer.from("---\nname: latin1\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]));
+    const d = await make(
+      "latin1",
+      Buffer.concat([Buffer.from("---\nname: latin1\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]),
+    );
     expect(validationMessage(await validateSkillDirectory(d))).toBe("SKILL.md must be valid UTF-8");
   });
 });

@@ -44,7 +44,9 @@ export interface ValidateOptions {
 export function validateSkillMarkdown(content: string, options: ValidateOptions = {}): ValidationResult {
   const analysis = analyzeSkillMarkdown(content, {
     ...(options.expectedName !== undefined ? { expectedName: options.expectedName } : {}),
-    ...(options.directoryName !== undefined && options.requireDirectoryNameMatch !== false ? { directoryName: options.directoryName } : {}),
+    ...(options.directoryName !== undefined && options.requireDirectoryNameMatch !== false
+      ? { directoryName: options.directoryName }
+      : {}),
   });
   const errors = analysis.issues;
   return {
@@ -60,7 +62,10 @@ export function validateSkillMarkdown(content: string, options: ValidateOptions 
 export async function validateSkillDirectory(dir: string, options: ValidateOptions = {}): Promise<ValidationResult> {
   const read = await readSkillFile(path.join(dir, SKILL_FILE_NAME));
   if (!read.ok) return { ok: false, name: undefined, errors: [read.issue], warnings: [], frontmatter: undefined };
-  return validateSkillMarkdown(read.text, { ...options, directoryName: options.directoryName ?? path.basename(path.resolve(dir)) });
+  return validateSkillMarkdown(read.text, {
+    ...options,
+    directoryName: options.directoryName ?? path.basename(path.resolve(dir)),
+  });
 }
 
 /** DeerFlow's single-line summary: the first error's message, or `"Skill is valid!"`. */

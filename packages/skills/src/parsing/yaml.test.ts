@@ -29,7 +29,12 @@ describe("loadFrontmatterYaml", () => {
   it("rejects a bomb that stays under the alias cap but expands past the node cap", () => {
     // 4 levels of 20 aliases each: 80 aliases, 20^4 = 160,000 expanded nodes.
     const levels = [`l0: &l0 [${Array(20).fill("x").join(",")}]`];
-    for (let i = 1; i < 4; i++) levels.push(`l${i}: &l${i} [${Array(20).fill(`*l${i - 1}`).join(",")}]`);
+    for (let i = 1; i < 4; i++)
+      levels.push(
+        `l${i}: &l${i} [${Array(20)
+          .fill(`*l${i - 1}`)
+          .join(",")}]`,
+      );
     const r = loadFrontmatterYaml(levels.join("\n"));
     expect(r).toMatchObject({ ok: false, code: "yaml-alias-bomb" });
     if (!r.ok) expect(r.reason).toContain("expands to more than");

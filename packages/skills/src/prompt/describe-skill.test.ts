@@ -3,7 +3,10 @@ import { createDescribeSkillTool, describeSkills } from "./describe-skill.js";
 import { makeSkill } from "../../test/support/prompt/fixtures.js";
 
 const skills = [
-  makeSkill("skill-reviewer", { description: "Review skill packages.", allowedTools: ["review_skill_package", "read_file"] }),
+  makeSkill("skill-reviewer", {
+    description: "Review skill packages.",
+    allowedTools: ["review_skill_package", "read_file"],
+  }),
   makeSkill("vercel-deploy", { relativePath: "vercel-deploy-claimable", description: "Deploy to Vercel." }),
   makeSkill("my-notes", { category: "custom", description: "Notes <b> & more" }),
   makeSkill("hidden", { enabled: false, description: "Disabled skill." }),
@@ -68,11 +71,18 @@ describe("createDescribeSkillTool", () => {
 
   it("reads skills from a SkillSource and uses the container base", async () => {
     const t = createDescribeSkillTool({ list: async () => skills }, { containerBase: "/opt/s" });
-    expect(await t.invoke({ name: "select:skill-reviewer" })).toContain("- Location: /opt/s/public/skill-reviewer/SKILL.md");
+    expect(await t.invoke({ name: "select:skill-reviewer" })).toContain(
+      "- Location: /opt/s/public/skill-reviewer/SKILL.md",
+    );
   });
 
   it("returns a ToolMessage with the text when called with a tool call", async () => {
-    const msg = await createDescribeSkillTool(skills).invoke({ type: "tool_call", id: "call_1", name: "describe_skill", args: { name: "select:my-notes" } });
+    const msg = await createDescribeSkillTool(skills).invoke({
+      type: "tool_call",
+      id: "call_1",
+      name: "describe_skill",
+      args: { name: "select:my-notes" },
+    });
     expect(msg).toMatchObject({ tool_call_id: "call_1", name: "describe_skill" });
     expect(String((msg as { content: unknown }).content)).toContain("## Skill: my-notes");
   });

@@ -32,7 +32,10 @@ export interface DescribeSkillOptions {
  */
 export function describeSkills(skills: readonly Skill[], query: string, options: DescribeSkillOptions = {}): string {
   const base = options.containerBase ?? DEFAULT_SKILLS_CONTAINER_PATH;
-  const matches = searchSkills(skills.filter((s) => s.enabled), query);
+  const matches = searchSkills(
+    skills.filter((s) => s.enabled),
+    query,
+  );
   if (matches.length === 0) return `No skills matched: ${escapeXml(query)}`;
   return matches
     .map((s) => {
@@ -88,7 +91,10 @@ Query forms for \`name\`:
  * const agent = createAgent({ model, tools: [describeSkill, readFile] });
  * ```
  */
-export function createDescribeSkillTool(skills: DescribeSkillInput, options: DescribeSkillOptions = {}): DescribeSkillTool {
+export function createDescribeSkillTool(
+  skills: DescribeSkillInput,
+  options: DescribeSkillOptions = {},
+): DescribeSkillTool {
   const load = async (): Promise<readonly Skill[]> => {
     if (typeof skills === "function") return skills();
     if (isSource(skills)) return skills.list();

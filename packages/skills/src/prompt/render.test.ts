@@ -9,7 +9,10 @@ const fresh = () => ({ cache: new LruCache<string, RenderedSkillSection>(32) });
 describe("renderSkillSection", () => {
   it("renders one entry per enabled skill, indented 4/8 spaces, with its label and container location", () => {
     const { text, mode } = renderSkillSection(
-      [makeSkill("vercel-deploy", { relativePath: "vercel-deploy-claimable", description: "Deploy to Vercel." }), makeSkill("my-notes", { category: "custom" })],
+      [
+        makeSkill("vercel-deploy", { relativePath: "vercel-deploy-claimable", description: "Deploy to Vercel." }),
+        makeSkill("my-notes", { category: "custom" }),
+      ],
       fresh(),
     );
     expect(mode).toBe("full");
@@ -34,8 +37,12 @@ describe("renderSkillSection", () => {
   });
 
   it("prints the location line with the container base", () => {
-    expect(renderSkillSection([makeSkill("a")], { ...fresh(), containerBase: "/opt/skills/" }).text).toContain("**Skills are located at:** /opt/skills/\n");
-    expect(renderSkillSection([makeSkill("a")], { ...fresh(), containerBase: "/opt/skills/" }).text).toContain("<location>/opt/skills/public/a/SKILL.md</location>");
+    expect(renderSkillSection([makeSkill("a")], { ...fresh(), containerBase: "/opt/skills/" }).text).toContain(
+      "**Skills are located at:** /opt/skills/\n",
+    );
+    expect(renderSkillSection([makeSkill("a")], { ...fresh(), containerBase: "/opt/skills/" }).text).toContain(
+      "<location>/opt/skills/public/a/SKILL.md</location>",
+    );
   });
 
   it("tells the model to read_file a matching skill progressively", () => {
@@ -61,8 +68,17 @@ describe("renderSkillSection", () => {
   });
 
   it("lists disabled skills with their category and a warning", () => {
-    const { text } = renderSkillSection([makeSkill("on"), makeSkill("off", { enabled: false }), makeSkill("mine", { category: "custom", enabled: false })], fresh());
-    expect(text).toContain("<disabled_skills>\nThe skills below are INSTALLED but DISABLED. You MUST NOT read, reference, or use any of them");
+    const { text } = renderSkillSection(
+      [
+        makeSkill("on"),
+        makeSkill("off", { enabled: false }),
+        makeSkill("mine", { category: "custom", enabled: false }),
+      ],
+      fresh(),
+    );
+    expect(text).toContain(
+      "<disabled_skills>\nThe skills below are INSTALLED but DISABLED. You MUST NOT read, reference, or use any of them",
+    );
     expect(text).toContain("    - mine (custom)\n    - off (public)\n</disabled_skills>");
     expect(text).not.toContain("<name>off</name>");
   });
@@ -89,7 +105,12 @@ describe("renderSkillSection", () => {
   });
 
   it("filters both lists by the allowlist", () => {
-    const skills = [makeSkill("a"), makeSkill("b"), makeSkill("c", { enabled: false }), makeSkill("d", { enabled: false })];
+    const skills = [
+      makeSkill("a"),
+      makeSkill("b"),
+      makeSkill("c", { enabled: false }),
+      makeSkill("d", { enabled: false }),
+    ];
     const { text } = renderSkillSection(skills, { ...fresh(), allowlist: ["a", "c"] });
     expect(text).toContain("<name>a</name>");
     expect(text).not.toContain("<name>b</name>");
@@ -98,7 +119,10 @@ describe("renderSkillSection", () => {
   });
 
   it("treats a string allowlist as one name", () => {
-    const { text } = renderSkillSection([makeSkill("ab"), makeSkill("a"), makeSkill("b")], { ...fresh(), allowlist: "ab" });
+    const { text } = renderSkillSection([makeSkill("ab"), makeSkill("a"), makeSkill("b")], {
+      ...fresh(),
+      allowlist: "ab",
+    });
     expect(text).toContain("<name>ab</name>");
     expect(text).not.toContain("<name>a</name>");
   });
@@ -127,7 +151,10 @@ describe("renderSkillSection", () => {
   });
 
   it("returns an empty deferred section without enabled skills", () => {
-    expect(renderSkillSection([makeSkill("off", { enabled: false })], { ...fresh(), mode: "deferred", selfEvolution: true }).text).toBe("");
+    expect(
+      renderSkillSection([makeSkill("off", { enabled: false })], { ...fresh(), mode: "deferred", selfEvolution: true })
+        .text,
+    ).toBe("");
   });
 
   it("stays full in auto mode for a small catalogue", () => {

@@ -78,7 +78,10 @@ const defaultSectionCache = new LruCache<string, RenderedSkillSection>(32);
  * const tools = section.mode === "deferred" ? [createDescribeSkillTool(() => catalog.enabledSkills())] : [];
  * ```
  */
-export function renderSkillSection(skills: readonly Skill[], options: RenderSkillSectionOptions = {}): RenderedSkillSection {
+export function renderSkillSection(
+  skills: readonly Skill[],
+  options: RenderSkillSectionOptions = {},
+): RenderedSkillSection {
   const base = options.containerBase ?? DEFAULT_SKILLS_CONTAINER_PATH;
   const mode = options.mode ?? "full";
   // A bare string is iterable too; treat it as one name, not as characters.
@@ -94,7 +97,7 @@ export function renderSkillSection(skills: readonly Skill[], options: RenderSkil
     maxTokens: options.autoMaxTokens ?? AUTO_MODE_DEFAULTS.maxTokens,
   };
   const signature = sectionSignature(skills, JSON.stringify(settings));
-  const cache = options.cache === false ? undefined : options.cache ?? defaultSectionCache;
+  const cache = options.cache === false ? undefined : (options.cache ?? defaultSectionCache);
   const cached = cache?.get(signature);
   if (cached) return cached;
 
@@ -111,7 +114,11 @@ export function renderSkillSection(skills: readonly Skill[], options: RenderSkil
     return fullSectionText({
       ...common,
       entries: enabled.map((s) =>
-        skillEntryText(escapeXml(s.name), `${escapeXml(s.description)} ${mutabilityLabel(s.category)}`, escapeXml(skillContainerFilePath(s, base))),
+        skillEntryText(
+          escapeXml(s.name),
+          `${escapeXml(s.description)} ${mutabilityLabel(s.category)}`,
+          escapeXml(skillContainerFilePath(s, base)),
+        ),
       ),
       disabled: disabled.map((s) => `    - ${escapeXml(s.name)} (${s.category})`),
     });
@@ -124,7 +131,8 @@ export function renderSkillSection(skills: readonly Skill[], options: RenderSkil
     result = finish(renderDeferred(), "deferred", signature);
   } else {
     const full = finish(renderFull(), "full", signature);
-    result = mode === "auto" && full.tokens > settings.maxTokens ? finish(renderDeferred(), "deferred", signature) : full;
+    result =
+      mode === "auto" && full.tokens > settings.maxTokens ? finish(renderDeferred(), "deferred", signature) : full;
   }
   cache?.set(signature, result);
   return result;

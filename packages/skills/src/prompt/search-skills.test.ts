@@ -7,7 +7,9 @@ const catalog = [
   makeSkill("data-analysis", { description: "Analyse Excel or CSV uploads with pivots and charts." }),
   makeSkill("deep-research", { description: "Systematic multi-angle web research." }),
   makeSkill("podcast-generation", { description: "Turn text into a two-host podcast audio." }),
-  makeSkill("podcast-summary", { description: "Summarise a podcast episode; generate show notes and generate chapters." }),
+  makeSkill("podcast-summary", {
+    description: "Summarise a podcast episode; generate show notes and generate chapters.",
+  }),
   makeSkill("ppt-generation", { description: "Build slides from generated images." }),
 ];
 const names = (q: string) => searchSkills(catalog, q).map((s) => s.name);

@@ -33,7 +33,13 @@ export function searchSkills(skills: readonly Skill[], query: string): Skill[] {
   if (q === "") return [];
 
   if (q.startsWith("select:")) {
-    const wanted = new Set(q.slice("select:".length).split(",").map((n) => n.trim()).filter((n) => n !== ""));
+    const wanted = new Set(
+      q
+        .slice("select:".length)
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== ""),
+    );
     return skills.filter((s) => wanted.has(s.name));
   }
 

@@ -76,7 +76,8 @@ export function fullSectionText(parts: FullSectionParts): string {
   blocks.push(`**Skills are located at:** ${parts.location}`);
   if (parts.selfEvolution) blocks.push(SELF_EVOLUTION);
   if (parts.entries.length > 0) blocks.push(`<available_skills>\n${parts.entries.join("\n")}\n</available_skills>`);
-  if (parts.disabled.length > 0) blocks.push(`<disabled_skills>\n${DISABLED_WARNING}\n${parts.disabled.join("\n")}\n</disabled_skills>`);
+  if (parts.disabled.length > 0)
+    blocks.push(`<disabled_skills>\n${DISABLED_WARNING}\n${parts.disabled.join("\n")}\n</disabled_skills>`);
   return wrap(blocks);
 }
 

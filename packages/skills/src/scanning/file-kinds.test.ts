@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isCodeFile, isExecutableSupportPath, isPromptInputFile, isPythonSource, isShellSource, needsShebangProbe } from "./file-kinds.js";
+import {
+  isCodeFile,
+  isExecutableSupportPath,
+  isPromptInputFile,
+  isPythonSource,
+  isShellSource,
+  needsShebangProbe,
+} from "./file-kinds.js";
 
 describe("isCodeFile", () => {
   it("treats everything under scripts/ and code suffixes as code", () => {
@@ -18,7 +25,11 @@ describe("isCodeFile", () => {
 
 describe("needsShebangProbe", () => {
   it("probes only suffix-less files outside scripts/", () => {
-    expect([needsShebangProbe("tool"), needsShebangProbe("a.md"), needsShebangProbe("scripts/tool")]).toEqual([true, false, false]);
+    expect([needsShebangProbe("tool"), needsShebangProbe("a.md"), needsShebangProbe("scripts/tool")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
 

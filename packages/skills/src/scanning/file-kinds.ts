@@ -5,9 +5,30 @@
 import path from "node:path";
 
 /** Suffixes that make a file code wherever it sits. */
-const CODE_SUFFIXES: ReadonlySet<string> = new Set([".bash", ".cjs", ".js", ".mjs", ".php", ".pl", ".ps1", ".py", ".rb", ".sh", ".ts", ".zsh"]);
+const CODE_SUFFIXES: ReadonlySet<string> = new Set([
+  ".bash",
+  ".cjs",
+  ".js",
+  ".mjs",
+  ".php",
+  ".pl",
+  ".ps1",
+  ".py",
+  ".rb",
+  ".sh",
+  ".ts",
+  ".zsh",
+]);
 /** Suffixes of prompt-input files under `references/` or `templates/`. */
-const PROMPT_INPUT_SUFFIXES: ReadonlySet<string> = new Set([".json", ".markdown", ".md", ".rst", ".txt", ".yaml", ".yml"]);
+const PROMPT_INPUT_SUFFIXES: ReadonlySet<string> = new Set([
+  ".json",
+  ".markdown",
+  ".md",
+  ".rst",
+  ".txt",
+  ".yaml",
+  ".yml",
+]);
 const PROMPT_INPUT_DIRS = new Set(["references", "templates"]);
 
 function suffixOf(relPath: string): string {

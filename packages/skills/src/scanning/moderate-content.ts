@@ -52,16 +52,25 @@ export async function moderateContent(options: ModerateContentOptions): Promise<
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const text = err instanceof Error ? err.message : String(err);
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: ${text}`, { cause: err, details: { location } });
+    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: ${text}`, {
+      cause: err,
+      details: { location },
+    });
   }
   const decision: unknown = result?.decision;
   const reason = result?.reason ? String(result.reason) : NO_REASON;
   const details = { location, decision, reason };
-  if (decision === "block") throw new SkillsError("SECURITY_BLOCKED", `Security scan blocked the write: ${reason}`, { details });
-  if (executable && decision !== "allow") throw new SkillsError("SECURITY_BLOCKED", `Security scan rejected executable content: ${reason}`, { details });
+  if (decision === "block")
+    throw new SkillsError("SECURITY_BLOCKED", `Security scan blocked the write: ${reason}`, { details });
+  if (executable && decision !== "allow")
+    throw new SkillsError("SECURITY_BLOCKED", `Security scan rejected executable content: ${reason}`, { details });
   if (decision !== "allow" && decision !== "warn") {
     const repr = typeof decision === "string" ? `'${decision}'` : decision == null ? "None" : JSON.stringify(decision);
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: invalid scanner decision ${repr}`, { details });
+    throw new SkillsError(
+      "SECURITY_SCAN_FAILED",
+      `Security scan failed for ${location}: invalid scanner decision ${repr}`,
+      { details },
+    );
   }
   return { decision, reason };
 }

@@ -43,7 +43,10 @@ async function put(rel: string, content: string | Buffer): Promise<void> {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<SkillsError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!SkillsError.isInstance(err)) throw new Error(`expected a SkillsError, got ${String(err)}`);
   return err;
 }
@@ -65,7 +68,11 @@ describe("scanSkillPackage", () => {
     const broken: SkillScanner = { id: "broken", scanDirectory: () => Promise.reject(new Error("disk on fire")) };
     const moderation = new ScriptedModeration();
     const err = await rejection(scanSkillPackage(dir, { skillName: "demo", staticScanner: broken, moderation }));
-    expect([err.code, err.message, err.details?.["findings"]]).toEqual(["SECURITY_SCAN_FAILED", "Static security scan failed for skill 'demo': disk on fire", []]);
+    expect([err.code, err.message, err.details?.["findings"]]).toEqual([
+      "SECURITY_SCAN_FAILED",
+      "Static security scan failed for skill 'demo': disk on fire",
+      [],
+    ]);
     expect(moderation.calls).toEqual([]);
   });
 
@@ -101,7 +108,14 @@ describe("scanSkillPackage", () => {
       ["demo/tool", true],
     ]);
     expect(verdict).toMatchObject({ decision: "allow", reason: "ok demo/SKILL.md" });
-    expect(verdict.moderated).toEqual(["SKILL.md", "helper.js", "references/guide.md", "scripts/a.sh", "scripts/b.txt", "tool"]);
+    expect(verdict.moderated).toEqual([
+      "SKILL.md",
+      "helper.js",
+      "references/guide.md",
+      "scripts/a.sh",
+      "scripts/b.txt",
+      "tool",
+    ]);
   });
 
   it("gives the moderator the static findings of the file it judges", async () => {
@@ -115,43 +129,65 @@ describe("scanSkillPackage", () => {
   it("rejects a nested SKILL.md anywhere when moderating", async () => {
     await put("evals/fixtures/case/SKILL.md", SKILL_MD);
     const err = await rejection(scanSkillPackage(dir, { skillName: "demo", moderation: new ScriptedModeration() }));
-    expect(err.message).toBe("Security scan failed for skill 'demo': nested SKILL.md is not allowed at demo/evals/fixtures/case/SKILL.md");
+    expect(err.message).toBe(
+      "Security scan failed for skill 'demo': nested SKILL.md is not allowed at demo/evals/fixtures/case/SKILL.md",
+    );
   });
 
   it("uses the SKILL.md message when SKILL.md is blocked", async () => {
     const moderation = new ScriptedModeration({ "demo/SKILL.md": { decision: "block", reason: "prompt injection" } });
     const err = await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }));
-    expect([err.code, err.message]).toEqual(["SECURITY_BLOCKED", "Security scan blocked skill 'demo': prompt injection"]);
+    expect([err.code, err.message]).toEqual([
+      "SECURITY_BLOCKED",
+      "Security scan blocked skill 'demo': prompt injection",
+    ]);
   });
 
   it("names the file when another file is blocked", async () => {
     await put("references/guide.md", "# g\n");
-    const moderation = new ScriptedModeration({ "demo/references/guide.md": { decision: "block", reason: "exfiltration" } });
-    expect((await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }))).message).toBe("Security scan blocked demo/references/guide.md: exfiltration");
+    const moderation = new ScriptedModeration({
+      "demo/references/guide.md": { decision: "block", reason: "exfiltration" },
+    });
+    expect((await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }))).message).toBe(
+      "Security scan blocked demo/references/guide.md: exfiltration",
+    );
   });
 
   it("rejects an executable that gets warn", async () => {
     await put("scripts/run.py", "print(1)\n");
     const moderation = new ScriptedModeration({ "demo/scripts/run.py": { decision: "warn", reason: "calls an API" } });
-    expect((await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }))).message).toBe("Security scan rejected executable demo/scripts/run.py: calls an API");
+    expect((await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }))).message).toBe(
+      "Security scan rejected executable demo/scripts/run.py: calls an API",
+    );
   });
 
   it("accepts warn on prompt input and reports it in the verdict", async () => {
     await put("templates/mail.txt", "Dear {name}\n");
-    const moderation = new ScriptedModeration({ "demo/templates/mail.txt": { decision: "warn", reason: "mentions an external API" } });
-    expect(await scanSkillPackage(dir, { skillName: "demo", moderation })).toMatchObject({ decision: "warn", reason: "demo/templates/mail.txt: mentions an external API" });
+    const moderation = new ScriptedModeration({
+      "demo/templates/mail.txt": { decision: "warn", reason: "mentions an external API" },
+    });
+    expect(await scanSkillPackage(dir, { skillName: "demo", moderation })).toMatchObject({
+      decision: "warn",
+      reason: "demo/templates/mail.txt: mentions an external API",
+    });
   });
 
   it("fails on an invalid decision", async () => {
     const moderation = new ScriptedModeration({ "demo/SKILL.md": { decision: "maybe" as "allow", reason: "?" } });
     const err = await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }));
-    expect([err.code, err.message]).toEqual(["SECURITY_SCAN_FAILED", "Security scan failed for demo/SKILL.md: invalid scanner decision 'maybe'"]);
+    expect([err.code, err.message]).toEqual([
+      "SECURITY_SCAN_FAILED",
+      "Security scan failed for demo/SKILL.md: invalid scanner decision 'maybe'",
+    ]);
   });
 
   it("fails when the moderator throws", async () => {
     const moderation = new ScriptedModeration({ "demo/SKILL.md": new Error("quota exceeded") });
     const err = await rejection(scanSkillPackage(dir, { skillName: "demo", moderation }));
-    expect([err.code, err.message]).toEqual(["SECURITY_SCAN_FAILED", "Security scan failed for demo/SKILL.md: quota exceeded"]);
+    expect([err.code, err.message]).toEqual([
+      "SECURITY_SCAN_FAILED",
+      "Security scan failed for demo/SKILL.md: quota exceeded",
+    ]);
   });
 
   it("requires moderated files to be valid UTF-8", async () => {
@@ -174,8 +210,15 @@ describe("scanSkillPackage", () => {
     const model = fakeModel()
       .respond(new AIMessage('{"decision":"allow","reason":"benign docs"}'))
       .respond(new AIMessage('{"decision":"allow","reason":"prints a number"}'));
-    const verdict = await scanSkillPackage(dir, { skillName: "demo", moderation: new ChatModelModerationScanner({ model }) });
-    expect(verdict).toMatchObject({ decision: "allow", reason: "benign docs", moderated: ["SKILL.md", "scripts/run.py"] });
+    const verdict = await scanSkillPackage(dir, {
+      skillName: "demo",
+      moderation: new ChatModelModerationScanner({ model }),
+    });
+    expect(verdict).toMatchObject({
+      decision: "allow",
+      reason: "benign docs",
+      moderated: ["SKILL.md", "scripts/run.py"],
+    });
     expect(model.callCount).toBe(2);
   });
 
@@ -184,6 +227,8 @@ describe("scanSkillPackage", () => {
     controller.abort();
     const report: ScanReport = { findings: [], blocked: false, scannerErrors: [] };
     const scanner: SkillScanner = { id: "ok", scanDirectory: () => Promise.resolve(report) };
-    await expect(scanSkillPackage(dir, { skillName: "demo", staticScanner: scanner, signal: controller.signal })).rejects.toBe(controller.signal.reason);
+    await expect(
+      scanSkillPackage(dir, { skillName: "demo", staticScanner: scanner, signal: controller.signal }),
+    ).rejects.toBe(controller.signal.reason);
   });
 });

@@ -62,26 +62,45 @@ function comparePaths(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-async function runStaticScan(dir: string, scanner: SkillScanner, name: string, logger: Logger, signal?: AbortSignal): Promise<readonly Finding[]> {
+async function runStaticScan(
+  dir: string,
+  scanner: SkillScanner,
+  name: string,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<readonly Finding[]> {
   let report;
   try {
     report = await scanner.scanDirectory(dir, signal ? { signal } : {});
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Static security scan failed for skill '${name}': ${errorText(err)}`, {
-      cause: err,
-      details: { skillName: name, findings: [] },
-    });
+    throw new SkillsError(
+      "SECURITY_SCAN_FAILED",
+      `Static security scan failed for skill '${name}': ${errorText(err)}`,
+      {
+        cause: err,
+        details: { skillName: name, findings: [] },
+      },
+    );
   }
   const critical = report.findings.filter((f) => f.severity === "CRITICAL");
   if (critical.length > 0 || report.blocked) {
     const shown = critical.length > 0 ? critical : report.findings;
-    throw new SkillsError("SECURITY_BLOCKED", `Static security scan blocked skill '${name}': ${formatFindings(shown)}`, {
-      details: { skillName: name, findings: shown },
-    });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Static security scan blocked skill '${name}': ${formatFindings(shown)}`,
+      {
+        details: { skillName: name, findings: shown },
+      },
+    );
   }
-  if (report.scannerErrors.length > 0) logger.warn({ skill: name, scanner: scanner.id, errors: report.scannerErrors }, "SkillScan analyzer errors");
-  if (report.findings.length > 0) logger.warn({ skill: name, scanner: scanner.id, findings: formatFindings(report.findings) }, "SkillScan warning findings");
+  if (report.scannerErrors.length > 0)
+    logger.warn({ skill: name, scanner: scanner.id, errors: report.scannerErrors }, "SkillScan analyzer errors");
+  if (report.findings.length > 0)
+    logger.warn(
+      { skill: name, scanner: scanner.id, findings: formatFindings(report.findings) },
+      "SkillScan warning findings",
+    );
   return report.findings;
 }
 
@@ -100,14 +119,21 @@ function judgeInstallFile(result: ModerationResult, name: string, file: FileToMo
   const reason = result?.reason ? String(result.reason) : NO_REASON;
   const details = { skillName: name, location, decision, reason };
   if (decision === "block") {
-    const message = file.rel === SKILL_FILE_NAME ? `Security scan blocked skill '${name}': ${reason}` : `Security scan blocked ${location}: ${reason}`;
+    const message =
+      file.rel === SKILL_FILE_NAME
+        ? `Security scan blocked skill '${name}': ${reason}`
+        : `Security scan blocked ${location}: ${reason}`;
     throw new SkillsError("SECURITY_BLOCKED", message, { details });
   }
   if (file.executable && decision !== "allow") {
     throw new SkillsError("SECURITY_BLOCKED", `Security scan rejected executable ${location}: ${reason}`, { details });
   }
   if (decision !== "allow" && decision !== "warn") {
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: invalid scanner decision ${decisionRepr(decision)}`, { details });
+    throw new SkillsError(
+      "SECURITY_SCAN_FAILED",
+      `Security scan failed for ${location}: invalid scanner decision ${decisionRepr(decision)}`,
+      { details },
+    );
   }
   return decision;
 }
@@ -116,16 +142,28 @@ function judgeInstallFile(result: ModerationResult, name: string, file: FileToMo
 async function readForModeration(entry: FileEntry, name: string): Promise<string> {
   const location = `${name}/${entry.relPath}`;
   if (entry.size > MAX_ARCHIVE_FILE_BYTES) {
-    throw new SkillsError("SECURITY_BLOCKED", `Security scan failed for skill '${name}': ${location} is too large to scan`, { details: { skillName: name, location } });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Security scan failed for skill '${name}': ${location} is too large to scan`,
+      { details: { skillName: name, location } },
+    );
   }
   const bytes = await readFilePrefix(entry.absPath, MAX_ARCHIVE_FILE_BYTES).catch((err: unknown) => {
     const code = (err as { code?: unknown } | null)?.code;
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: ${typeof code === "string" ? code : errorText(err)}`, { cause: err, details: { location } });
+    throw new SkillsError(
+      "SECURITY_SCAN_FAILED",
+      `Security scan failed for ${location}: ${typeof code === "string" ? code : errorText(err)}`,
+      { cause: err, details: { location } },
+    );
   });
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new SkillsError("SECURITY_BLOCKED", `Security scan failed for skill '${name}': ${location} must be valid UTF-8`, { details: { skillName: name, location } });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Security scan failed for skill '${name}': ${location} must be valid UTF-8`,
+      { details: { skillName: name, location } },
+    );
   }
 }
 
@@ -133,28 +171,49 @@ async function readForModeration(entry: FileEntry, name: string): Promise<string
 async function sortedFiles(dir: string, name: string, signal?: AbortSignal): Promise<FileEntry[]> {
   const walk = await walkPackage(dir, MAX_ARCHIVE_ENTRIES, signal).catch((err: unknown) => {
     if (signal?.aborted) throw signal.reason;
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for skill '${name}': ${errorText(err)}`, { cause: err, details: { skillName: name } });
+    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for skill '${name}': ${errorText(err)}`, {
+      cause: err,
+      details: { skillName: name },
+    });
   });
   if (walk.truncated) {
-    throw new SkillsError("SECURITY_BLOCKED", `Security scan failed for skill '${name}': package has more than ${MAX_ARCHIVE_ENTRIES} entries`, { details: { skillName: name } });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Security scan failed for skill '${name}': package has more than ${MAX_ARCHIVE_ENTRIES} entries`,
+      { details: { skillName: name } },
+    );
   }
-  return walk.entries.filter((e): e is FileEntry => e.kind === "file").sort((a, b) => comparePaths(a.relPath, b.relPath));
+  return walk.entries
+    .filter((e): e is FileEntry => e.kind === "file")
+    .sort((a, b) => comparePaths(a.relPath, b.relPath));
 }
 
 /** Whether a support file is moderated, and as what; throws on a nested SKILL.md. */
 async function moderationKind(entry: FileEntry, name: string): Promise<"executable" | "text" | null> {
   if (entry.relPath.split("/").at(-1) === SKILL_FILE_NAME) {
-    throw new SkillsError("SECURITY_BLOCKED", `Security scan failed for skill '${name}': nested SKILL.md is not allowed at ${name}/${entry.relPath}`, {
-      details: { skillName: name, location: `${name}/${entry.relPath}` },
-    });
+    throw new SkillsError(
+      "SECURITY_BLOCKED",
+      `Security scan failed for skill '${name}': nested SKILL.md is not allowed at ${name}/${entry.relPath}`,
+      {
+        details: { skillName: name, location: `${name}/${entry.relPath}` },
+      },
+    );
   }
   // Only suffix-less files are opened to look for a shebang.
-  const head = needsShebangProbe(entry.relPath) ? await readFilePrefix(entry.absPath, 2).catch(() => undefined) : undefined;
+  const head = needsShebangProbe(entry.relPath)
+    ? await readFilePrefix(entry.absPath, 2).catch(() => undefined)
+    : undefined;
   if (isCodeFile(entry.relPath, head)) return "executable";
   return isPromptInputFile(entry.relPath) ? "text" : null;
 }
 
-async function callScanner(moderation: ModerationScanner, file: FileToModerate, location: string, findings: readonly Finding[], signal?: AbortSignal): Promise<ModerationResult> {
+async function callScanner(
+  moderation: ModerationScanner,
+  file: FileToModerate,
+  location: string,
+  findings: readonly Finding[],
+  signal?: AbortSignal,
+): Promise<ModerationResult> {
   try {
     return await moderation.moderate({
       content: file.content,
@@ -165,7 +224,10 @@ async function callScanner(moderation: ModerationScanner, file: FileToModerate, 
     });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: ${errorText(err)}`, { cause: err, details: { location } });
+    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${location}: ${errorText(err)}`, {
+      cause: err,
+      details: { location },
+    });
   }
 }
 
@@ -206,7 +268,11 @@ export async function scanSkillPackage(dir: string, options: ScanSkillPackageOpt
   const files = await sortedFiles(dir, name, signal);
   const skillMd = files.find((e) => e.relPath === SKILL_FILE_NAME);
   if (skillMd === undefined) {
-    throw new SkillsError("SECURITY_SCAN_FAILED", `Security scan failed for ${name}/${SKILL_FILE_NAME}: SKILL.md is missing or not a regular file`, { details: { skillName: name } });
+    throw new SkillsError(
+      "SECURITY_SCAN_FAILED",
+      `Security scan failed for ${name}/${SKILL_FILE_NAME}: SKILL.md is missing or not a regular file`,
+      { details: { skillName: name } },
+    );
   }
   const moderated: string[] = [];
   const warnings: string[] = [];
@@ -215,7 +281,11 @@ export async function scanSkillPackage(dir: string, options: ScanSkillPackageOpt
     signal?.throwIfAborted();
     const kind = entry === skillMd ? "text" : await moderationKind(entry, name);
     if (kind === null) continue;
-    const file = { rel: entry.relPath, content: await readForModeration(entry, name), executable: kind === "executable" };
+    const file = {
+      rel: entry.relPath,
+      content: await readForModeration(entry, name),
+      executable: kind === "executable",
+    };
     const location = `${name}/${file.rel}`;
     const result = await callScanner(moderation, file, location, findings, signal);
     const decision = judgeInstallFile(result, name, file);

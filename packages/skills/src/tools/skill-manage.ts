@@ -13,7 +13,12 @@ import type { MutationContext } from "../custom/mutation-context.js";
 import { normalizeSkillName } from "../custom/skill-name.js";
 import { toWireFinding } from "../scanning/static/findings.js";
 import type { Finding } from "../scanning/types.js";
-import { SKILL_MANAGE_DESCRIPTION, SKILL_MANAGE_SCHEMA, SKILL_MANAGE_TOOL_NAME, type SkillManageInput } from "./skill-manage-schema.js";
+import {
+  SKILL_MANAGE_DESCRIPTION,
+  SKILL_MANAGE_SCHEMA,
+  SKILL_MANAGE_TOOL_NAME,
+  type SkillManageInput,
+} from "./skill-manage-schema.js";
 
 /** Options of {@link createSkillManageTool}. */
 export interface SkillManageToolOptions {
@@ -52,12 +57,17 @@ function optionalValue<T>(value: T | null | undefined): T | undefined {
  * @throws SkillsError with DeerFlow's message (`SKILL_INVALID` for missing arguments or an unknown action);
  *   {@link createSkillManageTool} turns it into `Error: …` text.
  */
-export async function runSkillManage(store: CustomSkillStore, input: SkillManageInput, ctx: MutationContext): Promise<string> {
+export async function runSkillManage(
+  store: CustomSkillStore,
+  input: SkillManageInput,
+  ctx: MutationContext,
+): Promise<string> {
   const name = normalizeSkillName(input.name);
   const content = optionalValue(input.content);
   switch (input.action) {
     case "create": {
-      if (await store.exists(name)) throw new SkillsError("SKILL_ALREADY_EXISTS", EDITABILITY_MESSAGES.alreadyExists(name));
+      if (await store.exists(name))
+        throw new SkillsError("SKILL_ALREADY_EXISTS", EDITABILITY_MESSAGES.alreadyExists(name));
       await store.create(name, required(content, "content is required for create."), ctx);
       return `Created custom skill '${name}'.`;
     }
@@ -70,7 +80,8 @@ export async function runSkillManage(store: CustomSkillStore, input: SkillManage
       await store.ensureEditable(name);
       const find = optionalValue(input.find);
       const replace = optionalValue(input.replace);
-      if (find === undefined || find === "" || replace === undefined) throw inputError("find and replace are required for patch.");
+      if (find === undefined || find === "" || replace === undefined)
+        throw inputError("find and replace are required for patch.");
       const result = await store.patch(name, find, replace, optionalValue(input.expected_count), ctx);
       return `Patched custom skill '${name}' (${result.replacements} replacement(s) applied, ${result.matches} match(es) found).`;
     }
@@ -81,7 +92,8 @@ export async function runSkillManage(store: CustomSkillStore, input: SkillManage
     case "write_file": {
       await store.ensureEditable(name);
       const path = optionalValue(input.path);
-      if (path === undefined || content === undefined) throw inputError("path and content are required for write_file.");
+      if (path === undefined || content === undefined)
+        throw inputError("path and content are required for write_file.");
       await store.writeFile(name, path, content, ctx);
       return `Wrote '${path}' for custom skill '${name}'.`;
     }
@@ -92,7 +104,8 @@ export async function runSkillManage(store: CustomSkillStore, input: SkillManage
       return `Removed '${path}' from custom skill '${name}'.`;
     }
     default: {
-      if (await store.isPublic(name)) throw new SkillsError("SKILL_READ_ONLY", EDITABILITY_MESSAGES.readOnlyAction(name));
+      if (await store.isPublic(name))
+        throw new SkillsError("SKILL_READ_ONLY", EDITABILITY_MESSAGES.readOnlyAction(name));
       throw inputError(`Unsupported action '${input.action}'.`);
     }
   }
@@ -125,7 +138,9 @@ function defaultThreadId(config: ToolRunnableConfig | undefined): string | undef
 function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -133,8 +148,16 @@ function pythonJson(value: unknown): string {
 /** DeerFlow's tool appends ` Findings: {"skill_name": …, "findings": […]}` to a static block. */
 function staticBlockText(err: SkillsError): string {
   const findings = err.details?.["findings"];
-  if (err.code !== "SECURITY_BLOCKED" || !err.message.startsWith("Static security scan blocked") || !Array.isArray(findings)) return err.message;
-  const payload = { skill_name: err.details?.["skillName"] ?? null, findings: (findings as Finding[]).map(toWireFinding) };
+  if (
+    err.code !== "SECURITY_BLOCKED" ||
+    !err.message.startsWith("Static security scan blocked") ||
+    !Array.isArray(findings)
+  )
+    return err.message;
+  const payload = {
+    skill_name: err.details?.["skillName"] ?? null,
+    findings: (findings as Finding[]).map(toWireFinding),
+  };
   return `${err.message} Findings: ${pythonJson(payload)}`;
 }
 

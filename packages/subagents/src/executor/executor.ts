@@ -10,7 +10,14 @@ import { createAgent } from "langchain";
 import { SubagentError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { SubagentRegistry } from "../registry/registry.js";
-import type { SubagentConfig, SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask, SubagentTerminalStatus } from "../types.js";
+import type {
+  SubagentConfig,
+  SubagentParentContext,
+  SubagentProgress,
+  SubagentResult,
+  SubagentTask,
+  SubagentTerminalStatus,
+} from "../types.js";
 import { StepCollector } from "./messages.js";
 import { Semaphore, type Release } from "@deerflow/kernel";
 import { TaskStore } from "./task-store.js";
@@ -65,7 +72,9 @@ export class SubagentExecutor {
   constructor(options: SubagentExecutorOptions) {
     const max = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     if (!Number.isInteger(max) || max < 1) {
-      throw new SubagentError("CONFIG_INVALID", `maxConcurrent must be an integer >= 1, got ${max}`, { details: { maxConcurrent: max } });
+      throw new SubagentError("CONFIG_INVALID", `maxConcurrent must be an integer >= 1, got ${max}`, {
+        details: { maxConcurrent: max },
+      });
     }
     this.#registry = options.registry;
     this.#logger = options.logger ?? silentLogger;
@@ -96,7 +105,11 @@ export class SubagentExecutor {
    * @param options - progress callback
    * @returns exactly one {@link SubagentResult}
    */
-  async execute(task: SubagentTask, parent: SubagentParentContext, options: ExecuteOptions = {}): Promise<SubagentResult> {
+  async execute(
+    task: SubagentTask,
+    parent: SubagentParentContext,
+    options: ExecuteOptions = {},
+  ): Promise<SubagentResult> {
     const fields = { traceId: task.traceId, taskId: task.id, subagent: task.subagentType };
     let config: SubagentConfig;
     try {
@@ -126,7 +139,13 @@ export class SubagentExecutor {
     }
   }
 
-  async #run(task: SubagentTask, config: SubagentConfig, parent: SubagentParentContext, options: ExecuteOptions, fields: Record<string, unknown>): Promise<SubagentResult> {
+  async #run(
+    task: SubagentTask,
+    config: SubagentConfig,
+    parent: SubagentParentContext,
+    options: ExecuteOptions,
+    fields: Record<string, unknown>,
+  ): Promise<SubagentResult> {
     this.store.markRunning(task.id);
     const steps = new StepCollector();
     const emit = (event: SubagentProgress): void => {
@@ -163,7 +182,10 @@ export class SubagentExecutor {
         tools: selectSubagentTools(config, parent.tools),
         ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
       });
-      const stream = await agent.stream({ messages: [new HumanMessage(task.prompt)] }, { streamMode: "values", recursionLimit, signal });
+      const stream = await agent.stream(
+        { messages: [new HumanMessage(task.prompt)] },
+        { streamMode: "values", recursionLimit, signal },
+      );
       for await (const chunk of stream) {
         // Cooperative check as well: a tool that ignores the signal must not extend the run.
         if (signal.aborted) break;
@@ -188,28 +210,42 @@ export class SubagentExecutor {
     if (failure === undefined) {
       return outcome("completed", { result: steps.lastAiText() ?? steps.lastText() ?? "No response generated" });
     }
-    if (failure instanceof GraphRecursionError || (failure instanceof Error && failure.name === "GraphRecursionError")) {
+    if (
+      failure instanceof GraphRecursionError ||
+      (failure instanceof Error && failure.name === "GraphRecursionError")
+    ) {
       const partial = steps.lastAiText();
       this.#logger.warn({ ...fields, recursionLimit, partial: partial !== undefined }, "subagent reached max turns");
-      return partial === undefined ? outcome("failed", { error: `Reached max_turns=${recursionLimit}` }) : outcome("completed", { result: partial });
+      return partial === undefined
+        ? outcome("failed", { error: `Reached max_turns=${recursionLimit}` })
+        : outcome("completed", { result: partial });
     }
     this.#logger.error({ ...fields, err: errorText(failure) }, "subagent task failed");
     return outcome("failed", { error: errorText(failure) });
   }
 
-  async #model(config: SubagentConfig, parent: SubagentParentContext): Promise<{ model: BaseChatModel; modelName: string | null }> {
+  async #model(
+    config: SubagentConfig,
+    parent: SubagentParentContext,
+  ): Promise<{ model: BaseChatModel; modelName: string | null }> {
     if (config.model === "inherit") return { model: parent.model, modelName: modelNameOf(parent.model) };
     const model = await this.#resolveModel?.(config.model);
     if (model === undefined) {
-      throw new SubagentError("MODEL_UNAVAILABLE", `Model '${config.model}' of subagent '${config.name}' is not available`, {
-        details: { model: config.model, subagent: config.name },
-      });
+      throw new SubagentError(
+        "MODEL_UNAVAILABLE",
+        `Model '${config.model}' of subagent '${config.name}' is not available`,
+        {
+          details: { model: config.model, subagent: config.name },
+        },
+      );
     }
     return { model, modelName: config.model };
   }
 
   #cancelText(signal: AbortSignal): string {
-    return signal.reason === this.#shutdown.signal.reason && this.#shutdown.signal.aborted ? "Executor shut down" : CANCELLED_BY_USER;
+    return signal.reason === this.#shutdown.signal.reason && this.#shutdown.signal.aborted
+      ? "Executor shut down"
+      : CANCELLED_BY_USER;
   }
 
   #deliver(id: string, value: SubagentResult, fields: Record<string, unknown>): SubagentResult {
@@ -227,7 +263,13 @@ function combine(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {
 function result(
   taskId: string,
   status: SubagentTerminalStatus,
-  extra: { result?: string; error?: string; usage?: SubagentResult["usage"]; modelName?: string | null; messages?: readonly BaseMessage[] },
+  extra: {
+    result?: string;
+    error?: string;
+    usage?: SubagentResult["usage"];
+    modelName?: string | null;
+    messages?: readonly BaseMessage[];
+  },
 ): SubagentResult {
   return {
     taskId,

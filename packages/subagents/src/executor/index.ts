@@ -1,3 +1,9 @@
-export { SubagentExecutor, DEFAULT_MAX_CONCURRENT, CANCELLED_BY_USER, type SubagentExecutorOptions, type ExecuteOptions } from "./executor.js";
+export {
+  SubagentExecutor,
+  DEFAULT_MAX_CONCURRENT,
+  CANCELLED_BY_USER,
+  type SubagentExecutorOptions,
+  type ExecuteOptions,
+} from "./executor.js";
 export { TaskStore, type TaskEntry, type TaskStoreOptions } from "./task-store.js";
 export { selectSubagentTools } from "./tools.js";

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SubagentResult } from "../types.js";
 import { TaskStore } from "./task-store.js";
 
-const done = (status: SubagentResult["status"]): SubagentResult => ({ taskId: "t1", status, usage: null, modelName: null, messages: [] });
+const done = (status: SubagentResult["status"]): SubagentResult => ({
+  taskId: "t1",
+  status,
+  usage: null,
+  modelName: null,
+  messages: [],
+});
 
 describe("TaskStore", () => {
   afterEach(() => {

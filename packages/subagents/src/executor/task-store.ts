@@ -28,7 +28,8 @@ export class TaskStore {
   /** @param options - retention of finished tasks */
   constructor(options: TaskStoreOptions = {}) {
     const retention = options.retentionMs ?? 0;
-    if (!Number.isFinite(retention) || retention < 0) throw new RangeError(`retentionMs must be >= 0, got ${retention}`);
+    if (!Number.isFinite(retention) || retention < 0)
+      throw new RangeError(`retentionMs must be >= 0, got ${retention}`);
     this.#retentionMs = retention;
   }
 

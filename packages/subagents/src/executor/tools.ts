@@ -9,7 +9,10 @@ import type { SubagentConfig } from "../types.js";
  * @param parentTools - the lead's tools
  * @returns the tools in the parent's order
  */
-export function selectSubagentTools(config: SubagentConfig, parentTools: readonly StructuredToolInterface[]): StructuredToolInterface[] {
+export function selectSubagentTools(
+  config: SubagentConfig,
+  parentTools: readonly StructuredToolInterface[],
+): StructuredToolInterface[] {
   const allowed = config.tools === undefined ? undefined : new Set(config.tools);
   const denied = new Set([...config.disallowedTools, "task"]);
   return parentTools.filter((t) => (allowed === undefined || allowed.has(t.name)) && !denied.has(t.name));

@@ -3,14 +3,24 @@ import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { applySubagentLimit, countPriorTaskCalls, resolveSubagentLimits, SUBAGENT_LIMIT_REACHED_TEXT } from "./limit-filter.js";
+import {
+  applySubagentLimit,
+  countPriorTaskCalls,
+  resolveSubagentLimits,
+  SUBAGENT_LIMIT_REACHED_TEXT,
+} from "./limit-filter.js";
 import { createSubagentLimitMiddleware } from "./limit-middleware.js";
 
-const taskCalls = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ name: "task", args: {}, id: `call_${from + i}`, type: "tool_call" as const }));
+const taskCalls = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => ({ name: "task", args: {}, id: `call_${from + i}`, type: "tool_call" as const }));
 
 describe("applySubagentLimit", () => {
   it("drops the 4th and 5th parallel task calls with max 3 and keeps other tools", () => {
-    const msg = new AIMessage({ content: "", id: "m1", tool_calls: [...taskCalls(5), { name: "ls", args: {}, id: "ls_1", type: "tool_call" }] });
+    const msg = new AIMessage({
+      content: "",
+      id: "m1",
+      tool_calls: [...taskCalls(5), { name: "ls", args: {}, id: "ls_1", type: "tool_call" }],
+    });
     const out = applySubagentLimit(msg, 0, { maxConcurrent: 3 });
     expect(out.message?.tool_calls?.map((c) => c.id)).toEqual(["call_1", "call_2", "call_3", "ls_1"]);
     expect(out.dropped).toEqual(["call_4", "call_5"]);
@@ -38,8 +48,16 @@ describe("applySubagentLimit", () => {
   });
 
   it("keeps the raw provider tool_calls in sync", () => {
-    const raw = taskCalls(2).map((c) => ({ id: c.id, type: "function" as const, function: { name: "task", arguments: "{}" } }));
-    const out = applySubagentLimit(new AIMessage({ content: "", tool_calls: taskCalls(2), additional_kwargs: { tool_calls: raw } }), 0, { maxConcurrent: 1 });
+    const raw = taskCalls(2).map((c) => ({
+      id: c.id,
+      type: "function" as const,
+      function: { name: "task", arguments: "{}" },
+    }));
+    const out = applySubagentLimit(
+      new AIMessage({ content: "", tool_calls: taskCalls(2), additional_kwargs: { tool_calls: raw } }),
+      0,
+      { maxConcurrent: 1 },
+    );
     expect((out.message?.additional_kwargs["tool_calls"] as { id: string }[]).map((r) => r.id)).toEqual(["call_1"]);
   });
 });
@@ -54,7 +72,12 @@ describe("resolveSubagentLimits", () => {
 
 describe("countPriorTaskCalls", () => {
   it("counts task calls since the last human message only", () => {
-    const msgs = [new AIMessage({ content: "", tool_calls: taskCalls(4) }), new HumanMessage("again"), new AIMessage({ content: "", tool_calls: taskCalls(2, 10) }), new ToolMessage({ content: "", tool_call_id: "call_10" })];
+    const msgs = [
+      new AIMessage({ content: "", tool_calls: taskCalls(4) }),
+      new HumanMessage("again"),
+      new AIMessage({ content: "", tool_calls: taskCalls(2, 10) }),
+      new ToolMessage({ content: "", tool_call_id: "call_10" }),
+    ];
     expect(countPriorTaskCalls(msgs)).toBe(2);
   });
 });
@@ -62,11 +85,26 @@ describe("countPriorTaskCalls", () => {
 describe("createSubagentLimitMiddleware", () => {
   it("stops delegation in a real run once the total is reached", async () => {
     const ran: string[] = [];
-    const task = tool(async (_: unknown, config?: { toolCall?: { id?: string } }) => { ran.push(config?.toolCall?.id ?? ""); return "ok"; }, {
-      name: "task", description: "t", schema: { type: "object", properties: {} },
+    const task = tool(
+      async (_: unknown, config?: { toolCall?: { id?: string } }) => {
+        ran.push(config?.toolCall?.id ?? "");
+        return "ok";
+      },
+      {
+        name: "task",
+        description: "t",
+        schema: { type: "object", properties: {} },
+      },
+    );
+    const model = fakeModel()
+      .respondWithTools(taskCalls(2))
+      .respondWithTools(taskCalls(2, 3))
+      .respond(new AIMessage("done"));
+    const lead = createAgent({
+      model,
+      tools: [task],
+      middleware: [createSubagentLimitMiddleware({ maxConcurrent: 2, maxTotal: 2 })],
     });
-    const model = fakeModel().respondWithTools(taskCalls(2)).respondWithTools(taskCalls(2, 3)).respond(new AIMessage("done"));
-    const lead = createAgent({ model, tools: [task], middleware: [createSubagentLimitMiddleware({ maxConcurrent: 2, maxTotal: 2 })] });
     const state = await lead.invoke({ messages: [new HumanMessage("go")] });
     expect(ran.sort()).toEqual(["call_1", "call_2"]);
     const last = state.messages.at(-1);

@@ -49,7 +49,11 @@ export function resolveSubagentLimits(limits: SubagentLimits = {}): { maxConcurr
  * @param toolName - the delegation tool's name
  * @returns the number of prior `task` calls
  */
-export function countPriorTaskCalls(messages: readonly BaseMessage[], exclude?: BaseMessage, toolName = "task"): number {
+export function countPriorTaskCalls(
+  messages: readonly BaseMessage[],
+  exclude?: BaseMessage,
+  toolName = "task",
+): number {
   let start = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (HumanMessage.isInstance(messages[i])) {
@@ -94,7 +98,12 @@ function appendText(content: AIMessage["content"], text: string): AIMessage["con
  * @param toolName - the delegation tool's name
  * @returns the rewritten message (same id) or `undefined` when within limits
  */
-export function applySubagentLimit(message: AIMessage, priorTaskCalls: number, limits: SubagentLimits = {}, toolName = "task"): SubagentLimitOutcome {
+export function applySubagentLimit(
+  message: AIMessage,
+  priorTaskCalls: number,
+  limits: SubagentLimits = {},
+  toolName = "task",
+): SubagentLimitOutcome {
   const { maxConcurrent, maxTotal } = resolveSubagentLimits(limits);
   const calls = message.tool_calls ?? [];
   const taskCount = calls.filter((c) => c.name === toolName).length;
@@ -120,7 +129,8 @@ export function applySubagentLimit(message: AIMessage, priorTaskCalls: number, l
       return typeof id !== "string" || !droppedIds.has(id);
     });
   }
-  const response_metadata = kept.length === 0 ? { ...message.response_metadata, finish_reason: "stop" } : { ...message.response_metadata };
+  const response_metadata =
+    kept.length === 0 ? { ...message.response_metadata, finish_reason: "stop" } : { ...message.response_metadata };
   const rewritten = new AIMessage({
     content: exhausted ? appendText(message.content, SUBAGENT_LIMIT_REACHED_TEXT) : message.content,
     tool_calls: kept,

@@ -39,7 +39,10 @@ export function createSubagentLimitMiddleware(options: SubagentLimitMiddlewareOp
       const prior = countPriorTaskCalls(messages, last, toolName);
       const outcome = applySubagentLimit(last, prior, limits, toolName);
       if (outcome.message === undefined) return undefined;
-      logger.warn({ dropped: outcome.dropped, prior, exhausted: outcome.exhausted, ...limits }, "subagent task calls dropped by limit");
+      logger.warn(
+        { dropped: outcome.dropped, prior, exhausted: outcome.exhausted, ...limits },
+        "subagent task calls dropped by limit",
+      );
       return { messages: [outcome.message] };
     },
   });

@@ -24,7 +24,12 @@ export interface SubagentSectionOptions {
  * @returns the HTML-escaped text
  */
 export function escapePromptText(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 function firstLine(text: string): string {
@@ -45,16 +50,21 @@ export function renderSubagentSection(options: SubagentSectionOptions): string {
   const { maxConcurrent: n, maxTotal: total } = resolveSubagentLimits(options);
   const parallel = n > 1;
   const direct = options.bashAvailable ? 'bash("npm test")' : 'read_file("/mnt/user-data/workspace/README.md")';
-  const list = options.subagents.length === 0
-    ? "- (none available)"
-    : options.subagents.map((s) => `- **${escapePromptText(s.name)}**: ${escapePromptText(firstLine(s.description))}`).join("\n");
+  const list =
+    options.subagents.length === 0
+      ? "- (none available)"
+      : options.subagents
+          .map((s) => `- **${escapePromptText(s.name)}**: ${escapePromptText(firstLine(s.description))}`)
+          .join("\n");
 
   const lines: string[] = [
     "<subagent_system>",
     "You can delegate work to subagents with the `task` tool. Each subagent works in a fresh context and only sees the `prompt` you give it.",
     "",
     "**Default to doing the work yourself.** Delegate only when it clearly pays off.",
-    "DELEGATION CHECK: delegate if (context saved + time saved" + (parallel ? " by running in parallel" : "") + ") > (cost of writing a complete brief + waiting + reading the result back).",
+    "DELEGATION CHECK: delegate if (context saved + time saved" +
+      (parallel ? " by running in parallel" : "") +
+      ") > (cost of writing a complete brief + waiting + reading the result back).",
     parallel
       ? "Good reasons: several independent, substantial pieces of work that can run side by side, or a large exploration whose details you do not need to keep."
       : "Only one subagent runs per response, so delegation brings no parallel speed-up: use it only to keep a large, self-contained piece of work out of your own context.",
@@ -71,7 +81,9 @@ export function renderSubagentSection(options: SubagentSectionOptions): string {
   lines.push(
     "",
     "HARD LIMITS (enforced: extra calls are dropped):",
-    parallel ? `- MAXIMUM ${n} task CALLS PER RESPONSE. Put up to ${n} independent task calls in one response.` : `- MAXIMUM ${n} task CALLS PER RESPONSE. Call task once, wait for its result, then decide the next step.`,
+    parallel
+      ? `- MAXIMUM ${n} task CALLS PER RESPONSE. Put up to ${n} independent task calls in one response.`
+      : `- MAXIMUM ${n} task CALLS PER RESPONSE. Call task once, wait for its result, then decide the next step.`,
     `- MAXIMUM ${total} task CALLS PER RUN. Plan the whole run within this budget.`,
     "",
     "Available subagents:",
@@ -89,6 +101,10 @@ export function renderSubagentSection(options: SubagentSectionOptions): string {
       `If you need more than ${n} tasks, work in batches: launch up to ${n}, wait for their results, then launch the next batch in a later response (the run total of ${total} still applies).`,
     );
   }
-  lines.push("", "The `task` tool waits for the subagent to finish and returns its result: there is nothing to poll.", "</subagent_system>");
+  lines.push(
+    "",
+    "The `task` tool waits for the subagent to finish and returns its result: there is nothing to poll.",
+    "</subagent_system>",
+  );
   return lines.join("\n");
 }

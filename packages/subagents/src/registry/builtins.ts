@@ -5,13 +5,25 @@
 import type { SubagentConfig } from "../types.js";
 
 /** Tools every built-in denies: delegation and lead-only interaction tools. */
-export const BUILTIN_DISALLOWED_TOOLS: readonly string[] = Object.freeze(["task", "ask_clarification", "present_files"]);
+export const BUILTIN_DISALLOWED_TOOLS: readonly string[] = Object.freeze([
+  "task",
+  "ask_clarification",
+  "present_files",
+]);
 
 /** Default wall clock of built-ins (DeerFlow's app-level `timeout_seconds=1800`). */
 export const BUILTIN_TIMEOUT_MS = 1_800_000;
 
 /** Shell and file tools the `bash` subagent may use. */
-export const BASH_SUBAGENT_TOOLS: readonly string[] = Object.freeze(["bash", "ls", "read_file", "write_file", "str_replace", "glob", "grep"]);
+export const BASH_SUBAGENT_TOOLS: readonly string[] = Object.freeze([
+  "bash",
+  "ls",
+  "read_file",
+  "write_file",
+  "str_replace",
+  "glob",
+  "grep",
+]);
 
 const PATHS = [
   "Files live under /mnt/user-data: uploads/ (user files, read-only), workspace/ (your working directory) and outputs/ (deliverables).",
@@ -39,7 +51,8 @@ Finish with a short report of the commands run, their outcome, and any files pro
 /** `general-purpose`: every parent tool except the denied ones. */
 export const GENERAL_PURPOSE_SUBAGENT: SubagentConfig = Object.freeze({
   name: "general-purpose",
-  description: "A capable agent for complex, multi-step tasks that need exploration and action. Use it for research, analysis and file work that can run independently.",
+  description:
+    "A capable agent for complex, multi-step tasks that need exploration and action. Use it for research, analysis and file work that can run independently.",
   systemPrompt: GENERAL_PURPOSE_PROMPT,
   disallowedTools: BUILTIN_DISALLOWED_TOOLS,
   model: "inherit",
@@ -50,7 +63,8 @@ export const GENERAL_PURPOSE_SUBAGENT: SubagentConfig = Object.freeze({
 /** `bash`: shell and file tools only; hidden when host shell access is not allowed. */
 export const BASH_SUBAGENT: SubagentConfig = Object.freeze({
   name: "bash",
-  description: "A command execution specialist for running shell commands and inspecting their output. Use it for builds, tests, git and file operations.",
+  description:
+    "A command execution specialist for running shell commands and inspecting their output. Use it for builds, tests, git and file operations.",
   systemPrompt: BASH_PROMPT,
   tools: BASH_SUBAGENT_TOOLS,
   disallowedTools: BUILTIN_DISALLOWED_TOOLS,

@@ -57,7 +57,11 @@ function invalid(message: string, details: Record<string, unknown>): SubagentErr
 export function checkLimit(value: unknown, field: string, min: number, where: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw invalid(`${where}: ${field} must be an integer >= ${min}, got ${JSON.stringify(value)}`, { field, value, where });
+    throw invalid(`${where}: ${field} must be an integer >= ${min}, got ${JSON.stringify(value)}`, {
+      field,
+      value,
+      where,
+    });
   }
   return value;
 }
@@ -105,7 +109,10 @@ export function validateOverride(name: string, input: unknown): SubagentOverride
 export function validateCustomSubagent(name: string, input: unknown): SubagentConfig {
   const where = `subagents.customAgents.${name}`;
   if (!SUBAGENT_NAME_PATTERN.test(name)) {
-    throw invalid(`Invalid subagent name ${JSON.stringify(name)}: use hyphen-case (lowercase letters, digits and single hyphens)`, { name });
+    throw invalid(
+      `Invalid subagent name ${JSON.stringify(name)}: use hyphen-case (lowercase letters, digits and single hyphens)`,
+      { name },
+    );
   }
   if (typeof input !== "object" || input === null) throw invalid(`${where} must be an object`, { name });
   const o = input as Record<string, unknown>;

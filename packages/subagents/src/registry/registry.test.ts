@@ -27,7 +27,12 @@ describe("SubagentRegistry", () => {
   it("applies global overrides to built-ins and per-agent overrides over them", () => {
     const registry = new SubagentRegistry({
       hostShellAllowed: true,
-      config: { timeoutMs: 60_000, maxTurns: 10, perAgent: { bash: { timeoutMs: 5_000, maxTurns: 3 } }, customAgents: { reviewer: custom } },
+      config: {
+        timeoutMs: 60_000,
+        maxTurns: 10,
+        perAgent: { bash: { timeoutMs: 5_000, maxTurns: 3 } },
+        customAgents: { reviewer: custom },
+      },
     });
     expect(registry.get("general-purpose")).toMatchObject({ timeoutMs: 60_000, maxTurns: 10 });
     expect(registry.get("bash")).toMatchObject({ timeoutMs: 5_000, maxTurns: 3 });
@@ -38,10 +43,19 @@ describe("SubagentRegistry", () => {
 
   it("adds custom subagents with defaults and always denies task", () => {
     const registry = new SubagentRegistry({
-      config: { customAgents: { reviewer: { ...custom, tools: ["read_file", "task"], disallowedTools: ["web_search"], model: "fast" } } },
+      config: {
+        customAgents: {
+          reviewer: { ...custom, tools: ["read_file", "task"], disallowedTools: ["web_search"], model: "fast" },
+        },
+      },
     });
     const reviewer = registry.require("reviewer");
-    expect(reviewer).toMatchObject({ name: "reviewer", description: "Reviews code", model: "fast", tools: ["read_file", "task"] });
+    expect(reviewer).toMatchObject({
+      name: "reviewer",
+      description: "Reviews code",
+      model: "fast",
+      tools: ["read_file", "task"],
+    });
     expect(reviewer.disallowedTools).toEqual(["task", "web_search"]);
     expect(registry.list().map((c) => c.name)).toEqual(["general-purpose", "reviewer"]);
   });
@@ -70,7 +84,11 @@ describe("SubagentRegistry", () => {
     ["a missing system prompt", { reviewer: { description: "x" } }, /systemPrompt/],
     ["maxTurns below 1", { reviewer: { ...custom, maxTurns: 0 } }, /maxTurns must be an integer >= 1, got 0/],
     ["a fractional maxTurns", { reviewer: { ...custom, maxTurns: 1.5 } }, /maxTurns/],
-    ["timeoutMs below 1000", { reviewer: { ...custom, timeoutMs: 999 } }, /timeoutMs must be an integer >= 1000, got 999/],
+    [
+      "timeoutMs below 1000",
+      { reviewer: { ...custom, timeoutMs: 999 } },
+      /timeoutMs must be an integer >= 1000, got 999/,
+    ],
     ["tools that are not names", { reviewer: { ...custom, tools: [1] } }, /tools must be a list/],
     ["a custom agent replacing a built-in", { "general-purpose": custom }, /cannot replace a built-in/],
   ])("rejects %s with CONFIG_INVALID", (_label, customAgents, message) => {
@@ -86,6 +104,8 @@ describe("SubagentRegistry", () => {
   it("rejects invalid global and per-agent limits", () => {
     expect(() => new SubagentRegistry({ config: { timeoutMs: 0 } })).toThrow(/subagents: timeoutMs/);
     expect(() => new SubagentRegistry({ config: { maxTurns: -1 } })).toThrow(/subagents: maxTurns/);
-    expect(() => new SubagentRegistry({ config: { perAgent: { bash: { maxTurns: 0 } } } })).toThrow(/perAgent\.bash: maxTurns/);
+    expect(() => new SubagentRegistry({ config: { perAgent: { bash: { maxTurns: 0 } } } })).toThrow(
+      /perAgent\.bash: maxTurns/,
+    );
   });
 });

@@ -5,7 +5,13 @@
 import { SubagentError } from "../errors.js";
 import type { SubagentConfig } from "../types.js";
 import { BASH_SUBAGENT, BUILTIN_SUBAGENTS } from "./builtins.js";
-import { checkLimit, validateCustomSubagent, validateOverride, type SubagentOverride, type SubagentsConfig } from "./config.js";
+import {
+  checkLimit,
+  validateCustomSubagent,
+  validateOverride,
+  type SubagentOverride,
+  type SubagentsConfig,
+} from "./config.js";
 
 /** Options of {@link SubagentRegistry}. */
 export interface SubagentRegistryOptions {
@@ -55,7 +61,11 @@ export class SubagentRegistry {
     }
     for (const [name, raw] of Object.entries(config.customAgents ?? {})) {
       if (this.#builtinNames.has(name)) {
-        throw new SubagentError("CONFIG_INVALID", `Custom subagent ${JSON.stringify(name)} cannot replace a built-in subagent`, { details: { name } });
+        throw new SubagentError(
+          "CONFIG_INVALID",
+          `Custom subagent ${JSON.stringify(name)} cannot replace a built-in subagent`,
+          { details: { name } },
+        );
       }
       this.#configs.set(name, applyOverride(validateCustomSubagent(name, raw), overrides.get(name)));
     }
@@ -78,9 +88,13 @@ export class SubagentRegistry {
     const config = this.#configs.get(name);
     if (config === undefined || !this.isAvailable(name)) {
       const available = this.list().map((c) => c.name);
-      throw new SubagentError("UNKNOWN_SUBAGENT", `Unknown subagent type '${name}'. Available: ${available.join(", ")}`, {
-        details: { name, available },
-      });
+      throw new SubagentError(
+        "UNKNOWN_SUBAGENT",
+        `Unknown subagent type '${name}'. Available: ${available.join(", ")}`,
+        {
+          details: { name, available },
+        },
+      );
     }
     return config;
   }

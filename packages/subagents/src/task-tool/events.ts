@@ -48,7 +48,14 @@ export interface TaskErrorEvent {
 export type TaskEvent = TaskStartedEvent | TaskRunningEvent | TaskCompletedEvent | TaskErrorEvent;
 
 /** Every `type` a {@link TaskEvent} can have. */
-export const TASK_EVENT_TYPES = ["task_started", "task_running", "task_completed", "task_failed", "task_timed_out", "task_cancelled"] as const;
+export const TASK_EVENT_TYPES = [
+  "task_started",
+  "task_running",
+  "task_completed",
+  "task_failed",
+  "task_timed_out",
+  "task_cancelled",
+] as const;
 
 /** A message as a plain JSON dict (the shape of Python's `message.model_dump()`). */
 export interface SerializedMessage {
@@ -58,7 +65,12 @@ export interface SerializedMessage {
   readonly content: unknown;
   readonly additional_kwargs: Record<string, unknown>;
   readonly response_metadata: Record<string, unknown>;
-  readonly tool_calls?: readonly { name: string; args: Record<string, unknown>; id: string | null; type: "tool_call" }[];
+  readonly tool_calls?: readonly {
+    name: string;
+    args: Record<string, unknown>;
+    id: string | null;
+    type: "tool_call";
+  }[];
   readonly usage_metadata?: Record<string, unknown> | null;
   readonly tool_call_id?: string;
   readonly status?: string;
@@ -83,12 +95,23 @@ export function serializeMessage(message: BaseMessage): SerializedMessage {
   if (AIMessage.isInstance(message)) {
     return {
       ...base,
-      tool_calls: (message.tool_calls ?? []).map((c) => ({ name: c.name, args: c.args, id: c.id ?? null, type: "tool_call" as const })),
-      usage_metadata: message.usage_metadata ? ({ ...(message.usage_metadata as object) } as Record<string, unknown>) : null,
+      tool_calls: (message.tool_calls ?? []).map((c) => ({
+        name: c.name,
+        args: c.args,
+        id: c.id ?? null,
+        type: "tool_call" as const,
+      })),
+      usage_metadata: message.usage_metadata
+        ? ({ ...(message.usage_metadata as object) } as Record<string, unknown>)
+        : null,
     };
   }
   if (ToolMessage.isInstance(message)) {
-    return { ...base, tool_call_id: message.tool_call_id, ...(message.status !== undefined ? { status: message.status } : {}) };
+    return {
+      ...base,
+      tool_call_id: message.tool_call_id,
+      ...(message.status !== undefined ? { status: message.status } : {}),
+    };
   }
   return base;
 }

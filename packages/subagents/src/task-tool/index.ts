@@ -1,5 +1,11 @@
 /** The lead's `task` tool, its result contract and its stream events. */
-export { createTaskTool, type TaskExecutor, type TaskRegistry, type TaskTool, type TaskToolOptions } from "./task-tool.js";
+export {
+  createTaskTool,
+  type TaskExecutor,
+  type TaskRegistry,
+  type TaskTool,
+  type TaskToolOptions,
+} from "./task-tool.js";
 export { buildTaskToolSchema, TASK_TOOL_DESCRIPTION, TASK_TOOL_NAME, type TaskToolInput } from "./task-tool-schema.js";
 export {
   briefText,

@@ -136,8 +136,14 @@ export function buildTaskResultKwargs(outcome: TaskOutcome): TaskResultKwargs {
   };
   if (outcome.status === "completed") {
     const result = outcome.result ?? "";
-    return { subagent_status: "completed", subagent_result_brief: briefText(result), subagent_result_sha256: sha256Hex(result), ...extra };
+    return {
+      subagent_status: "completed",
+      subagent_result_brief: briefText(result),
+      subagent_result_sha256: sha256Hex(result),
+      ...extra,
+    };
   }
-  const error = outcome.error !== undefined && outcome.error.trim() !== "" ? outcome.error : defaultErrorText(outcome.status);
+  const error =
+    outcome.error !== undefined && outcome.error.trim() !== "" ? outcome.error : defaultErrorText(outcome.status);
   return { subagent_status: outcome.status, subagent_error: briefText(error), ...extra };
 }

@@ -38,14 +38,24 @@ export function buildTaskToolSchema(subagentNames: readonly string[]) {
   return {
     type: "object" as const,
     properties: {
-      description: { type: "string" as const, description: "A short (3-5 words) label for the task, shown to the user." },
-      prompt: { type: "string" as const, description: "The complete task for the subagent, with all required context." },
+      description: {
+        type: "string" as const,
+        description: "A short (3-5 words) label for the task, shown to the user.",
+      },
+      prompt: {
+        type: "string" as const,
+        description: "The complete task for the subagent, with all required context.",
+      },
       subagent_type: {
         type: "string" as const,
         description: "Which subagent runs the task.",
         ...(subagentNames.length > 0 ? { enum: [...subagentNames] } : {}),
       },
-      max_turns: { type: "integer" as const, minimum: 1, description: "Optional cap on the subagent's steps (lower than its default)." },
+      max_turns: {
+        type: "integer" as const,
+        minimum: 1,
+        description: "Optional cap on the subagent's steps (lower than its default).",
+      },
     },
     required: ["description", "prompt", "subagent_type"],
   };

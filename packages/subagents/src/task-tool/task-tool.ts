@@ -6,14 +6,24 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool, type ToolRunnableConfig } from "@langchain/core/tools";
 import { silentLogger, type Logger } from "../logger.js";
-import type { SubagentConfig, SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask } from "../types.js";
+import type {
+  SubagentConfig,
+  SubagentParentContext,
+  SubagentProgress,
+  SubagentResult,
+  SubagentTask,
+} from "../types.js";
 import { serializeMessage, type TaskErrorEvent, type TaskEvent } from "./events.js";
 import { buildTaskResultKwargs, formatTaskResultContent, toWireUsage, type TaskOutcome } from "./result-format.js";
 import { buildTaskToolSchema, TASK_TOOL_DESCRIPTION, TASK_TOOL_NAME, type TaskToolInput } from "./task-tool-schema.js";
 
 /** What the tool needs from `SubagentExecutor`. */
 export interface TaskExecutor {
-  execute(task: SubagentTask, parent: SubagentParentContext, options?: { onProgress?: (p: SubagentProgress) => void }): Promise<SubagentResult>;
+  execute(
+    task: SubagentTask,
+    parent: SubagentParentContext,
+    options?: { onProgress?: (p: SubagentProgress) => void },
+  ): Promise<SubagentResult>;
 }
 
 /** What the tool needs from `SubagentRegistry` (`get` may return `undefined` or throw for unknown names). */
@@ -105,12 +115,18 @@ export function createTaskTool(options: TaskToolOptions) {
         try {
           writer?.(event);
         } catch (err) {
-          logger.warn({ taskId, type: event.type, err: err instanceof Error ? err.message : String(err) }, "task event could not be written");
+          logger.warn(
+            { taskId, type: event.type, err: err instanceof Error ? err.message : String(err) },
+            "task event could not be written",
+          );
         }
       };
 
       if (lookup(registry, input.subagent_type) === undefined) {
-        const available = registry.list().map((c) => c.name).join(", ");
+        const available = registry
+          .list()
+          .map((c) => c.name)
+          .join(", ");
         const error = `Unknown subagent type '${input.subagent_type}'. Available: ${available}`;
         return resultMessage({ status: "failed", error, usage: null, modelName: null }, taskId);
       }
@@ -153,7 +169,9 @@ export function createTaskTool(options: TaskToolOptions) {
 
       let outcome: TaskOutcome;
       try {
-        const result = await executor.execute(task, signal !== undefined ? { ...parent, signal } : parent, { onProgress });
+        const result = await executor.execute(task, signal !== undefined ? { ...parent, signal } : parent, {
+          onProgress,
+        });
         outcome = result;
       } catch (err) {
         // The executor reports failures as results; a throw is a bug or an infrastructure error.
@@ -169,7 +187,13 @@ export function createTaskTool(options: TaskToolOptions) {
         emit({ type: "task_completed", task_id: taskId, result: outcome.result ?? "", usage, model_name: finalModel });
       } else {
         const kwargs = buildTaskResultKwargs(outcome);
-        const event: TaskErrorEvent = { type: TERMINAL_EVENT[outcome.status], task_id: taskId, error: outcome.error ?? kwargs.subagent_error ?? "", usage, model_name: finalModel };
+        const event: TaskErrorEvent = {
+          type: TERMINAL_EVENT[outcome.status],
+          task_id: taskId,
+          error: outcome.error ?? kwargs.subagent_error ?? "",
+          usage,
+          model_name: finalModel,
+        };
         emit(event);
       }
       return resultMessage({ ...outcome, modelName: finalModel }, taskId);

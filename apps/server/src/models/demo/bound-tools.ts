@@ -43,7 +43,11 @@ export function readBoundTools(tools: unknown): Map<string, BoundTool> {
  * @param enumPreferences - preferred values per enum key
  * @returns the fitted arguments, or `undefined`
  */
-export function fitArgs(tool: BoundTool, args: Record<string, unknown>, enumPreferences: Readonly<Record<string, string>> = {}): Record<string, unknown> | undefined {
+export function fitArgs(
+  tool: BoundTool,
+  args: Record<string, unknown>,
+  enumPreferences: Readonly<Record<string, string>> = {},
+): Record<string, unknown> | undefined {
   const props = tool.parameters.properties;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {

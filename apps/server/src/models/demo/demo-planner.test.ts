@@ -39,7 +39,11 @@ describe("matchSkill", () => {
 </available_skills>`;
 
   it("parses entries and unescapes them", () => {
-    expect(parsePromptSkills(prompt)[0]).toEqual({ name: "code-review", description: "Reviews code changes for bugs & security. [built-in]", location: "/mnt/skills/public/code-review/SKILL.md" });
+    expect(parsePromptSkills(prompt)[0]).toEqual({
+      name: "code-review",
+      description: "Reviews code changes for bugs & security. [built-in]",
+      location: "/mnt/skills/public/code-review/SKILL.md",
+    });
     expect(parsePromptSkills("no skills here")).toEqual([]);
   });
 

@@ -47,7 +47,12 @@ function delegateTopics(text: string): string[] {
     .replace(/[.!?,;:]+\s*$/g, "")
     .replace(/\s+/g, " ")
     .trim();
-  const parts = /\bparallel\b/i.test(text) ? core.split(/\s*(?:,|\band\b|;)\s*/i).map((p) => p.trim()).filter((p) => p.length > 0) : [];
+  const parts = /\bparallel\b/i.test(text)
+    ? core
+        .split(/\s*(?:,|\band\b|;)\s*/i)
+        .map((p) => p.trim())
+        .filter((p) => p.length > 0)
+    : [];
   return (parts.length > 1 ? parts.slice(0, 3) : [core || text.trim()]).map((p) => p.slice(0, 200));
 }
 
@@ -61,9 +66,14 @@ export function readIntents(text: string): DemoIntents {
   const t = text.trim();
   const path = mentionedPath(t);
   const out: { -readonly [K in keyof DemoIntents]: DemoIntents[K] } = { ambiguous: isAmbiguous(t) };
-  if (/\b(ls|list)\b/i.test(t) || /\bshow\b.*\b(files|folder|workspace|outputs|uploads)\b/i.test(t)) out.list = path ?? WORKSPACE;
-  if (/\b(run|execute|exec|bash)\b/i.test(t)) out.run = /`([^`]+)`/.exec(t)?.[1]?.trim() ?? 'echo "Hello from the DeerFlow sandbox"';
-  if (/\b(write|save|create)\b/i.test(t) && /\b(file|report|note|notes|document|summary|output)\b|\.\w{2,4}\b/i.test(t)) {
+  if (/\b(ls|list)\b/i.test(t) || /\bshow\b.*\b(files|folder|workspace|outputs|uploads)\b/i.test(t))
+    out.list = path ?? WORKSPACE;
+  if (/\b(run|execute|exec|bash)\b/i.test(t))
+    out.run = /`([^`]+)`/.exec(t)?.[1]?.trim() ?? 'echo "Hello from the DeerFlow sandbox"';
+  if (
+    /\b(write|save|create)\b/i.test(t) &&
+    /\b(file|report|note|notes|document|summary|output)\b|\.\w{2,4}\b/i.test(t)
+  ) {
     out.write = /\b([\w-]+\.(?:md|txt|json|csv|html))\b/i.exec(t)?.[1] ?? "demo-report.md";
   }
   if (/\bread\b/i.test(t) && path !== undefined) out.read = path;

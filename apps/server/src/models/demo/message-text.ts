@@ -8,7 +8,13 @@ import type { BaseMessage } from "@langchain/core/messages";
 export function contentText(content: BaseMessage["content"]): string {
   if (typeof content === "string") return content;
   return content
-    .map((block) => (typeof block === "string" ? block : block.type === "text" && typeof (block as { text?: unknown }).text === "string" ? (block as { text: string }).text : ""))
+    .map((block) =>
+      typeof block === "string"
+        ? block
+        : block.type === "text" && typeof (block as { text?: unknown }).text === "string"
+          ? (block as { text: string }).text
+          : "",
+    )
     .join("");
 }
 

@@ -38,7 +38,16 @@ function lastHumanIndex(messages: readonly BaseMessage[]): number {
 }
 
 function reportContent(request: string): string {
-  return [`# Demo report`, ``, `Written by the DeerFlow demo model for the request:`, ``, `> ${oneLine(request, 200)}`, ``, `Configure a real model in config.yaml to get real content.`, ``].join("\n");
+  return [
+    `# Demo report`,
+    ``,
+    `Written by the DeerFlow demo model for the request:`,
+    ``,
+    `> ${oneLine(request, 200)}`,
+    ``,
+    `Configure a real model in config.yaml to get real content.`,
+    ``,
+  ].join("\n");
 }
 
 /**
@@ -50,7 +59,11 @@ function reportContent(request: string): string {
  * @returns the steps, in order (only calls whose tool is bound and whose arguments fit)
  */
 function planSteps(request: string, systemPrompt: string, tools: ReadonlyMap<string, BoundTool>): Step[] {
-  const call = (name: string, args: Record<string, unknown>, prefs: Record<string, string> = {}): PlannedCall | undefined => {
+  const call = (
+    name: string,
+    args: Record<string, unknown>,
+    prefs: Record<string, string> = {},
+  ): PlannedCall | undefined => {
     const tool = tools.get(name);
     const fitted = tool === undefined ? undefined : fitArgs(tool, args, prefs);
     return fitted === undefined ? undefined : { name, args: fitted };
@@ -70,8 +83,14 @@ function planSteps(request: string, systemPrompt: string, tools: ReadonlyMap<str
         {
           question: `Your message "${oneLine(request, 60)}" is too short for me to act on. What would you like me to do?`,
           clarification_type: "ambiguous_requirement",
-          context: "The demo model asks for clarification when a request is only a few words ending with a question mark.",
-          options: ["List the files in my workspace", "Run a shell command", "Write a report to the outputs folder", "Research two topics in parallel"],
+          context:
+            "The demo model asks for clarification when a request is only a few words ending with a question mark.",
+          options: [
+            "List the files in my workspace",
+            "Run a shell command",
+            "Write a report to the outputs folder",
+            "Research two topics in parallel",
+          ],
         },
         { clarification_type: "ambiguous_requirement" },
       ),
@@ -80,24 +99,46 @@ function planSteps(request: string, systemPrompt: string, tools: ReadonlyMap<str
   }
 
   const skill = matchSkill(request, parsePromptSkills(systemPrompt));
-  if (skill !== undefined) push(`The "${skill.name}" skill matches this request, so I will read it first.`, call("read_file", { description: `Load the ${skill.name} skill`, path: skill.location }));
-  if (intents.list !== undefined) push(`Let me list ${intents.list}.`, call("ls", { description: "List the folder", path: intents.list }));
-  if (intents.read !== undefined) push(`Let me read ${intents.read}.`, call("read_file", { description: "Read the file", path: intents.read }));
-  if (intents.run !== undefined) push(`Let me run \`${intents.run}\` in the sandbox.`, call("bash", { description: "Run the requested command", command: intents.run }));
+  if (skill !== undefined)
+    push(
+      `The "${skill.name}" skill matches this request, so I will read it first.`,
+      call("read_file", { description: `Load the ${skill.name} skill`, path: skill.location }),
+    );
+  if (intents.list !== undefined)
+    push(`Let me list ${intents.list}.`, call("ls", { description: "List the folder", path: intents.list }));
+  if (intents.read !== undefined)
+    push(`Let me read ${intents.read}.`, call("read_file", { description: "Read the file", path: intents.read }));
+  if (intents.run !== undefined)
+    push(
+      `Let me run \`${intents.run}\` in the sandbox.`,
+      call("bash", { description: "Run the requested command", command: intents.run }),
+    );
   if (intents.write !== undefined) {
     const target = `${OUTPUTS}/${intents.write}`;
-    push(`I will write ${target}.`, call("write_file", { description: "Write the deliverable", path: target, content: reportContent(request) }));
+    push(
+      `I will write ${target}.`,
+      call("write_file", { description: "Write the deliverable", path: target, content: reportContent(request) }),
+    );
     push("Now I will present the file.", call("present_files", { filepaths: [target] }));
   }
   if (intents.delegate !== undefined) {
     const calls = intents.delegate.map((topic) =>
       call(
         "task",
-        { description: oneLine(`Research ${topic}`, 40), prompt: `Research "${topic}" and report the key findings in two sentences.`, subagent_type: "general-purpose" },
+        {
+          description: oneLine(`Research ${topic}`, 40),
+          prompt: `Research "${topic}" and report the key findings in two sentences.`,
+          subagent_type: "general-purpose",
+        },
         { subagent_type: "general-purpose" },
       ),
     );
-    push(intents.delegate.length > 1 ? `I will delegate ${intents.delegate.length} research tasks in parallel.` : "I will delegate this to a subagent.", ...calls);
+    push(
+      intents.delegate.length > 1
+        ? `I will delegate ${intents.delegate.length} research tasks in parallel.`
+        : "I will delegate this to a subagent.",
+      ...calls,
+    );
   }
   return steps;
 }
@@ -111,7 +152,9 @@ function summarise(m: ToolMessage, callArgs: ReadonlyMap<string, Record<string, 
     case "read_file": {
       const p = String(args["path"] ?? "");
       const lines = text.split("\n").length;
-      return p.endsWith("/SKILL.md") ? `Loaded the skill at ${p} (${lines} lines) and followed its workflow.` : `Read ${p} (${lines} lines).`;
+      return p.endsWith("/SKILL.md")
+        ? `Loaded the skill at ${p} (${lines} lines) and followed its workflow.`
+        : `Read ${p} (${lines} lines).`;
     }
     case "ls": {
       const entries = text.split("\n").filter((l) => l.trim() !== "" && l !== "(empty)");
@@ -141,7 +184,8 @@ function summarise(m: ToolMessage, callArgs: ReadonlyMap<string, Record<string, 
  */
 function finalAnswer(request: string, since: readonly BaseMessage[]): string {
   const callArgs = new Map<string, Record<string, unknown>>();
-  for (const m of since) if (AIMessage.isInstance(m)) for (const c of m.tool_calls ?? []) if (c.id !== undefined) callArgs.set(c.id, c.args);
+  for (const m of since)
+    if (AIMessage.isInstance(m)) for (const c of m.tool_calls ?? []) if (c.id !== undefined) callArgs.set(c.id, c.args);
   const results = since.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
   if (results.length === 0) {
     const topic = /^Research "(.+)" and report/.exec(request)?.[1];
@@ -154,7 +198,12 @@ function finalAnswer(request: string, since: readonly BaseMessage[]): string {
       "Things I can show: `list my workspace`, `run `echo hi``, `write a report`, `research A and B in parallel`, or just `?`.",
     ].join("\n\n");
   }
-  return [`${DEMO_LABEL} Here is what I did for "${oneLine(request, 80)}":`, ...results.map((m) => `- ${summarise(m, callArgs)}`), "", "Configure a real model in config.yaml for genuine answers."].join("\n");
+  return [
+    `${DEMO_LABEL} Here is what I did for "${oneLine(request, 80)}":`,
+    ...results.map((m) => `- ${summarise(m, callArgs)}`),
+    "",
+    "Configure a real model in config.yaml for genuine answers.",
+  ].join("\n");
 }
 
 /**
@@ -165,7 +214,10 @@ function finalAnswer(request: string, since: readonly BaseMessage[]): string {
  * @returns narration and tool calls for the next step, or the final answer (no calls)
  */
 export function planDemoTurn(messages: readonly BaseMessage[], tools: ReadonlyMap<string, BoundTool>): DemoTurn {
-  const systemPrompt = messages.filter((m) => SystemMessage.isInstance(m)).map((m) => contentText(m.content)).join("\n");
+  const systemPrompt = messages
+    .filter((m) => SystemMessage.isInstance(m))
+    .map((m) => contentText(m.content))
+    .join("\n");
   const humanAt = lastHumanIndex(messages);
   const request = humanAt < 0 ? "" : contentText((messages[humanAt] as BaseMessage).content);
   const since = humanAt < 0 ? [] : messages.slice(humanAt + 1);
@@ -178,7 +230,9 @@ export function planDemoTurn(messages: readonly BaseMessage[], tools: ReadonlyMa
       planFrom = i + 1;
     }
   });
-  const stepsTaken = since.slice(planFrom).filter((m) => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) > 0).length;
+  const stepsTaken = since
+    .slice(planFrom)
+    .filter((m) => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) > 0).length;
   const next = planSteps(effective, systemPrompt, tools)[stepsTaken];
   if (next !== undefined) return { text: next.text, calls: next.calls };
   return { text: finalAnswer(request, since), calls: [] };

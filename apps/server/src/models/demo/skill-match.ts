@@ -12,15 +12,23 @@ export interface PromptSkill {
   readonly location: string;
 }
 
-const ENTRY = /<skill>\s*<name>([^<]*)<\/name>\s*<description>([^<]*)<\/description>\s*<location>([^<]*)<\/location>\s*<\/skill>/g;
+const ENTRY =
+  /<skill>\s*<name>([^<]*)<\/name>\s*<description>([^<]*)<\/description>\s*<location>([^<]*)<\/location>\s*<\/skill>/g;
 
 const STOPWORDS = new Set(
-  ("about also asks could does file files from have help into just like list make more need only please show some such than that their them then there they this those uses using what when where which while with would write your " +
-    "the and for are can you use run read skill skills user want").split(" "),
+  (
+    "about also asks could does file files from have help into just like list make more need only please show some such than that their them then there they this those uses using what when where which while with would write your " +
+    "the and for are can you use run read skill skills user want"
+  ).split(" "),
 );
 
 function unescape(text: string): string {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 /**
@@ -32,7 +40,11 @@ function unescape(text: string): string {
 export function parsePromptSkills(systemPrompt: string): PromptSkill[] {
   const block = /<available_skills>([\s\S]*?)<\/available_skills>/.exec(systemPrompt)?.[1];
   if (block === undefined) return [];
-  return [...block.matchAll(ENTRY)].map((m) => ({ name: unescape(m[1] ?? "").trim(), description: unescape(m[2] ?? "").trim(), location: unescape(m[3] ?? "").trim() }));
+  return [...block.matchAll(ENTRY)].map((m) => ({
+    name: unescape(m[1] ?? "").trim(),
+    description: unescape(m[2] ?? "").trim(),
+    location: unescape(m[3] ?? "").trim(),
+  }));
 }
 
 /** Lower-case words of at least 4 letters, minus stopwords. */
@@ -59,7 +71,10 @@ export function matchSkill(request: string, skills: readonly PromptSkill[]): Pro
   let best: PromptSkill | undefined;
   let bestScore = 0;
   for (const skill of skills) {
-    const nameParts = skill.name.toLowerCase().split(/[^a-z0-9]+/).filter((p) => p.length >= 4);
+    const nameParts = skill.name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((p) => p.length >= 4);
     const descWords = new Set(keywords(skill.description));
     let score = 0;
     for (const w of words) {

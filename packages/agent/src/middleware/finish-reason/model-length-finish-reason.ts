@@ -37,7 +37,8 @@ export function createModelLengthFinishReasonMiddleware(options: ModelLengthFini
       const response = await handler(request);
       if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) > 0) return response;
       const reason = finishReasonOf(response);
-      if (reason !== undefined && LENGTH_FINISH_REASONS.has(reason)) stampStopReason(request.runtime, "model_length_capped", logger);
+      if (reason !== undefined && LENGTH_FINISH_REASONS.has(reason))
+        stampStopReason(request.runtime, "model_length_capped", logger);
       return response;
     },
   });

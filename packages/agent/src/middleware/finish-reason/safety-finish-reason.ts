@@ -20,7 +20,15 @@ import { finishReasonOf } from "./finish-reason.js";
 export type SafetyDetector = (message: AIMessage) => string | undefined;
 
 /** Provider safety stops (OpenAI, Anthropic, Gemini). */
-export const SAFETY_FINISH_REASONS: ReadonlySet<string> = new Set(["content_filter", "refusal", "SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "RECITATION"]);
+export const SAFETY_FINISH_REASONS: ReadonlySet<string> = new Set([
+  "content_filter",
+  "refusal",
+  "SAFETY",
+  "BLOCKLIST",
+  "PROHIBITED_CONTENT",
+  "SPII",
+  "RECITATION",
+]);
 
 /** The default detector: the provider's finish reason is one of {@link SAFETY_FINISH_REASONS}. */
 export const providerSafetyDetector: SafetyDetector = (message) => {
@@ -52,7 +60,10 @@ export function createSafetyFinishReasonMiddleware(options: SafetyFinishReasonOp
       if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) === 0) return response;
       const reason = detectors.map((detect) => detect(response)).find((r) => r !== undefined);
       if (reason === undefined) return response;
-      logger.warn({ reason, toolCalls: response.tool_calls?.map((c) => c.name) }, "safety stop with tool calls; the calls are cleared");
+      logger.warn(
+        { reason, toolCalls: response.tool_calls?.map((c) => c.name) },
+        "safety stop with tool calls; the calls are cleared",
+      );
       stampStopReason(request.runtime, "safety_capped", logger);
       return rewriteAiMessage(response, { content: response.content, toolCalls: [] });
     },

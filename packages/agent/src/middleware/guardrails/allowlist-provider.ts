@@ -34,10 +34,18 @@ export class AllowlistProvider implements GuardrailProvider {
   evaluate(request: GuardrailRequest): GuardrailDecision {
     const tool = request.toolName;
     if (this.#allowed !== undefined && !this.#allowed.has(tool)) {
-      return { allow: false, reasons: [{ code: "oap.tool_not_allowed", message: `tool '${tool}' not in allowlist` }], policyId: "allowlist" };
+      return {
+        allow: false,
+        reasons: [{ code: "oap.tool_not_allowed", message: `tool '${tool}' not in allowlist` }],
+        policyId: "allowlist",
+      };
     }
     if (this.#denied.has(tool)) {
-      return { allow: false, reasons: [{ code: "oap.tool_not_allowed", message: `tool '${tool}' is denied` }], policyId: "allowlist" };
+      return {
+        allow: false,
+        reasons: [{ code: "oap.tool_not_allowed", message: `tool '${tool}' is denied` }],
+        policyId: "allowlist",
+      };
     }
     return { allow: true, reasons: [{ code: "oap.allowed" }], policyId: "allowlist" };
   }

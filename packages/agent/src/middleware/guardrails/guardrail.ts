@@ -40,7 +40,10 @@ export function guardrailDeniedText(toolName: string, decision: GuardrailDecisio
   return `Guardrail denied: tool '${toolName}' was blocked (${reason?.code ?? "oap.denied"}). Reason: ${reason?.message ?? "blocked by guardrail policy"}. Choose an alternative approach.`;
 }
 
-const PROVIDER_ERROR_DENY: GuardrailDecision = { allow: false, reasons: [{ code: "oap.evaluator_error", message: "guardrail provider error (fail-closed)" }] };
+const PROVIDER_ERROR_DENY: GuardrailDecision = {
+  allow: false,
+  reasons: [{ code: "oap.evaluator_error", message: "guardrail provider error (fail-closed)" }],
+};
 
 /**
  * Creates the guardrail middleware.
@@ -80,8 +83,16 @@ export function createGuardrailMiddleware(options: GuardrailOptions): AgentMiddl
         decision = PROVIDER_ERROR_DENY;
       }
       if (decision.allow) return handler(request);
-      logger.warn({ tool: name, policy: decision.policyId, code: decision.reasons?.[0]?.code }, "guardrail denied a tool call");
-      return new ToolMessage({ content: guardrailDeniedText(name, decision), tool_call_id: id ?? "", name, status: "error" });
+      logger.warn(
+        { tool: name, policy: decision.policyId, code: decision.reasons?.[0]?.code },
+        "guardrail denied a tool call",
+      );
+      return new ToolMessage({
+        content: guardrailDeniedText(name, decision),
+        tool_call_id: id ?? "",
+        name,
+        status: "error",
+      });
     },
   });
 }

@@ -13,7 +13,11 @@ async function setup(thread: string) {
     description: "run",
     schema: { type: "object", properties: { command: { type: "string" } } },
   });
-  const ls = tool(async () => (ran.push("ls"), "listed"), { name: "ls", description: "list", schema: { type: "object", properties: {} } });
+  const ls = tool(async () => (ran.push("ls"), "listed"), {
+    name: "ls",
+    description: "list",
+    schema: { type: "object", properties: {} },
+  });
   const model = fakeModel()
     .respondWithTools([
       { name: "bash", args: { command: "rm -rf build" }, id: "b1" },
@@ -21,12 +25,18 @@ async function setup(thread: string) {
     ])
     .respond(new AIMessage("after review"))
     .respond(new AIMessage("second answer"));
-  const agent = createAgent({ model, tools: [bash, ls], middleware: [createHumanApprovalMiddleware({ tools: ["bash"] })], checkpointer: new MemorySaver() });
+  const agent = createAgent({
+    model,
+    tools: [bash, ls],
+    middleware: [createHumanApprovalMiddleware({ tools: ["bash"] })],
+    checkpointer: new MemorySaver(),
+  });
   const config = { configurable: { thread_id: thread } };
   return { agent, ran, config, model };
 }
 
-const toolResults = (messages: BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.name, m.content, m.status]);
+const toolResults = (messages: BaseMessage[]) =>
+  messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.name, m.content, m.status]);
 
 describe("HumanApprovalMiddleware", () => {
   it("stops before a listed tool with the action and its allowed decisions; nothing has run", async () => {
@@ -34,7 +44,13 @@ describe("HumanApprovalMiddleware", () => {
     await agent.invoke({ messages: [new HumanMessage("clean up")] }, config);
     const state = await agent.graph.getState(config);
     const value = state.tasks[0]?.interrupts[0]?.value as ApprovalRequest;
-    expect(value.actionRequests).toEqual([{ name: "bash", args: { command: "rm -rf build" }, description: 'Tool execution requires approval\n\nTool: bash\nArgs: {\n  "command": "rm -rf build"\n}' }]);
+    expect(value.actionRequests).toEqual([
+      {
+        name: "bash",
+        args: { command: "rm -rf build" },
+        description: 'Tool execution requires approval\n\nTool: bash\nArgs: {\n  "command": "rm -rf build"\n}',
+      },
+    ]);
     expect(value.reviewConfigs).toEqual([{ actionName: "bash", allowedDecisions: ["approve", "edit", "reject"] }]);
     expect(ran).toEqual([]);
   });
@@ -55,14 +71,24 @@ describe("HumanApprovalMiddleware", () => {
   it("runs the call with the reviewer's arguments when edited", async () => {
     const { agent, ran, config } = await setup("a3");
     await agent.invoke({ messages: [new HumanMessage("clean up")] }, config);
-    await agent.invoke(new Command({ resume: { decisions: [{ type: "edit", editedAction: { name: "bash", args: { command: "rm -rf build/tmp" } } }] } }), config);
+    await agent.invoke(
+      new Command({
+        resume: {
+          decisions: [{ type: "edit", editedAction: { name: "bash", args: { command: "rm -rf build/tmp" } } }],
+        },
+      }),
+      config,
+    );
     expect(ran).toEqual(["ls", { command: "rm -rf build/tmp" }]);
   });
 
   it("answers a rejected call with an error result and asks the model again", async () => {
     const { agent, ran, config } = await setup("a4");
     await agent.invoke({ messages: [new HumanMessage("clean up")] }, config);
-    const out = await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "Not that folder." }] } }), config);
+    const out = await agent.invoke(
+      new Command({ resume: { decisions: [{ type: "reject", message: "Not that folder." }] } }),
+      config,
+    );
     expect(ran).toEqual([]);
     expect(toolResults(out.messages)).toContainEqual(["bash", "Not that folder.", "error"]);
     expect(out.messages.at(-1)?.content).toBe("after review");

@@ -35,8 +35,15 @@ export interface HumanApprovalOptions {
 
 /** The interrupt value of an approval stop (LangChain's `HITLRequest`). */
 export interface ApprovalRequest {
-  readonly actionRequests: readonly { readonly name: string; readonly args: Record<string, unknown>; readonly description?: string }[];
-  readonly reviewConfigs: readonly { readonly actionName: string; readonly allowedDecisions: readonly ApprovalDecisionType[] }[];
+  readonly actionRequests: readonly {
+    readonly name: string;
+    readonly args: Record<string, unknown>;
+    readonly description?: string;
+  }[];
+  readonly reviewConfigs: readonly {
+    readonly actionName: string;
+    readonly allowedDecisions: readonly ApprovalDecisionType[];
+  }[];
 }
 
 /** LangChain's `interruptOn` keys its own middleware would read from a run's context. */
@@ -68,8 +75,11 @@ export function createHumanApprovalMiddleware(options: HumanApprovalOptions): Ag
       hook: (state, runtime) => {
         const context = runtime.context;
         const trusted =
-          typeof context === "object" && context !== null ? Object.fromEntries(Object.entries(context).filter(([key]) => !HITL_CONTEXT_KEYS.has(key))) : context;
-        return afterModel.hook(state, { ...runtime, context: trusted }) as ReturnType<typeof afterModel.hook> & Promise<undefined>;
+          typeof context === "object" && context !== null
+            ? Object.fromEntries(Object.entries(context).filter(([key]) => !HITL_CONTEXT_KEYS.has(key)))
+            : context;
+        return afterModel.hook(state, { ...runtime, context: trusted }) as ReturnType<typeof afterModel.hook> &
+          Promise<undefined>;
       },
     },
   });

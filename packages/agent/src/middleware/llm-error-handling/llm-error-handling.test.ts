@@ -15,11 +15,17 @@ function httpError(status: number, headers: Record<string, string> = {}): Error 
 function run(model: ReturnType<typeof fakeModel>, options: LlmErrorHandlingOptions = {}) {
   const waits: number[] = [];
   const settings: unknown[] = [];
-  const spy = createMiddleware({ name: "Spy", wrapModelCall: (request, handler) => (settings.push(request.modelSettings), handler(request)) });
+  const spy = createMiddleware({
+    name: "Spy",
+    wrapModelCall: (request, handler) => (settings.push(request.modelSettings), handler(request)),
+  });
   const agent = createAgent({
     model,
     tools: [],
-    middleware: [createLlmErrorHandlingMiddleware({ random: () => 0.5, sleep: async (ms) => void waits.push(ms), ...options }), spy],
+    middleware: [
+      createLlmErrorHandlingMiddleware({ random: () => 0.5, sleep: async (ms) => void waits.push(ms), ...options }),
+      spy,
+    ],
   });
   return { waits, settings, invoke: () => agent.invoke({ messages: [new HumanMessage("hi")] }) };
 }
@@ -62,12 +68,17 @@ describe("LlmErrorHandlingMiddleware", () => {
   });
 
   it("gives a 429 one retry, after its Retry-After", async () => {
-    const model = fakeModel().respond(httpError(429, { "retry-after": "1" })).respond(httpError(429, { "retry-after": "1" })).respond(new AIMessage("late"));
+    const model = fakeModel()
+      .respond(httpError(429, { "retry-after": "1" }))
+      .respond(httpError(429, { "retry-after": "1" }))
+      .respond(new AIMessage("late"));
     const { waits, invoke } = run(model);
     const result = await invoke();
     expect(waits).toEqual([1000]);
     expect(model.calls).toHaveLength(2);
-    expect(String(result.messages.at(-1)?.content)).toMatch(/^The model provider could not answer \(Error: 429 status code\) after 2 attempts\./);
+    expect(String(result.messages.at(-1)?.content)).toMatch(
+      /^The model provider could not answer \(Error: 429 status code\) after 2 attempts\./,
+    );
   });
 
   it("turns the final failure into a readable assistant message, and fails a fatal error at once", async () => {
@@ -84,7 +95,11 @@ describe("LlmErrorHandlingMiddleware", () => {
   it("tries the configured fallback models once the run's model has failed", async () => {
     const primary = fakeModel().alwaysThrow(httpError(503));
     const backup = fakeModel().respond(new AIMessage("from the backup"));
-    const { invoke } = run(primary, { retryMaxAttempts: 2, fallbackModels: ["backup"], resolveModel: async () => backup });
+    const { invoke } = run(primary, {
+      retryMaxAttempts: 2,
+      fallbackModels: ["backup"],
+      resolveModel: async () => backup,
+    });
     expect((await invoke()).messages.at(-1)?.content).toBe("from the backup");
     expect(primary.calls).toHaveLength(2);
   });
@@ -92,7 +107,11 @@ describe("LlmErrorHandlingMiddleware", () => {
   it("opens the circuit after the failure threshold and answers at once while it is open", async () => {
     let now = 0;
     const model = fakeModel().alwaysThrow(httpError(503));
-    const { invoke } = run(model, { retryMaxAttempts: 1, circuitBreaker: { failureThreshold: 2, recoveryTimeoutSec: 60 }, now: () => now });
+    const { invoke } = run(model, {
+      retryMaxAttempts: 1,
+      circuitBreaker: { failureThreshold: 2, recoveryTimeoutSec: 60 },
+      now: () => now,
+    });
     await invoke();
     await invoke();
     expect(model.calls).toHaveLength(2);

@@ -32,7 +32,14 @@ import { sleep as abortableSleep } from "@deerflow/kernel";
 import { AgentError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import { CircuitBreaker, type CircuitBreakerSettings } from "./circuit-breaker.js";
-import { classifyError, decorrelatedJitter, DEFAULT_RETRY_SETTINGS, providerErrorOf, retryAfterOf, type RetrySettings } from "./retry-policy.js";
+import {
+  classifyError,
+  decorrelatedJitter,
+  DEFAULT_RETRY_SETTINGS,
+  providerErrorOf,
+  retryAfterOf,
+  type RetrySettings,
+} from "./retry-policy.js";
 import { circuitOpenText, modelFailedText } from "./texts.js";
 
 /** Options of {@link createLlmErrorHandlingMiddleware}. */
@@ -85,14 +92,25 @@ export function createLlmErrorHandlingMiddleware(options: LlmErrorHandlingOption
   };
   const fallbackNames = options.fallbackModels ?? [];
   if (fallbackNames.length > 0 && options.resolveModel === undefined) {
-    throw new AgentError("CONFIG_INVALID", "llm_call.fallback_models needs a model resolver", { details: { fallbackModels: [...fallbackNames] } });
+    throw new AgentError("CONFIG_INVALID", "llm_call.fallback_models needs a model resolver", {
+      details: { fallbackModels: [...fallbackNames] },
+    });
   }
   let fallback: Promise<AgentMiddleware | undefined> | undefined;
   const fallbackMiddleware = (): Promise<AgentMiddleware | undefined> =>
-    (fallback ??= fallbackNames.length === 0 ? Promise.resolve(undefined) : Promise.all(fallbackNames.map((n) => options.resolveModel!(n))).then((models) => modelFallbackMiddleware(...models)));
+    (fallback ??=
+      fallbackNames.length === 0
+        ? Promise.resolve(undefined)
+        : Promise.all(fallbackNames.map((n) => options.resolveModel!(n))).then((models) =>
+            modelFallbackMiddleware(...models),
+          ));
 
   /** One model, with its breaker and retries; throws the last error. */
-  const withRetries = async (request: Request, handler: Handler, attempts: { count: number }): Promise<Awaited<ReturnType<Handler>>> => {
+  const withRetries = async (
+    request: Request,
+    handler: Handler,
+    attempts: { count: number },
+  ): Promise<Awaited<ReturnType<Handler>>> => {
     const breaker = breakerOf(request.model);
     const signal = request.runtime.signal;
     let previous = settings.retryBaseDelayMs;
@@ -100,7 +118,9 @@ export function createLlmErrorHandlingMiddleware(options: LlmErrorHandlingOption
     for (let attempt = 1; ; attempt++) {
       const closedIn = breaker.acquire();
       if (closedIn > 0) {
-        throw new AgentError("MODEL_UNAVAILABLE", circuitOpenText(breaker.threshold, Math.ceil(closedIn / 1000)), { details: { retryInMs: closedIn } });
+        throw new AgentError("MODEL_UNAVAILABLE", circuitOpenText(breaker.threshold, Math.ceil(closedIn / 1000)), {
+          details: { retryInMs: closedIn },
+        });
       }
       attempts.count++;
       try {
@@ -115,16 +135,33 @@ export function createLlmErrorHandlingMiddleware(options: LlmErrorHandlingOption
         }
         breaker.failed();
         const retryAfter = retryAfterOf(err);
-        if (attempt >= maxAttempts || (kind === "rate_limit" && burstRetried) || (retryAfter ?? 0) > settings.maxRetryAfterMs) throw err;
+        if (
+          attempt >= maxAttempts ||
+          (kind === "rate_limit" && burstRetried) ||
+          (retryAfter ?? 0) > settings.maxRetryAfterMs
+        )
+          throw err;
         let delay: number;
         if (kind === "rate_limit") {
           burstRetried = true;
-          delay = retryAfter ?? decorrelatedJitter(settings.burstRetryBaseDelayMs, { retryBaseDelayMs: settings.burstRetryBaseDelayMs, retryCapDelayMs: Math.max(settings.retryCapDelayMs, settings.burstRetryBaseDelayMs) }, random);
+          delay =
+            retryAfter ??
+            decorrelatedJitter(
+              settings.burstRetryBaseDelayMs,
+              {
+                retryBaseDelayMs: settings.burstRetryBaseDelayMs,
+                retryCapDelayMs: Math.max(settings.retryCapDelayMs, settings.burstRetryBaseDelayMs),
+              },
+              random,
+            );
         } else {
           previous = decorrelatedJitter(previous, settings, random);
           delay = retryAfter ?? previous;
         }
-        logger.warn({ attempt, maxAttempts, kind, delayMs: Math.round(delay), err: describeError(err) }, "model call failed; retrying");
+        logger.warn(
+          { attempt, maxAttempts, kind, delayMs: Math.round(delay), err: describeError(err) },
+          "model call failed; retrying",
+        );
         await sleep(delay, signal);
         if (signal?.aborted === true) throw err;
       }
@@ -140,11 +177,19 @@ export function createLlmErrorHandlingMiddleware(options: LlmErrorHandlingOption
       const call = (r: Request): ReturnType<Handler> => withRetries(r, handler, attempts);
       try {
         const fallbacks = await fallbackMiddleware();
-        return await (fallbacks?.wrapModelCall === undefined ? call(delegated) : fallbacks.wrapModelCall(delegated, call));
+        return await (fallbacks?.wrapModelCall === undefined
+          ? call(delegated)
+          : fallbacks.wrapModelCall(delegated, call));
       } catch (err) {
         if (request.runtime.signal?.aborted === true || isGraphBubbleUp(err)) throw err;
-        logger.error({ attempts: attempts.count, err: describeError(err) }, "model call failed after retries; answering with an error message");
-        const text = AgentError.isInstance(err) && err.code === "MODEL_UNAVAILABLE" ? err.message : modelFailedText(describeError(err), attempts.count);
+        logger.error(
+          { attempts: attempts.count, err: describeError(err) },
+          "model call failed after retries; answering with an error message",
+        );
+        const text =
+          AgentError.isInstance(err) && err.code === "MODEL_UNAVAILABLE"
+            ? err.message
+            : modelFailedText(describeError(err), attempts.count);
         return new AIMessage({ content: text, response_metadata: { finish_reason: "error" } });
       }
     },

@@ -37,7 +37,16 @@ export const DEFAULT_RETRY_SETTINGS: Required<RetrySettings> = Object.freeze({
 /** How an error is treated. */
 export type ErrorKind = "transient" | "rate_limit" | "fatal";
 
-const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENOTFOUND", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+const TRANSIENT_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 const TRANSIENT_NAMES = new Set(["APIConnectionError", "APIConnectionTimeoutError", "TimeoutError", "FetchError"]);
 
 const statusOf = (err: unknown): number | undefined => {
@@ -57,7 +66,8 @@ export function providerErrorOf(err: unknown): unknown {
   let current = err;
   for (let depth = 0; depth < 10; depth++) {
     const e = current as { "~brand"?: unknown; cause?: unknown } | null;
-    if (typeof e !== "object" || e === null || e["~brand"] !== "MiddlewareError" || e.cause === undefined) return current;
+    if (typeof e !== "object" || e === null || e["~brand"] !== "MiddlewareError" || e.cause === undefined)
+      return current;
     current = e.cause;
   }
   return current;
@@ -78,7 +88,12 @@ export function classifyError(thrown: unknown): ErrorKind {
   if (status === 429) return "rate_limit";
   if (status !== undefined) return status >= 500 || status === 408 ? "transient" : "fatal";
   const { name, code } = err as { name?: unknown; code?: unknown };
-  if (marked === true || (typeof code === "string" && TRANSIENT_CODES.has(code)) || (typeof name === "string" && TRANSIENT_NAMES.has(name))) return "transient";
+  if (
+    marked === true ||
+    (typeof code === "string" && TRANSIENT_CODES.has(code)) ||
+    (typeof name === "string" && TRANSIENT_NAMES.has(name))
+  )
+    return "transient";
   return "fatal";
 }
 
@@ -94,7 +109,8 @@ export function retryAfterOf(thrown: unknown): number | undefined {
   if (typeof e?.retryAfterMs === "number" && e.retryAfterMs >= 0) return e.retryAfterMs;
   const headers = e?.headers as { get?: (k: string) => string | null } | Record<string, string> | undefined;
   if (headers === undefined || headers === null) return undefined;
-  const raw = typeof headers.get === "function" ? headers.get("retry-after") : (headers as Record<string, string>)["retry-after"];
+  const raw =
+    typeof headers.get === "function" ? headers.get("retry-after") : (headers as Record<string, string>)["retry-after"];
   return typeof raw === "string" ? parseRetryAfterMs(raw) : undefined;
 }
 
@@ -106,7 +122,11 @@ export function retryAfterOf(thrown: unknown): number | undefined {
  * @param random - a uniform [0, 1) source
  * @returns the delay in ms
  */
-export function decorrelatedJitter(previousMs: number, settings: Pick<Required<RetrySettings>, "retryBaseDelayMs" | "retryCapDelayMs">, random: () => number): number {
+export function decorrelatedJitter(
+  previousMs: number,
+  settings: Pick<Required<RetrySettings>, "retryBaseDelayMs" | "retryCapDelayMs">,
+  random: () => number,
+): number {
   const base = settings.retryBaseDelayMs;
   const upper = Math.max(base, previousMs * 3);
   return Math.min(settings.retryCapDelayMs, base + random() * (upper - base));

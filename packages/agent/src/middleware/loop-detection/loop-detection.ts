@@ -28,7 +28,12 @@ import { lastGenuineUserIndex } from "../../internal/genuine-user-message.js";
 import { stampStopReason } from "../../internal/run-stop.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import { appendText, rewriteAiMessage } from "../../messages.js";
-import { LOOP_FORCED_STOP_TEXT, LOOP_WARNING_TEXT, toolFrequencyForcedStopText, toolFrequencyWarningText } from "./texts.js";
+import {
+  LOOP_FORCED_STOP_TEXT,
+  LOOP_WARNING_TEXT,
+  toolFrequencyForcedStopText,
+  toolFrequencyWarningText,
+} from "./texts.js";
 import { toolCallSetHash } from "./tool-call-hash.js";
 
 /** Per-tool frequency limits. */
@@ -55,9 +60,17 @@ export interface LoopDetectionOptions {
 }
 
 /** DeerFlow's defaults. */
-export const DEFAULT_LOOP_DETECTION = Object.freeze({ warnThreshold: 3, hardLimit: 5, windowSize: 20, toolFreqWarn: 30, toolFreqHardLimit: 50 });
+export const DEFAULT_LOOP_DETECTION = Object.freeze({
+  warnThreshold: 3,
+  hardLimit: 5,
+  windowSize: 20,
+  toolFreqWarn: 30,
+  toolFreqHardLimit: 50,
+});
 
-type Settings = { readonly [K in keyof typeof DEFAULT_LOOP_DETECTION]: number } & { readonly overrides: Readonly<Record<string, ToolFrequencyLimit>> };
+type Settings = { readonly [K in keyof typeof DEFAULT_LOOP_DETECTION]: number } & {
+  readonly overrides: Readonly<Record<string, ToolFrequencyLimit>>;
+};
 
 /** A verdict on the newest tool-calling response of the turn. */
 interface LoopVerdict {
@@ -67,7 +80,8 @@ interface LoopVerdict {
   readonly stop?: string;
 }
 
-const limitsOf = (s: Settings, tool: string): ToolFrequencyLimit => s.overrides[tool] ?? { warn: s.toolFreqWarn, hardLimit: s.toolFreqHardLimit };
+const limitsOf = (s: Settings, tool: string): ToolFrequencyLimit =>
+  s.overrides[tool] ?? { warn: s.toolFreqWarn, hardLimit: s.toolFreqHardLimit };
 
 /**
  * Judges the newest tool-calling response of the current turn.
@@ -78,18 +92,23 @@ const limitsOf = (s: Settings, tool: string): ToolFrequencyLimit => s.overrides[
  * @returns the warnings it makes due and whether it must be stopped
  */
 function judge(messages: readonly BaseMessage[], index: number, s: Settings): LoopVerdict {
-  const responses = messages.slice(lastGenuineUserIndex(messages.slice(0, index)) + 1, index + 1).filter((m): m is AIMessage => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) > 0);
+  const responses = messages
+    .slice(lastGenuineUserIndex(messages.slice(0, index)) + 1, index + 1)
+    .filter((m): m is AIMessage => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) > 0);
   const newest = responses.at(-1);
   if (newest === undefined) return { warnings: [] };
   const hash = toolCallSetHash(newest.tool_calls ?? []);
   const repeats = responses.slice(-s.windowSize).filter((m) => toolCallSetHash(m.tool_calls ?? []) === hash).length;
   const before = new Map<string, number>();
-  for (const m of responses.slice(0, -1)) for (const c of m.tool_calls ?? []) before.set(c.name, (before.get(c.name) ?? 0) + 1);
+  for (const m of responses.slice(0, -1))
+    for (const c of m.tool_calls ?? []) before.set(c.name, (before.get(c.name) ?? 0) + 1);
   const after = new Map(before);
   for (const c of newest.tool_calls ?? []) after.set(c.name, (after.get(c.name) ?? 0) + 1);
 
   if (repeats >= s.hardLimit) return { warnings: [], stop: LOOP_FORCED_STOP_TEXT };
-  for (const [tool, count] of after) if (count > (before.get(tool) ?? 0) && count >= limitsOf(s, tool).hardLimit) return { warnings: [], stop: toolFrequencyForcedStopText(tool, count) };
+  for (const [tool, count] of after)
+    if (count > (before.get(tool) ?? 0) && count >= limitsOf(s, tool).hardLimit)
+      return { warnings: [], stop: toolFrequencyForcedStopText(tool, count) };
   const warnings: string[] = [];
   if (repeats === s.warnThreshold) warnings.push(LOOP_WARNING_TEXT);
   for (const [tool, count] of after) {
@@ -106,7 +125,8 @@ function judge(messages: readonly BaseMessage[], index: number, s: Settings): Lo
  * @returns a `wrapModelCall` middleware: warnings into the request, the hard stop on the response
  */
 export function createLoopDetectionMiddleware(options: LoopDetectionOptions = {}): AgentMiddleware {
-  const int = (v: number | undefined, fallback: number): number => (v === undefined ? fallback : Math.max(1, Math.trunc(v)));
+  const int = (v: number | undefined, fallback: number): number =>
+    v === undefined ? fallback : Math.max(1, Math.trunc(v));
   const warnThreshold = int(options.warnThreshold, DEFAULT_LOOP_DETECTION.warnThreshold);
   const toolFreqWarn = int(options.toolFreqWarn, DEFAULT_LOOP_DETECTION.toolFreqWarn);
   const s: Settings = {
@@ -129,7 +149,11 @@ export function createLoopDetectionMiddleware(options: LoopDetectionOptions = {}
       if (stop === undefined) return response;
       logger.warn({ tools: response.tool_calls?.map((c) => c.name) }, "tool-call loop hard limit; ending the turn");
       stampStopReason(request.runtime, "loop_capped", logger);
-      return rewriteAiMessage(response, { content: appendText(response.content, stop), toolCalls: [], finishReason: "stop" });
+      return rewriteAiMessage(response, {
+        content: appendText(response.content, stop),
+        toolCalls: [],
+        finishReason: "stop",
+      });
 
       /** The request, with the warnings due right after the tool results of the response that triggered them. */
       function withWarnings(list: BaseMessage[]): typeof request {
@@ -139,7 +163,13 @@ export function createLoopDetectionMiddleware(options: LoopDetectionOptions = {}
         const { warnings } = judge(list, index, s);
         if (warnings.length === 0) return request;
         logger.warn({ warnings: warnings.length }, "tool-call loop warning sent to the model");
-        return { ...request, messages: [...list, new HumanMessage({ content: warnings.join("\n\n"), additional_kwargs: { hide_from_ui: true } })] };
+        return {
+          ...request,
+          messages: [
+            ...list,
+            new HumanMessage({ content: warnings.join("\n\n"), additional_kwargs: { hide_from_ui: true } }),
+          ],
+        };
       }
     },
   });

@@ -9,7 +9,8 @@ export const LOOP_WARNING_TEXT =
   "[LOOP DETECTED] You are repeating the same tool calls. Stop calling tools and produce your final answer now. If you cannot complete the task, summarize what you accomplished so far.";
 
 /** Added to the response whose repeated tool calls were stripped. */
-export const LOOP_FORCED_STOP_TEXT = "[FORCED STOP] Repeated tool calls exceeded the safety limit. Producing final answer with results collected so far.";
+export const LOOP_FORCED_STOP_TEXT =
+  "[FORCED STOP] Repeated tool calls exceeded the safety limit. Producing final answer with results collected so far.";
 
 /** Warning for one tool called too often in a turn. */
 export function toolFrequencyWarningText(toolName: string, count: number): string {

@@ -30,7 +30,8 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-const bucket = (line: unknown): number | null => (typeof line === "number" && Number.isFinite(line) ? Math.floor(Math.max(0, line - 1) / READ_BUCKET_LINES) : null);
+const bucket = (line: unknown): number | null =>
+  typeof line === "number" && Number.isFinite(line) ? Math.floor(Math.max(0, line - 1) / READ_BUCKET_LINES) : null;
 
 /** The arguments that identify a call. */
 function identifyingArgs(call: Pick<ToolCall, "name" | "args">): unknown {

@@ -30,8 +30,17 @@ function systemText(model: ReturnType<typeof fakeModel>, call: number): string {
 }
 
 async function run(model: ReturnType<typeof fakeModel>, context: Record<string, unknown>, spy = toolSpy()) {
-  const agent = createAgent({ model, tools: [], middleware: [createPlanModeMiddleware(), spy.middleware], systemPrompt: "You are helpful.", checkpointer: new MemorySaver() });
-  const state = await agent.invoke({ messages: [new HumanMessage("plan this")] }, { configurable: { thread_id: "t" }, context });
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [createPlanModeMiddleware(), spy.middleware],
+    systemPrompt: "You are helpful.",
+    checkpointer: new MemorySaver(),
+  });
+  const state = await agent.invoke(
+    { messages: [new HumanMessage("plan this")] },
+    { configurable: { thread_id: "t" }, context },
+  );
   return state as unknown as { messages: BaseMessage[]; todos?: unknown };
 }
 
@@ -72,7 +81,12 @@ describe("createPlanModeMiddleware", () => {
 
   it("uses the replacement prompt text", async () => {
     const model = fakeModel().respond(new AIMessage("Hi."));
-    const agent = createAgent({ model, tools: [], middleware: [createPlanModeMiddleware({ systemPrompt: "PLAN CAREFULLY." })], systemPrompt: "Base." });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createPlanModeMiddleware({ systemPrompt: "PLAN CAREFULLY." })],
+      systemPrompt: "Base.",
+    });
     await agent.invoke({ messages: [new HumanMessage("x")] }, { context: { is_plan_mode: true } });
     expect(systemText(model, 0)).toContain("PLAN CAREFULLY.");
   });

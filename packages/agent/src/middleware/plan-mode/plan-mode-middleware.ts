@@ -31,7 +31,8 @@ export interface PlanModeMiddlewareOptions {
   readonly toolDescription?: string;
 }
 
-const inPlanMode = (runtime: unknown): boolean => readRunOptions(runtime as Parameters<typeof readRunOptions>[0]).isPlanMode === true;
+const inPlanMode = (runtime: unknown): boolean =>
+  readRunOptions(runtime as Parameters<typeof readRunOptions>[0]).isPlanMode === true;
 const toolName = (tool: unknown): unknown => (tool as { name?: unknown } | null)?.name;
 
 /**
@@ -58,7 +59,12 @@ export function createPlanModeMiddleware(options: PlanModeMiddlewareOptions = {}
     },
     wrapToolCall: async (request, handler) => {
       if (request.toolCall.name !== WRITE_TODOS_TOOL_NAME || inPlanMode(request.runtime)) return handler(request);
-      return new ToolMessage({ content: toolNotOfferedText(WRITE_TODOS_TOOL_NAME), tool_call_id: request.toolCall.id ?? "", name: WRITE_TODOS_TOOL_NAME, status: "error" });
+      return new ToolMessage({
+        content: toolNotOfferedText(WRITE_TODOS_TOOL_NAME),
+        tool_call_id: request.toolCall.id ?? "",
+        name: WRITE_TODOS_TOOL_NAME,
+        status: "error",
+      });
     },
   };
   return planMode;

@@ -51,8 +51,14 @@ describe("ReadBeforeWriteMiddleware", () => {
   it("blocks an append and a str_replace without a read too", async () => {
     const { sandbox, turn } = await setup();
     await sandbox.writeFile(FILE, "a\n");
-    const results = await turn({ name: "write_file", args: { path: FILE, content: "b\n", append: true } }, { name: "str_replace", args: { path: FILE, old_str: "a", new_str: "c" } });
-    expect(results.map((r) => r.content)).toEqual([readBeforeWriteBlockedText("write_file", FILE), readBeforeWriteBlockedText("str_replace", FILE)]);
+    const results = await turn(
+      { name: "write_file", args: { path: FILE, content: "b\n", append: true } },
+      { name: "str_replace", args: { path: FILE, old_str: "a", new_str: "c" } },
+    );
+    expect(results.map((r) => r.content)).toEqual([
+      readBeforeWriteBlockedText("write_file", FILE),
+      readBeforeWriteBlockedText("str_replace", FILE),
+    ]);
     expect(await sandbox.readFile(FILE)).toBe("a\n");
   });
 
@@ -78,8 +84,14 @@ describe("ReadBeforeWriteMiddleware", () => {
   it("stamps the whole file's hash on a ranged read", async () => {
     const { sandbox, turn } = await setup();
     await sandbox.writeFile(FILE, "l1\nl2\nl3\n");
-    const [read, write] = await turn({ name: "read_file", args: { path: FILE, start_line: 3, end_line: 3 } }, { name: "write_file", args: { path: FILE, content: "l4\n", append: true } });
-    expect(read?.additional_kwargs[READ_MARK_KEY]).toMatchObject({ path: FILE, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const [read, write] = await turn(
+      { name: "read_file", args: { path: FILE, start_line: 3, end_line: 3 } },
+      { name: "write_file", args: { path: FILE, content: "l4\n", append: true } },
+    );
+    expect(read?.additional_kwargs[READ_MARK_KEY]).toMatchObject({
+      path: FILE,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(write?.content).toBe("OK");
     expect(await sandbox.readFile(FILE)).toBe("l1\nl2\nl3\nl4\n");
   });
@@ -104,7 +116,10 @@ describe("ReadBeforeWriteMiddleware", () => {
   it("stamps no mark for a read that returned no content", async () => {
     const { sandbox, turn } = await setup();
     await sandbox.writeFile(FILE, "x\n");
-    const [read, write] = await turn({ name: "read_file", args: { path: FILE, start_line: 9 } }, { name: "write_file", args: { path: FILE, content: "y" } });
+    const [read, write] = await turn(
+      { name: "read_file", args: { path: FILE, start_line: 9 } },
+      { name: "write_file", args: { path: FILE, content: "y" } },
+    );
     expect(read?.content).toBe("(start_line exceeds file length)");
     expect(read?.additional_kwargs[READ_MARK_KEY]).toBeUndefined();
     expect(write?.content).toBe(readBeforeWriteBlockedText("write_file", FILE));

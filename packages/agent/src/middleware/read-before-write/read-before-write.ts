@@ -42,10 +42,16 @@ export interface ReadBeforeWriteOptions {
 }
 
 /** `read_file` answers that carry no file content (a bad range): no mark. `(empty)` is a real read. */
-const NO_CONTENT_RESULTS = new Set(["(start_line must be >= 1)", "(end_line must be >= 1)", "(start_line > end_line — no lines in range)", "(start_line exceeds file length)"]);
+const NO_CONTENT_RESULTS = new Set([
+  "(start_line must be >= 1)",
+  "(end_line must be >= 1)",
+  "(start_line > end_line — no lines in range)",
+  "(start_line exceeds file length)",
+]);
 
 const textOf = (message: ToolMessage): string => (typeof message.content === "string" ? message.content : "");
-const succeeded = (message: ToolMessage): boolean => message.status !== "error" && !textOf(message).startsWith("Error:");
+const succeeded = (message: ToolMessage): boolean =>
+  message.status !== "error" && !textOf(message).startsWith("Error:");
 
 function requestedPath(args: unknown): string | undefined {
   const path = (args as { path?: unknown } | null)?.path;
@@ -88,20 +94,33 @@ export function createReadBeforeWriteMiddleware(options: ReadBeforeWriteOptions)
       if (path === undefined || (!gated && !readTools.has(name))) return handler(request);
       const key = markPath(path);
       const scope = request.runtime as RunConfigLike;
-      return lock.run(`${readRunOptions(scope).threadId ?? ""}\u0000${key}`, async (): Promise<ToolMessage | Command> => {
-        if (gated) {
-          const current = await currentContent(scope, path);
-          if (typeof current === "string" && latestReadHash(request.state.messages, key) !== contentHash(current)) {
-            return new ToolMessage({ content: readBeforeWriteBlockedText(name, path), tool_call_id: id ?? "", name, status: "error" });
+      return lock.run(
+        `${readRunOptions(scope).threadId ?? ""}\u0000${key}`,
+        async (): Promise<ToolMessage | Command> => {
+          if (gated) {
+            const current = await currentContent(scope, path);
+            if (typeof current === "string" && latestReadHash(request.state.messages, key) !== contentHash(current)) {
+              return new ToolMessage({
+                content: readBeforeWriteBlockedText(name, path),
+                tool_call_id: id ?? "",
+                name,
+                status: "error",
+              });
+            }
+            const result = await handler(request);
+            return ToolMessage.isInstance(result) && succeeded(result)
+              ? withMark(result, WRITE_MARK_KEY, { path: key })
+              : result;
           }
           const result = await handler(request);
-          return ToolMessage.isInstance(result) && succeeded(result) ? withMark(result, WRITE_MARK_KEY, { path: key }) : result;
-        }
-        const result = await handler(request);
-        if (!ToolMessage.isInstance(result) || !succeeded(result) || NO_CONTENT_RESULTS.has(textOf(result).trim())) return result;
-        const whole = await currentContent(scope, path);
-        return typeof whole === "string" ? withMark(result, READ_MARK_KEY, { path: key, hash: contentHash(whole) }) : result;
-      });
+          if (!ToolMessage.isInstance(result) || !succeeded(result) || NO_CONTENT_RESULTS.has(textOf(result).trim()))
+            return result;
+          const whole = await currentContent(scope, path);
+          return typeof whole === "string"
+            ? withMark(result, READ_MARK_KEY, { path: key, hash: contentHash(whole) })
+            : result;
+        },
+      );
     },
   });
 }

@@ -35,7 +35,11 @@ export interface InputSanitizationOptions {
  * or, for blocks, every block after the first (the prepended one) — is
  * rewritten, so a server-written `<current_uploads>` block stays intact.
  */
-function sanitizeUserPart(content: HumanMessage["content"], original: unknown, transform: (text: string) => string): HumanMessage["content"] {
+function sanitizeUserPart(
+  content: HumanMessage["content"],
+  original: unknown,
+  transform: (text: string) => string,
+): HumanMessage["content"] {
   if (typeof original !== "string") return mapContentText(content, transform);
   if (original === "") return content;
   if (typeof content === "string") {
@@ -71,7 +75,11 @@ export function createInputSanitizationMiddleware(options: InputSanitizationOpti
       if (message === undefined) return handler(request);
       let content: HumanMessage["content"];
       try {
-        content = sanitizeUserPart(message.content as HumanMessage["content"], message.additional_kwargs[ORIGINAL_USER_CONTENT_KEY], transform);
+        content = sanitizeUserPart(
+          message.content as HumanMessage["content"],
+          message.additional_kwargs[ORIGINAL_USER_CONTENT_KEY],
+          transform,
+        );
       } catch (err) {
         // Fail open: a sanitiser bug must not take the model call down with it.
         logger.warn({ err }, "input sanitisation failed; the request is sent unchanged");

@@ -65,12 +65,16 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\-]/g, "\
 
 // Longest names first so `system-reminder` wins over `system`; `\b` then stops `<systems>`.
 const BLOCKED_TAG = new RegExp(
-  `<\\s*/?\\s*(?:${[...BLOCKED_TAG_NAMES].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|")})\\b[^>]*>?`,
+  `<\\s*/?\\s*(?:${[...BLOCKED_TAG_NAMES]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join("|")})\\b[^>]*>?`,
   "gi",
 );
 const BOUNDARY_TOKEN = new RegExp(`${escapeRegExp(USER_INPUT_BEGIN)}|${escapeRegExp(USER_INPUT_END)}`, "g");
 
-const neutralizeBoundaries = (text: string): string => text.replace(BOUNDARY_TOKEN, (m) => (m === USER_INPUT_BEGIN ? NEUTRALIZED_BEGIN : NEUTRALIZED_END));
+const neutralizeBoundaries = (text: string): string =>
+  text.replace(BOUNDARY_TOKEN, (m) => (m === USER_INPUT_BEGIN ? NEUTRALIZED_BEGIN : NEUTRALIZED_END));
 
 /**
  * Neutralises framework/injection tags and boundary markers in untrusted text.

@@ -27,7 +27,8 @@ export interface ToolResultSanitizationOptions {
   readonly isRemoteTool?: (tool: unknown) => boolean;
 }
 
-const isMcpTool = (tool: unknown): boolean => Boolean((tool as { metadata?: Record<string, unknown> } | undefined)?.metadata?.["deerflow_mcp"]);
+const isMcpTool = (tool: unknown): boolean =>
+  Boolean((tool as { metadata?: Record<string, unknown> } | undefined)?.metadata?.["deerflow_mcp"]);
 
 function sanitizeMessage(message: ToolMessage): ToolMessage {
   const content = mapContentText(message.content as ToolMessage["content"], neutralizeUntrustedTags);

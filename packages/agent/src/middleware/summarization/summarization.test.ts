@@ -11,26 +11,42 @@ const call = (id: string) => ({ id, name: "ls", args: { path: `/p/${id}` }, type
 /** A user message, then `pairs` tool calls with their results. */
 function conversation(pairs: number): BaseMessage[] {
   const out: BaseMessage[] = [new HumanMessage({ content: "Please do the long task.", id: "user-1" })];
-  for (let i = 0; i < pairs; i++) out.push(new AIMessage({ content: "", tool_calls: [call(`c${i}`)], id: `ai-${i}` }), new ToolMessage({ content: `result ${i}`, tool_call_id: `c${i}`, id: `tool-${i}` }));
+  for (let i = 0; i < pairs; i++)
+    out.push(
+      new AIMessage({ content: "", tool_calls: [call(`c${i}`)], id: `ai-${i}` }),
+      new ToolMessage({ content: `result ${i}`, tool_call_id: `c${i}`, id: `tool-${i}` }),
+    );
   return out;
 }
 
 /** The agent's state as these tests read it. */
 type Out = { messages: BaseMessage[]; summary_text?: string };
 
-function setup(options: Omit<SummarizationOptions, "model">, summaries: (AIMessage | Error)[] = [new AIMessage("SUMMARY ONE")]) {
+function setup(
+  options: Omit<SummarizationOptions, "model">,
+  summaries: (AIMessage | Error)[] = [new AIMessage("SUMMARY ONE")],
+) {
   const summarizer = fakeModel();
   for (const s of summaries) summarizer.respond(s);
   const main = fakeModel().respond(new AIMessage("answer 1")).respond(new AIMessage("answer 2"));
   const middleware = createSummarizationMiddleware({ ...options, model: async () => summarizer });
-  const agent = createAgent({ model: main, tools: [], middleware: [middleware], checkpointer: new MemorySaver(), systemPrompt: "You are helpful." });
+  const agent = createAgent({
+    model: main,
+    tools: [],
+    middleware: [middleware],
+    checkpointer: new MemorySaver(),
+    systemPrompt: "You are helpful.",
+  });
   return { agent, main, summarizer, config: { configurable: { thread_id: "t" } } };
 }
 
 describe("SummarizationMiddleware", () => {
   it("never fires without a trigger, nor below it", async () => {
     for (const trigger of [undefined, [{ type: "messages" as const, value: 100 }]]) {
-      const { agent, summarizer, config } = setup({ ...(trigger === undefined ? {} : { trigger }), keep: { type: "messages", value: 2 } });
+      const { agent, summarizer, config } = setup({
+        ...(trigger === undefined ? {} : { trigger }),
+        keep: { type: "messages", value: 2 },
+      });
       const out = (await agent.invoke({ messages: conversation(10) }, config)) as Out;
       expect(summarizer.callCount).toBe(0);
       expect(out.summary_text).toBeUndefined();
@@ -39,7 +55,13 @@ describe("SummarizationMiddleware", () => {
   });
 
   it("replaces old messages by summary_text, keeps the tail and the latest user message by id", async () => {
-    const { agent, main, summarizer, config } = setup({ trigger: [{ type: "tokens", value: 1_000_000 }, { type: "messages", value: 10 }], keep: { type: "messages", value: 4 } });
+    const { agent, main, summarizer, config } = setup({
+      trigger: [
+        { type: "tokens", value: 1_000_000 },
+        { type: "messages", value: 10 },
+      ],
+      keep: { type: "messages", value: 4 },
+    });
     const out = (await agent.invoke({ messages: conversation(10) }, config)) as Out;
     expect(summarizer.callCount).toBe(1);
     expect(out.summary_text).toBe("SUMMARY ONE");
@@ -61,25 +83,33 @@ describe("SummarizationMiddleware", () => {
     const kept = out.messages as BaseMessage[];
     for (const m of kept) {
       if (!ToolMessage.isInstance(m)) continue;
-      expect(kept.some((k) => AIMessage.isInstance(k) && k.tool_calls?.some((c) => c.id === m.tool_call_id))).toBe(true);
+      expect(kept.some((k) => AIMessage.isInstance(k) && k.tool_calls?.some((c) => c.id === m.tool_call_id))).toBe(
+        true,
+      );
     }
   });
 
   it("folds the previous summary into the next one, escaped and as data", async () => {
-    const { agent, summarizer, main, config } = setup({ trigger: { type: "messages", value: 8 }, keep: { type: "messages", value: 2 } }, [
-      new AIMessage("first <b>summary</b>"),
-      new AIMessage("second summary"),
-    ]);
+    const { agent, summarizer, main, config } = setup(
+      { trigger: { type: "messages", value: 8 }, keep: { type: "messages", value: 2 } },
+      [new AIMessage("first <b>summary</b>"), new AIMessage("second summary")],
+    );
     (await agent.invoke({ messages: conversation(5) }, config)) as Out;
     expect(main.calls[0]?.messages[1]?.content).toContain("first &lt;b&gt;summary&lt;/b&gt;");
-    const out = (await agent.invoke({ messages: conversation(5).map((m) => (m.id === undefined ? m : Object.assign(m, { id: `2-${m.id}` }))) }, config)) as Out;
+    const out = (await agent.invoke(
+      { messages: conversation(5).map((m) => (m.id === undefined ? m : Object.assign(m, { id: `2-${m.id}` }))) },
+      config,
+    )) as Out;
     expect(out.summary_text).toBe("second summary");
     const secondPrompt = String(summarizer.calls[1]?.messages[0]?.content);
     expect(secondPrompt).toContain("<existing_summary>\nfirst &lt;b&gt;summary&lt;/b&gt;\n</existing_summary>");
   });
 
   it("does nothing when the summary fails, and tries again later", async () => {
-    const { agent, summarizer, config } = setup({ trigger: { type: "messages", value: 5 }, keep: { type: "messages", value: 2 } }, [new Error("provider down"), new AIMessage("late summary")]);
+    const { agent, summarizer, config } = setup(
+      { trigger: { type: "messages", value: 5 }, keep: { type: "messages", value: 2 } },
+      [new Error("provider down"), new AIMessage("late summary")],
+    );
     const first = (await agent.invoke({ messages: conversation(4) }, config)) as Out;
     expect(first.summary_text).toBeUndefined();
     expect(first.messages).toHaveLength(10);
@@ -91,8 +121,12 @@ describe("SummarizationMiddleware", () => {
 
   it("rejects malformed sizes naming the key", () => {
     const model = async () => fakeModel();
-    expect(() => createSummarizationMiddleware({ model, trigger: [{ type: "fraction", value: 1.5 }] })).toThrow(/^summarization\.trigger\[0\] /);
+    expect(() => createSummarizationMiddleware({ model, trigger: [{ type: "fraction", value: 1.5 }] })).toThrow(
+      /^summarization\.trigger\[0\] /,
+    );
     expect(() => createSummarizationMiddleware({ model, keep: { type: "messages", value: -1 } })).toThrow(AgentError);
-    expect(() => createSummarizationMiddleware({ model, trimTokensToSummarize: 0 })).toThrow(/^summarization\.trim_tokens_to_summarize /);
+    expect(() => createSummarizationMiddleware({ model, trimTokensToSummarize: 0 })).toThrow(
+      /^summarization\.trim_tokens_to_summarize /,
+    );
   });
 });

@@ -64,7 +64,8 @@ export interface SummarizationOptions {
 export const SummarizationState = z.object({ summary_text: z.string().optional() });
 
 /** What langchain's middleware answers instead of a summary (a failure here: nothing changes). */
-const NOT_A_SUMMARY = /^(Error generating summary:|Previous conversation was too long to summarize\.|No previous conversation history\.)/;
+const NOT_A_SUMMARY =
+  /^(Error generating summary:|Previous conversation was too long to summarize\.|No previous conversation history\.)/;
 const APPROX_CHARS_PER_TOKEN = 4;
 
 function checkSize(key: string, size: ContextSize, allowZero: boolean): ContextSize {
@@ -72,7 +73,11 @@ function checkSize(key: string, size: ContextSize, allowZero: boolean): ContextS
   const ok =
     (type === "fraction" && value > 0 && value <= 1) ||
     ((type === "tokens" || type === "messages") && Number.isInteger(value) && (allowZero ? value >= 0 : value > 0));
-  if (!ok) throw new AgentError("CONFIG_INVALID", `summarization.${key} must be { type: tokens | messages (integer${allowZero ? " ≥ 0" : " > 0"}) | fraction (0 < value ≤ 1), value }, got ${JSON.stringify(size)}`);
+  if (!ok)
+    throw new AgentError(
+      "CONFIG_INVALID",
+      `summarization.${key} must be { type: tokens | messages (integer${allowZero ? " ≥ 0" : " > 0"}) | fraction (0 < value ≤ 1), value }, got ${JSON.stringify(size)}`,
+    );
   return size;
 }
 
@@ -98,31 +103,51 @@ export function durableContextMessage(summary: string): HumanMessage {
  */
 export function createSummarizationMiddleware(options: SummarizationOptions): AgentMiddleware {
   const logger = options.logger ?? silentLogger;
-  const triggers = (options.trigger === undefined || options.trigger === null ? [] : Array.isArray(options.trigger) ? options.trigger : [options.trigger]).map((t: ContextSize, i) =>
-    checkSize(`trigger[${i}]`, t, false),
-  );
+  const triggers = (
+    options.trigger === undefined || options.trigger === null
+      ? []
+      : Array.isArray(options.trigger)
+        ? options.trigger
+        : [options.trigger]
+  ).map((t: ContextSize, i) => checkSize(`trigger[${i}]`, t, false));
   const keep = checkSize("keep", options.keep ?? { type: "messages", value: 20 }, true);
   const trim = options.trimTokensToSummarize === undefined ? 4000 : options.trimTokensToSummarize;
-  if (trim !== null && (!Number.isInteger(trim) || trim < 1)) throw new AgentError("CONFIG_INVALID", `summarization.trim_tokens_to_summarize must be a positive integer or null, got ${trim}`);
+  if (trim !== null && (!Number.isInteger(trim) || trim < 1))
+    throw new AgentError(
+      "CONFIG_INVALID",
+      `summarization.trim_tokens_to_summarize must be a positive integer or null, got ${trim}`,
+    );
 
-  const summarize = async (messages: BaseMessage[], previous: string | undefined, runtime: RunConfigLike): Promise<{ summary: string; kept: BaseMessage[] } | undefined> => {
+  const summarize = async (
+    messages: BaseMessage[],
+    previous: string | undefined,
+    runtime: RunConfigLike,
+  ): Promise<{ summary: string; kept: BaseMessage[] } | undefined> => {
     // The previous summary goes first, as a system message: langchain counts it towards the
     // triggers, never cuts it away, always summarizes it and keeps it through trimming. It
     // gets at most half of the trim budget (its end kept, the latest context).
     const priorChars = trim === null ? undefined : Math.floor(trim / 2) * APPROX_CHARS_PER_TOKEN;
-    const prior = previous === undefined || previous === "" ? [] : [new SystemMessage(existingSummaryText(priorChars === undefined ? previous : previous.slice(-priorChars)))];
+    const prior =
+      previous === undefined || previous === ""
+        ? []
+        : [new SystemMessage(existingSummaryText(priorChars === undefined ? previous : previous.slice(-priorChars)))];
     const config = {
       model: await options.model(runtime),
       trigger: triggers.map(asLangchainSize),
       keep: asLangchainSize(keep),
       trimTokensToSummarize: trim ?? Number.MAX_SAFE_INTEGER,
-      ...(options.summaryPrompt === undefined || options.summaryPrompt === null ? {} : { summaryPrompt: options.summaryPrompt }),
+      ...(options.summaryPrompt === undefined || options.summaryPrompt === null
+        ? {}
+        : { summaryPrompt: options.summaryPrompt }),
       summaryPrefix: "",
       ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
     };
     // Its parameter type is inferred from zod v3 schemas and collapses to `never` here.
     const inner = summarizationMiddleware(config as never);
-    const hook = inner.beforeModel as unknown as (state: { messages: BaseMessage[] }, runtime: unknown) => Promise<{ messages: BaseMessage[] } | undefined>;
+    const hook = inner.beforeModel as unknown as (
+      state: { messages: BaseMessage[] },
+      runtime: unknown,
+    ) => Promise<{ messages: BaseMessage[] } | undefined>;
     const result = await hook({ messages: [...prior, ...messages] }, { ...runtime, context: {} });
     if (result === undefined) return undefined;
     const [, summaryMessage, ...kept] = result.messages;
@@ -143,9 +168,16 @@ export function createSummarizationMiddleware(options: SummarizationOptions): Ag
     beforeModel: async (state, runtime) => {
       if (triggers.length === 0) return undefined;
       try {
-        const done = await summarize([...(state.messages as BaseMessage[])], state.summary_text, runtime as RunConfigLike);
+        const done = await summarize(
+          [...(state.messages as BaseMessage[])],
+          state.summary_text,
+          runtime as RunConfigLike,
+        );
         if (done === undefined) return undefined;
-        logger.info({ kept: done.kept.length, removed: state.messages.length - done.kept.length }, "conversation summarized");
+        logger.info(
+          { kept: done.kept.length, removed: state.messages.length - done.kept.length },
+          "conversation summarized",
+        );
         return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...done.kept], summary_text: done.summary };
       } catch (err) {
         logger.warn({ err }, "summarization failed; the conversation is kept as it is");
@@ -157,7 +189,10 @@ export function createSummarizationMiddleware(options: SummarizationOptions): Ag
       if (summary === undefined || summary === "") return handler(request);
       return handler({
         ...request,
-        systemPrompt: request.systemPrompt === "" ? DURABLE_CONTEXT_CONTRACT : `${request.systemPrompt}\n\n${DURABLE_CONTEXT_CONTRACT}`,
+        systemPrompt:
+          request.systemPrompt === ""
+            ? DURABLE_CONTEXT_CONTRACT
+            : `${request.systemPrompt}\n\n${DURABLE_CONTEXT_CONTRACT}`,
         messages: [durableContextMessage(summary), ...request.messages],
       });
     },

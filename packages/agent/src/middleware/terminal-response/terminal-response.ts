@@ -25,7 +25,9 @@ export interface TerminalResponseOptions {
 
 /** An AI message with neither text nor tool calls. */
 const isEmptyAnswer = (response: unknown): response is AIMessage =>
-  AIMessage.isInstance(response) && (response.tool_calls?.length ?? 0) === 0 && messageText(response.content).trim() === "";
+  AIMessage.isInstance(response) &&
+  (response.tool_calls?.length ?? 0) === 0 &&
+  messageText(response.content).trim() === "";
 
 /**
  * Creates the terminal-response middleware. Put it inside the LLM error

@@ -6,13 +6,24 @@ import { describe, expect, it } from "vitest";
 import { createTitleMiddleware, shouldTitle, TitleState, type TitleMiddlewareOptions } from "./title-middleware.js";
 import { fallbackTitle, parseTitle, titlePrompt } from "./title-text.js";
 
-async function titled(options: TitleMiddlewareOptions, user: string | BaseMessage = "What is the capital of France?", turns = 1) {
+async function titled(
+  options: TitleMiddlewareOptions,
+  user: string | BaseMessage = "What is the capital of France?",
+  turns = 1,
+) {
   const model = fakeModel();
   for (let i = 0; i < turns; i++) model.respond(new AIMessage(`answer ${i}`));
-  const agent = createAgent({ model, tools: [], middleware: [createTitleMiddleware(options)], stateSchema: TitleState, checkpointer: new MemorySaver() });
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [createTitleMiddleware(options)],
+    stateSchema: TitleState,
+    checkpointer: new MemorySaver(),
+  });
   const config = { configurable: { thread_id: "t" } };
   let state = await agent.invoke({ messages: [typeof user === "string" ? new HumanMessage(user) : user] }, config);
-  for (let i = 1; i < turns; i++) state = await agent.invoke({ messages: [new HumanMessage(`follow-up ${i}`)] }, config);
+  for (let i = 1; i < turns; i++)
+    state = await agent.invoke({ messages: [new HumanMessage(`follow-up ${i}`)] }, config);
   return { state: state as unknown as { title?: string }, model };
 }
 
@@ -35,7 +46,11 @@ describe("parseTitle / titlePrompt", () => {
   });
 
   it("fills DeerFlow's fields, 500 characters of each message, assistant <think> removed", () => {
-    const prompt = titlePrompt("{max_words}|{user_msg}|{assistant_msg}|{other}", { maxWords: 6, userText: "u".repeat(600), assistantText: "<think>x</think>ok" });
+    const prompt = titlePrompt("{max_words}|{user_msg}|{assistant_msg}|{other}", {
+      maxWords: 6,
+      userText: "u".repeat(600),
+      assistantText: "<think>x</think>ok",
+    });
     expect(prompt).toBe(`6|${"u".repeat(500)}|ok|{other}`);
   });
 });
@@ -61,10 +76,18 @@ describe("createTitleMiddleware", () => {
   it("asks the title model outside the client's message stream and uses its cleaned answer", async () => {
     const titleModel = fakeModel().respond(new AIMessage('<think>short</think>"France Capital Question"'));
     const model = fakeModel().respond(new AIMessage("answer 0"));
-    const agent = createAgent({ model, tools: [], middleware: [createTitleMiddleware({ model: async () => titleModel, maxWords: 4 })], stateSchema: TitleState });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createTitleMiddleware({ model: async () => titleModel, maxWords: 4 })],
+      stateSchema: TitleState,
+    });
     const streamed: string[] = [];
     let title: unknown;
-    for await (const [mode, chunk] of await agent.stream({ messages: [new HumanMessage("What is the capital of France?")] }, { streamMode: ["messages", "values"] })) {
+    for await (const [mode, chunk] of await agent.stream(
+      { messages: [new HumanMessage("What is the capital of France?")] },
+      { streamMode: ["messages", "values"] },
+    )) {
       if (mode === "messages") streamed.push(String((chunk as unknown as [BaseMessage])[0].content));
       else title = (chunk as { title?: string }).title;
     }
@@ -79,12 +102,24 @@ describe("createTitleMiddleware", () => {
   it("hands the title to onTitle with the run's config, and survives its failure", async () => {
     const seen: [string, unknown][] = [];
     const model = fakeModel().respond(new AIMessage("ok"));
-    const onTitle = async (title: string, config: { readonly configurable?: Readonly<Record<string, unknown>> | undefined }): Promise<void> => {
+    const onTitle = async (
+      title: string,
+      config: { readonly configurable?: Readonly<Record<string, unknown>> | undefined },
+    ): Promise<void> => {
       seen.push([title, config.configurable?.["thread_id"]]);
       throw new Error("store down");
     };
-    const agent = createAgent({ model, tools: [], middleware: [createTitleMiddleware({ onTitle })], stateSchema: TitleState, checkpointer: new MemorySaver() });
-    const state = await agent.invoke({ messages: [new HumanMessage("Name me")] }, { configurable: { thread_id: "t-on" } });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createTitleMiddleware({ onTitle })],
+      stateSchema: TitleState,
+      checkpointer: new MemorySaver(),
+    });
+    const state = await agent.invoke(
+      { messages: [new HumanMessage("Name me")] },
+      { configurable: { thread_id: "t-on" } },
+    );
     expect(seen).toEqual([["Name me", "t-on"]]);
     expect((state as unknown as { title?: string }).title).toBe("Name me");
   });
@@ -104,7 +139,9 @@ describe("createTitleMiddleware", () => {
   });
 
   it("leaves a <current_uploads> block out of the title", async () => {
-    const message = new HumanMessage("<current_uploads>\nThe following files…\n</current_uploads>\n\nSummarise the report");
+    const message = new HumanMessage(
+      "<current_uploads>\nThe following files…\n</current_uploads>\n\nSummarise the report",
+    );
     expect((await titled({}, message)).state.title).toBe("Summarise the report");
   });
 

@@ -69,7 +69,8 @@ export const TitleState = new StateSchema({ title: titleStateField });
 const UPLOADS_BLOCK = /<current_uploads>[\s\S]*?<\/current_uploads>\s*/g;
 
 function integerIn(key: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new AgentError("CONFIG_INVALID", `title.${key} must be an integer from ${min} to ${max}, got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new AgentError("CONFIG_INVALID", `title.${key} must be an integer from ${min} to ${max}, got ${value}`);
   return value;
 }
 
@@ -100,13 +101,20 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
   const template = options.promptTemplate ?? DEFAULT_TITLE_PROMPT_TEMPLATE;
   const logger = options.logger ?? silentLogger;
 
-  const modelTitle = async (config: RunConfigLike & { signal?: AbortSignal }, userText: string, assistantText: string): Promise<string | undefined> => {
+  const modelTitle = async (
+    config: RunConfigLike & { signal?: AbortSignal },
+    userText: string,
+    assistantText: string,
+  ): Promise<string | undefined> => {
     const model = await options.model?.(config);
     if (model === undefined) return undefined;
     try {
       const prompt = titlePrompt(template, { maxWords, userText, assistantText });
       // `nostream`: LangGraph's messages stream skips this call, so the client never sees it.
-      const answer = await model.invoke([new HumanMessage(prompt)], { tags: ["nostream"], ...(config.signal === undefined ? {} : { signal: config.signal }) });
+      const answer = await model.invoke([new HumanMessage(prompt)], {
+        tags: ["nostream"],
+        ...(config.signal === undefined ? {} : { signal: config.signal }),
+      });
       return parseTitle(messageText(answer.content), maxChars) || undefined;
     } catch (err) {
       logger.warn({ err }, "title model failed; using the local title");
@@ -126,7 +134,9 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
       const assistantText = messageText(assistant?.content);
       const config = runtime as RunConfigLike & { signal?: AbortSignal };
       const title = (await modelTitle(config, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
-      await options.onTitle?.(title, config).catch((err: unknown) => logger.warn({ err }, "could not record the thread's title"));
+      await options
+        .onTitle?.(title, config)
+        .catch((err: unknown) => logger.warn({ err }, "could not record the thread's title"));
       // The channel is declared at agent level (TitleState), which this hook's type cannot see.
       return { title } as never;
     },

@@ -56,7 +56,10 @@ export function parseTitle(answer: string, maxChars: number): string {
  * @param values - the values
  * @returns the prompt
  */
-export function titlePrompt(template: string, values: { readonly maxWords: number; readonly userText: string; readonly assistantText: string }): string {
+export function titlePrompt(
+  template: string,
+  values: { readonly maxWords: number; readonly userText: string; readonly assistantText: string },
+): string {
   const fields: Record<string, string> = {
     max_words: String(values.maxWords),
     user_msg: values.userText.slice(0, TITLE_PROMPT_MESSAGE_CHARS),

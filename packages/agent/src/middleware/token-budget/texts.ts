@@ -7,7 +7,10 @@
 export type TokenBudgetReason = "total" | "input" | "output";
 
 // Python's `{n:,}` groups with commas whatever the locale.
-const grouped = (n: number): string => Math.trunc(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const grouped = (n: number): string =>
+  Math.trunc(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /**
  * The warning injected once per run at the next model call.

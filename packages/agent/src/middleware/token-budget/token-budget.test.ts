@@ -10,9 +10,19 @@ import { AgentError } from "../../errors.js";
 import { tokenBudgetExceededText, tokenBudgetWarningText } from "./texts.js";
 import { createTokenBudgetMiddleware, TOKEN_CAPPED } from "./token-budget.js";
 
-const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, total_tokens: input + output });
-const withUsage = (message: AIMessage, input: number, output: number): AIMessage => Object.assign(message, { usage_metadata: usage(input, output) });
-const callTool = (id: string, input: number, output: number) => withUsage(new AIMessage({ content: "", tool_calls: [{ id, name: "work", args: {}, type: "tool_call" }] }), input, output);
+const usage = (input: number, output: number) => ({
+  input_tokens: input,
+  output_tokens: output,
+  total_tokens: input + output,
+});
+const withUsage = (message: AIMessage, input: number, output: number): AIMessage =>
+  Object.assign(message, { usage_metadata: usage(input, output) });
+const callTool = (id: string, input: number, output: number) =>
+  withUsage(
+    new AIMessage({ content: "", tool_calls: [{ id, name: "work", args: {}, type: "tool_call" }] }),
+    input,
+    output,
+  );
 const work = tool(() => "done", { name: "work", description: "does work", schema: z.object({}) });
 
 describe("texts", () => {
@@ -28,10 +38,15 @@ describe("texts", () => {
 
 describe("TokenBudgetMiddleware", () => {
   it("does nothing below the warning threshold", async () => {
-    const model = fakeModel().respond(callTool("a", 100, 10)).respond(withUsage(new AIMessage("ok"), 100, 10));
+    const model = fakeModel()
+      .respond(callTool("a", 100, 10))
+      .respond(withUsage(new AIMessage("ok"), 100, 10));
     const agent = createAgent({ model, tools: [work], middleware: [createTokenBudgetMiddleware({ maxTokens: 1000 })] });
     const report: RunReport = {};
-    const out = await agent.invoke({ messages: [new HumanMessage("go")] }, { configurable: { [RUN_REPORT_KEY]: report } });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      { configurable: { [RUN_REPORT_KEY]: report } },
+    );
     expect(out.messages.map((m: BaseMessage) => m.getType())).toEqual(["human", "ai", "tool", "ai"]);
     expect(report.stopReason).toBeUndefined();
   });
@@ -43,8 +58,13 @@ describe("TokenBudgetMiddleware", () => {
       .respond(callTool("c", 100, 50)); // 1050: stop
     const agent = createAgent({ model, tools: [work], middleware: [createTokenBudgetMiddleware({ maxTokens: 1000 })] });
     const report: RunReport = {};
-    const out = await agent.invoke({ messages: [new HumanMessage("go")] }, { configurable: { [RUN_REPORT_KEY]: report } });
-    const warnings = out.messages.filter((m: BaseMessage) => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] === true);
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("go")] },
+      { configurable: { [RUN_REPORT_KEY]: report } },
+    );
+    const warnings = out.messages.filter(
+      (m: BaseMessage) => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] === true,
+    );
     expect(warnings.map((m: BaseMessage) => m.content)).toEqual([tokenBudgetWarningText(800, 1000, "total")]);
     // The warning reached the second call (after the first tool result), not the first.
     expect(model.calls[1]?.messages.at(-1)?.content).toBe(tokenBudgetWarningText(800, 1000, "total"));
@@ -61,18 +81,29 @@ describe("TokenBudgetMiddleware", () => {
       .respond(withUsage(new AIMessage("run 1 done"), 10, 10))
       .respond(callTool("b", 500, 100)) // run 2: 600, below the warning
       .respond(withUsage(new AIMessage("run 2 done"), 10, 10));
-    const agent = createAgent({ model, tools: [work], middleware: [createTokenBudgetMiddleware({ maxTokens: 1000 })], checkpointer: new MemorySaver() });
+    const agent = createAgent({
+      model,
+      tools: [work],
+      middleware: [createTokenBudgetMiddleware({ maxTokens: 1000 })],
+      checkpointer: new MemorySaver(),
+    });
     const config = { configurable: { thread_id: "t" } };
     await agent.invoke({ messages: [new HumanMessage("first")] }, config);
     const out = await agent.invoke({ messages: [new HumanMessage("second")] }, config);
-    const warnings = out.messages.filter((m: BaseMessage) => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] === true);
+    const warnings = out.messages.filter(
+      (m: BaseMessage) => HumanMessage.isInstance(m) && m.additional_kwargs["hide_from_ui"] === true,
+    );
     expect(warnings).toHaveLength(1);
     expect((out.messages.at(-1) as AIMessage).content).toBe("run 2 done");
   });
 
   it("checks the input and output budgets and names the one crossed", async () => {
     const model = fakeModel().respond(callTool("a", 10, 600));
-    const agent = createAgent({ model, tools: [work], middleware: [createTokenBudgetMiddleware({ maxTokens: 100_000, maxOutputTokens: 500 })] });
+    const agent = createAgent({
+      model,
+      tools: [work],
+      middleware: [createTokenBudgetMiddleware({ maxTokens: 100_000, maxOutputTokens: 500 })],
+    });
     const out = await agent.invoke({ messages: [new HumanMessage("go")] });
     expect((out.messages.at(-1) as AIMessage).content).toBe(tokenBudgetExceededText(600, 500, "output"));
   });
@@ -87,7 +118,9 @@ describe("TokenBudgetMiddleware", () => {
       return "no error";
     };
     expect(code(() => createTokenBudgetMiddleware({ maxTokens: 999 }))).toMatch(/^token_budget\.max_tokens /);
-    expect(code(() => createTokenBudgetMiddleware({ warnThreshold: 0.9, hardStopThreshold: 0.5 }))).toMatch(/^token_budget\.hard_stop_threshold /);
+    expect(code(() => createTokenBudgetMiddleware({ warnThreshold: 0.9, hardStopThreshold: 0.5 }))).toMatch(
+      /^token_budget\.hard_stop_threshold /,
+    );
     expect(code(() => createTokenBudgetMiddleware({ maxInputTokens: 0 }))).toMatch(/^token_budget\.max_input_tokens /);
   });
 });

@@ -44,7 +44,14 @@ export interface TokenBudgetOptions {
   readonly logger?: Logger;
 }
 
-const runBudgetSchema = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number(), warned: z.boolean(), capped: z.boolean(), run_id: z.string() });
+const runBudgetSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  total_tokens: z.number(),
+  warned: z.boolean(),
+  capped: z.boolean(),
+  run_id: z.string(),
+});
 type RunBudget = z.infer<typeof runBudgetSchema>;
 
 /** The state channel: the run's counts and whether it was warned / stopped (`token_budget_run`, started again for each run). */
@@ -105,7 +112,10 @@ export function createTokenBudgetMiddleware(options: TokenBudgetOptions = {}): A
       if (run.warned) return undefined;
       const top = mostUsed(budgets, run);
       if (top.share < warn) return undefined;
-      const warning = new HumanMessage({ content: tokenBudgetWarningText(top.used, top.budget.limit, top.budget.reason), additional_kwargs: { hide_from_ui: true } });
+      const warning = new HumanMessage({
+        content: tokenBudgetWarningText(top.used, top.budget.limit, top.budget.reason),
+        additional_kwargs: { hide_from_ui: true },
+      });
       return { messages: [warning], token_budget_run: { ...run, warned: true } };
     },
     afterModel: (state, runtime) => {
@@ -117,12 +127,18 @@ export function createTokenBudgetMiddleware(options: TokenBudgetOptions = {}): A
       const run: RunBudget = { ...counts, warned: previous.warned, capped: previous.capped, run_id: previous.run_id };
       const top = mostUsed(budgets, counts);
       const last = lastAiMessage(messages);
-      if (top.share < hard || last === undefined || (last.tool_calls?.length ?? 0) === 0 || run.capped) return { token_budget_run: run };
-      logger.warn({ reason: top.budget.reason, used: top.used, budget: top.budget.limit }, "token budget exceeded; ending the run");
+      if (top.share < hard || last === undefined || (last.tool_calls?.length ?? 0) === 0 || run.capped)
+        return { token_budget_run: run };
+      logger.warn(
+        { reason: top.budget.reason, used: top.used, budget: top.budget.limit },
+        "token budget exceeded; ending the run",
+      );
       stampStopReason(runtime, TOKEN_CAPPED, logger);
       const note = tokenBudgetExceededText(top.used, top.budget.limit, top.budget.reason);
       return {
-        messages: [rewriteAiMessage(last, { content: appendText(last.content, note), toolCalls: [], finishReason: "stop" })],
+        messages: [
+          rewriteAiMessage(last, { content: appendText(last.content, note), toolCalls: [], finishReason: "stop" }),
+        ],
         token_budget_run: { ...run, capped: true },
       };
     },

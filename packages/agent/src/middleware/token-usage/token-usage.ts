@@ -49,8 +49,10 @@ const usageSchema = z.object({
 });
 
 /** The state channels of the token-usage middleware: the thread's total and the run's (with the run it counts). */
-export const TokenUsageState = z.object({ token_usage: usageSchema.optional(), run_token_usage: usageSchema.extend({ run_id: z.string() }).optional() });
-
+export const TokenUsageState = z.object({
+  token_usage: usageSchema.optional(),
+  run_token_usage: usageSchema.extend({ run_id: z.string() }).optional(),
+});
 
 /**
  * Creates the token-usage middleware.
@@ -68,7 +70,10 @@ export function createTokenUsageMiddleware(): AgentMiddleware {
       const call: TokenUsage = { ...usage, llm_call_count: 1 };
       const run_id = runKeyOf(messages, runtime as RunConfigLike);
       const sameRun = state.run_token_usage?.run_id === run_id;
-      return { token_usage: addTokenUsage(state.token_usage, call), run_token_usage: { ...addTokenUsage(sameRun ? state.run_token_usage : undefined, call), run_id } };
+      return {
+        token_usage: addTokenUsage(state.token_usage, call),
+        run_token_usage: { ...addTokenUsage(sameRun ? state.run_token_usage : undefined, call), run_id },
+      };
     },
   });
 }

@@ -27,7 +27,13 @@ const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").
  * @param parts - the tool, the full text, the file path, the sample sizes
  * @returns the replacement content
  */
-export function externalizedOutputText(parts: { tool: string; text: string; path: string; headChars: number; tailChars: number }): string {
+export function externalizedOutputText(parts: {
+  tool: string;
+  text: string;
+  path: string;
+  headChars: number;
+  tailChars: number;
+}): string {
   const { tool, text, path, headChars, tailChars } = parts;
   return [
     `[Tool output saved to a file] The output of \`${tool}\` was too large to show in full: ${text.length} characters, ${lineCount(text)} lines (${describeOutput(text)}).`,

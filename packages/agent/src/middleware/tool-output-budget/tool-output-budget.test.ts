@@ -6,7 +6,11 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { AgentError } from "../../errors.js";
-import { createToolOutputBudgetMiddleware, TOOL_RESULTS_DIR, type ToolOutputBudgetOptions } from "./tool-output-budget.js";
+import {
+  createToolOutputBudgetMiddleware,
+  TOOL_RESULTS_DIR,
+  type ToolOutputBudgetOptions,
+} from "./tool-output-budget.js";
 
 /** A sandbox that keeps written files in a map (or fails every write). */
 function fakeSandbox(fail = false): { sandbox: Sandbox; files: Map<string, string> } {
@@ -23,7 +27,9 @@ const big = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} ${"x".
 async function run(output: string, options: ToolOutputBudgetOptions, toolName = "bash"): Promise<string> {
   const producer = tool(() => output, { name: toolName, description: "produces output", schema: z.object({}) });
   const model = fakeModel()
-    .respond(new AIMessage({ content: "", tool_calls: [{ id: "call/1", name: toolName, args: {}, type: "tool_call" }] }))
+    .respond(
+      new AIMessage({ content: "", tool_calls: [{ id: "call/1", name: toolName, args: {}, type: "tool_call" }] }),
+    )
     .respond(new AIMessage("done"));
   const agent = createAgent({ model, tools: [producer], middleware: [createToolOutputBudgetMiddleware(options)] });
   const out = await agent.invoke({ messages: [new HumanMessage("go")] });
@@ -52,7 +58,9 @@ describe("ToolOutputBudgetMiddleware", () => {
     const getSandbox = async () => sandbox;
     expect(await run("y".repeat(12_000), { getSandbox })).toBe("y".repeat(12_000));
     expect(await run(big(1000), { getSandbox }, "read_file")).toBe(big(1000));
-    expect(await run("z".repeat(500), { getSandbox, toolOverrides: { bash: 100 } })).toContain("[Tool output saved to a file]");
+    expect(await run("z".repeat(500), { getSandbox, toolOverrides: { bash: 100 } })).toContain(
+      "[Tool output saved to a file]",
+    );
     expect([...files.keys()]).toHaveLength(1);
   });
 
@@ -69,6 +77,8 @@ describe("ToolOutputBudgetMiddleware", () => {
 
   it("rejects bad thresholds naming the key", () => {
     expect(() => createToolOutputBudgetMiddleware({ externalizeMinChars: 0 })).toThrow(AgentError);
-    expect(() => createToolOutputBudgetMiddleware({ toolOverrides: { bash: 1.5 } })).toThrow(/^tool_output\.tool_overrides\.bash /);
+    expect(() => createToolOutputBudgetMiddleware({ toolOverrides: { bash: 1.5 } })).toThrow(
+      /^tool_output\.tool_overrides\.bash /,
+    );
   });
 });

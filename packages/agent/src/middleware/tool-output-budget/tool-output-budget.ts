@@ -46,12 +46,14 @@ export interface ToolOutputBudgetOptions {
 const DEFAULT_EXEMPT = ["read_file", "read_file_tool"];
 
 function positive(key: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new AgentError("CONFIG_INVALID", `tool_output.${key} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new AgentError("CONFIG_INVALID", `tool_output.${key} must be a positive integer, got ${value}`);
   return value;
 }
 
 /** A file name from the tool and its call (ids are provider-chosen: keep safe characters only). */
-const fileName = (tool: string, callId: string): string => `${`${tool}-${callId || Date.now().toString(36)}`.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`;
+const fileName = (tool: string, callId: string): string =>
+  `${`${tool}-${callId || Date.now().toString(36)}`.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`;
 
 /**
  * Creates the tool-output budget middleware.
@@ -65,7 +67,9 @@ export function createToolOutputBudgetMiddleware(options: ToolOutputBudgetOption
   const minChars = positive("externalize_min_chars", options.externalizeMinChars ?? 12_000);
   const fallbackMax = positive("fallback_max_chars", options.fallbackMaxChars ?? 30_000);
   const exempt = new Set(options.exemptTools ?? DEFAULT_EXEMPT);
-  const overrides = new Map(Object.entries(options.toolOverrides ?? {}).map(([tool, n]) => [tool, positive(`tool_overrides.${tool}`, n)]));
+  const overrides = new Map(
+    Object.entries(options.toolOverrides ?? {}).map(([tool, n]) => [tool, positive(`tool_overrides.${tool}`, n)]),
+  );
 
   const save = async (scope: RunConfigLike, path: string, text: string): Promise<boolean> => {
     if (options.getSandbox === undefined) return false;
@@ -89,9 +93,19 @@ export function createToolOutputBudgetMiddleware(options: ToolOutputBudgetOption
       const path = `${TOOL_RESULTS_DIR}/${fileName(tool, request.toolCall.id ?? "")}`;
       let content: string;
       if (await save(request.runtime as RunConfigLike, path, text)) {
-        content = externalizedOutputText({ tool, text, path, headChars: TOOL_OUTPUT_SAMPLES.head, tailChars: TOOL_OUTPUT_SAMPLES.tail });
+        content = externalizedOutputText({
+          tool,
+          text,
+          path,
+          headChars: TOOL_OUTPUT_SAMPLES.head,
+          tailChars: TOOL_OUTPUT_SAMPLES.tail,
+        });
       } else if (text.length > fallbackMax) {
-        content = truncatedOutputText({ text, headChars: TOOL_OUTPUT_SAMPLES.fallbackHead, tailChars: TOOL_OUTPUT_SAMPLES.fallbackTail });
+        content = truncatedOutputText({
+          text,
+          headChars: TOOL_OUTPUT_SAMPLES.fallbackHead,
+          tailChars: TOOL_OUTPUT_SAMPLES.fallbackTail,
+        });
       } else {
         return result;
       }

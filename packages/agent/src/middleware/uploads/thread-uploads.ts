@@ -14,7 +14,11 @@ import { UPLOADS_VIRTUAL_DIR } from "./uploads-text.js";
  * @param logger - receives a listing failure
  * @returns base names of the regular files in `/mnt/user-data/uploads` (empty when it cannot be listed)
  */
-export async function listThreadUploads(sessions: ThreadSandboxes, config: RunConfigLike, logger: Logger): Promise<ReadonlySet<string>> {
+export async function listThreadUploads(
+  sessions: ThreadSandboxes,
+  config: RunConfigLike,
+  logger: Logger,
+): Promise<ReadonlySet<string>> {
   try {
     const sandbox = await sessions.sandboxFor(config);
     const entries = await sandbox.listDir(UPLOADS_VIRTUAL_DIR, { maxDepth: 1 });

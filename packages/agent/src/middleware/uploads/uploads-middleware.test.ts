@@ -16,9 +16,16 @@ const GUIDANCE = [
   "</current_uploads>",
 ].join("\n");
 
-async function firstRequestText(message: HumanMessage, listUploads?: () => Promise<ReadonlySet<string> | undefined>): Promise<string> {
+async function firstRequestText(
+  message: HumanMessage,
+  listUploads?: () => Promise<ReadonlySet<string> | undefined>,
+): Promise<string> {
   const model = fakeModel().respond(new AIMessage("ok"));
-  const agent = createAgent({ model, tools: [], middleware: [createUploadsMiddleware(listUploads === undefined ? {} : { listUploads })] });
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [createUploadsMiddleware(listUploads === undefined ? {} : { listUploads })],
+  });
   const state = await agent.invoke({ messages: [message] });
   const sent = (model.calls[0]?.messages as BaseMessage[]).find((m) => HumanMessage.isInstance(m));
   // The state keeps the announced message too (same id, replaced).
@@ -67,8 +74,12 @@ describe("currentUploadsBlock", () => {
         { filename: "README", size: 1 },
       ],
     );
-    expect(block).toContain("  Generated Markdown: /mnt/user-data/uploads/a.md\n  Use `grep` on the Generated Markdown path to search for keywords.\n");
-    expect(block).toContain("... (3 more file(s) from this message omitted from this context.)\n  Omitted file types: 1 (no extension), 2 .csv\n");
+    expect(block).toContain(
+      "  Generated Markdown: /mnt/user-data/uploads/a.md\n  Use `grep` on the Generated Markdown path to search for keywords.\n",
+    );
+    expect(block).toContain(
+      "... (3 more file(s) from this message omitted from this context.)\n  Omitted file types: 1 (no extension), 2 .csv\n",
+    );
   });
 });
 
@@ -82,21 +93,34 @@ describe("announcedUploads", () => {
       { filename: "gone.txt", size: 1 },
       { filename: "ok.txt", size: "12.7" },
     ];
-    expect(announcedUploads(files, new Set(["ok.txt", ".upload-123.part"]))).toEqual([{ filename: "ok.txt", size: 12 }]);
+    expect(announcedUploads(files, new Set(["ok.txt", ".upload-123.part"]))).toEqual([
+      { filename: "ok.txt", size: 12 },
+    ]);
   });
 
   it("keeps a companion only when it is in the uploads folder", () => {
     const entry = { filename: "r.pdf", size: 1, markdown_virtual_path: "/mnt/user-data/uploads/r.md" };
-    expect(announcedUploads([entry], new Set(["r.pdf", "r.md"]))[0]?.markdownVirtualPath).toBe("/mnt/user-data/uploads/r.md");
+    expect(announcedUploads([entry], new Set(["r.pdf", "r.md"]))[0]?.markdownVirtualPath).toBe(
+      "/mnt/user-data/uploads/r.md",
+    );
     expect(announcedUploads([entry], new Set(["r.pdf"]))[0]?.markdownVirtualPath).toBeUndefined();
   });
 });
 
 describe("createUploadsMiddleware", () => {
   it("prepends the block to the last human message the model receives", async () => {
-    const message = new HumanMessage({ content: "Summarise it", additional_kwargs: { files: [{ filename: "report.pdf", size: 2048, path: "/mnt/user-data/uploads/report.pdf", status: "uploaded" }] } });
+    const message = new HumanMessage({
+      content: "Summarise it",
+      additional_kwargs: {
+        files: [{ filename: "report.pdf", size: 2048, path: "/mnt/user-data/uploads/report.pdf", status: "uploaded" }],
+      },
+    });
     const text = await firstRequestText(message, async () => new Set(["report.pdf"]));
-    expect(text.startsWith("<current_uploads>\nThe following files were uploaded in this message:\n\n- report.pdf (2.0 KB)\n")).toBe(true);
+    expect(
+      text.startsWith(
+        "<current_uploads>\nThe following files were uploaded in this message:\n\n- report.pdf (2.0 KB)\n",
+      ),
+    ).toBe(true);
     expect(text.endsWith("</current_uploads>\n\nSummarise it")).toBe(true);
   });
 
@@ -110,12 +134,18 @@ describe("createUploadsMiddleware", () => {
 
   it("leaves the message alone without files, or when none is on disk", async () => {
     expect(await firstRequestText(new HumanMessage("plain"))).toBe("plain");
-    const missing = new HumanMessage({ content: "where", additional_kwargs: { files: [{ filename: "gone.txt", size: 1 }] } });
+    const missing = new HumanMessage({
+      content: "where",
+      additional_kwargs: { files: [{ filename: "gone.txt", size: 1 }] },
+    });
     expect(await firstRequestText(missing, async () => new Set())).toBe("where");
   });
 
   it("puts a text block first in multi-part content", async () => {
-    const message = new HumanMessage({ content: [{ type: "text", text: "look" }], additional_kwargs: { files: [{ filename: "a.txt", size: 1 }] } });
+    const message = new HumanMessage({
+      content: [{ type: "text", text: "look" }],
+      additional_kwargs: { files: [{ filename: "a.txt", size: 1 }] },
+    });
     const text = await firstRequestText(message);
     expect(text).toMatch(/^<current_uploads>[\s\S]*<\/current_uploads>\n\nlook$/);
   });

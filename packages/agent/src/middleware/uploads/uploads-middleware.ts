@@ -23,7 +23,12 @@ import { ORIGINAL_USER_CONTENT_KEY } from "../../internal/genuine-user-message.j
 import { messageText } from "../../internal/message-text.js";
 import { silentLogger, type Logger } from "../../logger.js";
 import type { RunConfigLike } from "../../run/run-options.js";
-import { currentUploadsBlock, DEFAULT_MAX_ANNOUNCED_FILES, UPLOADS_VIRTUAL_DIR, type AnnouncedUpload } from "./uploads-text.js";
+import {
+  currentUploadsBlock,
+  DEFAULT_MAX_ANNOUNCED_FILES,
+  UPLOADS_VIRTUAL_DIR,
+  type AnnouncedUpload,
+} from "./uploads-text.js";
 
 /** Options of {@link createUploadsMiddleware}. */
 export interface UploadsMiddlewareOptions {
@@ -37,7 +42,8 @@ export interface UploadsMiddlewareOptions {
   readonly logger?: Logger;
 }
 
-const isBaseName = (name: string): boolean => name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\\");
+const isBaseName = (name: string): boolean =>
+  name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\\");
 const isStaging = (name: string): boolean => name.startsWith(".upload-");
 
 /**
@@ -58,8 +64,12 @@ export function announcedUploads(files: unknown, present?: ReadonlySet<string>):
     if (present !== undefined && !present.has(filename)) continue;
     const size = Math.trunc(Number(raw["size"] ?? 0)) || 0;
     const markdown = raw["markdown_virtual_path"];
-    const markdownName = typeof markdown === "string" && markdown.startsWith(`${UPLOADS_VIRTUAL_DIR}/`) ? markdown.slice(UPLOADS_VIRTUAL_DIR.length + 1) : undefined;
-    const hasMarkdown = markdownName !== undefined && isBaseName(markdownName) && (present === undefined || present.has(markdownName));
+    const markdownName =
+      typeof markdown === "string" && markdown.startsWith(`${UPLOADS_VIRTUAL_DIR}/`)
+        ? markdown.slice(UPLOADS_VIRTUAL_DIR.length + 1)
+        : undefined;
+    const hasMarkdown =
+      markdownName !== undefined && isBaseName(markdownName) && (present === undefined || present.has(markdownName));
     out.push({ filename, size, ...(hasMarkdown ? { markdownVirtualPath: markdown as string } : {}) });
   }
   return out;
@@ -74,7 +84,8 @@ export function announcedUploads(files: unknown, present?: ReadonlySet<string>):
  */
 export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}): AgentMiddleware {
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_ANNOUNCED_FILES;
-  if (!Number.isInteger(maxFiles) || maxFiles < 1) throw new AgentError("CONFIG_INVALID", `uploads maxFiles must be an integer ≥ 1, got ${maxFiles}`);
+  if (!Number.isInteger(maxFiles) || maxFiles < 1)
+    throw new AgentError("CONFIG_INVALID", `uploads maxFiles must be an integer ≥ 1, got ${maxFiles}`);
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "UploadsMiddleware",
@@ -91,12 +102,17 @@ export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}):
         return undefined;
       }
       const block = currentUploadsBlock(files.slice(0, maxFiles), files.slice(maxFiles));
-      const content = typeof last.content === "string" ? `${block}\n\n${last.content}` : [{ type: "text" as const, text: `${block}\n\n` }, ...last.content];
+      const content =
+        typeof last.content === "string"
+          ? `${block}\n\n${last.content}`
+          : [{ type: "text" as const, text: `${block}\n\n` }, ...last.content];
       const updated = new HumanMessage({
         content,
         // What the user typed, so input sanitisation leaves the prepended block alone.
         additional_kwargs:
-          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string" ? last.additional_kwargs : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: messageText(last.content) },
+          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string"
+            ? last.additional_kwargs
+            : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: messageText(last.content) },
         response_metadata: last.response_metadata,
         ...(last.id !== undefined ? { id: last.id } : {}),
         ...(last.name !== undefined ? { name: last.name } : {}),

@@ -55,7 +55,9 @@ function fileLines(file: AnnouncedUpload): string[] {
     lines.push(`  Generated Markdown: ${neutralizeUntrustedTags(file.markdownVirtualPath)}`);
     lines.push("  Use `grep` on the Generated Markdown path to search for keywords.");
   } else {
-    lines.push(`  Use \`grep\` to search for keywords (e.g. \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\`).`);
+    lines.push(
+      `  Use \`grep\` to search for keywords (e.g. \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\`).`,
+    );
   }
   lines.push("");
   return lines;
@@ -68,7 +70,10 @@ function fileLines(file: AnnouncedUpload): string[] {
  * @param omitted - the files of the message over the cap (summarised with glob/grep hints)
  * @returns the block, without a trailing newline
  */
-export function currentUploadsBlock(files: readonly AnnouncedUpload[], omitted: readonly AnnouncedUpload[] = []): string {
+export function currentUploadsBlock(
+  files: readonly AnnouncedUpload[],
+  omitted: readonly AnnouncedUpload[] = [],
+): string {
   const lines = ["<current_uploads>", "The following files were uploaded in this message:", ""];
   if (files.length === 0) lines.push("(empty)", "");
   for (const file of files) lines.push(...fileLines(file));

@@ -37,26 +37,43 @@ export interface ViewImageMiddlewareOptions {
 }
 
 /** The successful `view_image` paths of the last AI message, once all its view_image calls have results. */
-function viewedPaths(messages: readonly BaseMessage[]): { readonly aiId: string; readonly paths: string[] } | undefined {
+function viewedPaths(
+  messages: readonly BaseMessage[],
+): { readonly aiId: string; readonly paths: string[] } | undefined {
   const at = messages.findLastIndex((m) => AIMessage.isInstance(m));
   const ai = messages[at] as AIMessage | undefined;
   const calls = (ai?.tool_calls ?? []).filter((c) => c.name === VIEW_IMAGE_TOOL_NAME);
   if (ai === undefined || calls.length === 0) return undefined;
-  const results = new Map(messages.slice(at + 1).filter((m): m is ToolMessage => ToolMessage.isInstance(m)).map((m) => [m.tool_call_id, m]));
+  const results = new Map(
+    messages
+      .slice(at + 1)
+      .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
+      .map((m) => [m.tool_call_id, m]),
+  );
   if (calls.some((c) => c.id === undefined || !results.has(c.id))) return undefined;
-  const paths = calls.filter((c) => messageText(results.get(c.id as string)?.content) === VIEW_IMAGE_SUCCESS).map((c) => String(c.args["image_path"] ?? ""));
+  const paths = calls
+    .filter((c) => messageText(results.get(c.id as string)?.content) === VIEW_IMAGE_SUCCESS)
+    .map((c) => String(c.args["image_path"] ?? ""));
   return paths.length === 0 ? undefined : { aiId: ai.id ?? String(at), paths };
 }
 
 async function contextMessage(sandbox: Sandbox, aiId: string, paths: readonly string[]): Promise<HumanMessage> {
-  const content: ({ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } })[] = [{ type: "text", text: VIEWED_IMAGES_HEADING }];
+  const content: ({ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } })[] = [
+    { type: "text", text: VIEWED_IMAGES_HEADING },
+  ];
   for (const p of paths) {
     const image = await readCheckedImage(sandbox, p);
     if (image.ok) {
       content.push({ type: "text", text: `- **${image.path}** (${image.mime})` });
-      content.push({ type: "image_url", image_url: { url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString("base64")}` } });
+      content.push({
+        type: "image_url",
+        image_url: { url: `data:${image.mime};base64,${Buffer.from(image.bytes).toString("base64")}` },
+      });
     } else {
-      content.push({ type: "text", text: `- **${p}** (file unavailable or changed on disk: ${image.error.replace(/^Error: /, "")})` });
+      content.push({
+        type: "text",
+        text: `- **${p}** (file unavailable or changed on disk: ${image.error.replace(/^Error: /, "")})`,
+      });
     }
   }
   return new HumanMessage({ id: `${VIEW_IMAGE_CONTEXT_ID_PREFIX}${aiId}`, content });

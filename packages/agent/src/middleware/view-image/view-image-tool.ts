@@ -22,13 +22,21 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const VIEW_IMAGE_SUCCESS = "Successfully read image";
 
 const ALLOWED_DIRS = ["/mnt/user-data/workspace", "/mnt/user-data/uploads", "/mnt/user-data/outputs"] as const;
-const MIME_BY_EXTENSION: Readonly<Record<string, string>> = { ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif" };
+const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+};
 
 /** DeerFlow's texts. */
 export const VIEW_IMAGE_TEXTS = {
   outsideAllowed: `Error: Only image paths under ${ALLOWED_DIRS.join(", ")} are allowed`,
-  unsupported: (ext: string) => `Error: Unsupported image format: ${ext}. Supported formats: ${Object.keys(MIME_BY_EXTENSION).join(", ")}`,
-  tooLarge: (bytes: number) => `Error: Image file is too large: ${bytes} bytes. Maximum supported size is ${MAX_IMAGE_BYTES} bytes`,
+  unsupported: (ext: string) =>
+    `Error: Unsupported image format: ${ext}. Supported formats: ${Object.keys(MIME_BY_EXTENSION).join(", ")}`,
+  tooLarge: (bytes: number) =>
+    `Error: Image file is too large: ${bytes} bytes. Maximum supported size is ${MAX_IMAGE_BYTES} bytes`,
   notFound: (p: string) => `Error: Image file not found: ${p}`,
   notAFile: (p: string) => `Error: Path is not a file: ${p}`,
   // DeerFlow rejects it; its exact text is not in the reference, so this one is ours.
@@ -47,7 +55,9 @@ export function sniffImageMime(bytes: Uint8Array): string | undefined {
 }
 
 /** A checked image: its bytes and MIME type, or DeerFlow's error text. */
-export type ImageCheck = { readonly ok: true; readonly path: string; readonly mime: string; readonly bytes: Uint8Array } | { readonly ok: false; readonly error: string };
+export type ImageCheck =
+  | { readonly ok: true; readonly path: string; readonly mime: string; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly error: string };
 
 /**
  * Checks and reads an image the way `view_image` does.
@@ -58,7 +68,8 @@ export type ImageCheck = { readonly ok: true; readonly path: string; readonly mi
  */
 export async function readCheckedImage(sandbox: Sandbox, raw: string): Promise<ImageCheck> {
   const p = path.posix.normalize(String(raw ?? "").trim());
-  if (!path.posix.isAbsolute(p) || !ALLOWED_DIRS.some((dir) => p.startsWith(`${dir}/`))) return { ok: false, error: VIEW_IMAGE_TEXTS.outsideAllowed };
+  if (!path.posix.isAbsolute(p) || !ALLOWED_DIRS.some((dir) => p.startsWith(`${dir}/`)))
+    return { ok: false, error: VIEW_IMAGE_TEXTS.outsideAllowed };
   const ext = path.posix.extname(p).toLowerCase();
   const expected = MIME_BY_EXTENSION[ext];
   if (expected === undefined) return { ok: false, error: VIEW_IMAGE_TEXTS.unsupported(ext === "" ? "(none)" : ext) };
@@ -79,7 +90,12 @@ export async function readCheckedImage(sandbox: Sandbox, raw: string): Promise<I
 
 const SCHEMA: JSONSchema = {
   type: "object",
-  properties: { image_path: { type: "string", description: "Absolute path of the image, under /mnt/user-data/{workspace,uploads,outputs}." } },
+  properties: {
+    image_path: {
+      type: "string",
+      description: "Absolute path of the image, under /mnt/user-data/{workspace,uploads,outputs}.",
+    },
+  },
   required: ["image_path"],
 };
 
@@ -97,7 +113,8 @@ export function createViewImageTool(getSandbox: (config: ToolRunnableConfig | un
     },
     {
       name: VIEW_IMAGE_TOOL_NAME,
-      description: "Read an image file so you can see it. Use it for images the user uploaded or you produced (.jpg, .jpeg, .png, .webp, .gif; at most 20 MiB).",
+      description:
+        "Read an image file so you can see it. Use it for images the user uploaded or you produced (.jpg, .jpeg, .png, .webp, .gif; at most 20 MiB).",
       schema: SCHEMA,
     },
   );

@@ -50,7 +50,11 @@ class ScriptedChatModel extends BaseChatModel {
     if (last?.getType() === "tool") return { text: `The weather is ${textOf(last)}.` };
     const text = lastHuman(messages);
     if (text.includes("fail")) throw new CustomError("Boom");
-    if (text.includes("weather")) return { text: "", toolCalls: [{ id: `call_${randomUUID().slice(0, 8)}`, name: "get_weather", args: { city: "Paris" } }] };
+    if (text.includes("weather"))
+      return {
+        text: "",
+        toolCalls: [{ id: `call_${randomUUID().slice(0, 8)}`, name: "get_weather", args: { city: "Paris" } }],
+      };
     return { text: `You said: ${text}` };
   }
 
@@ -60,7 +64,11 @@ class ScriptedChatModel extends BaseChatModel {
     return { generations: [{ text, message }] };
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[], _options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     const { text, toolCalls } = this.reply(messages);
     const id = randomUUID();
     for (const token of text.split(/(?<= )/)) {
@@ -75,7 +83,13 @@ class ScriptedChatModel extends BaseChatModel {
         message: new AIMessageChunk({
           content: "",
           id,
-          tool_call_chunks: toolCalls.map((call, index) => ({ id: call.id, name: call.name, args: JSON.stringify(call.args), index, type: "tool_call_chunk" as const })),
+          tool_call_chunks: toolCalls.map((call, index) => ({
+            id: call.id,
+            name: call.name,
+            args: JSON.stringify(call.args),
+            index,
+            type: "tool_call_chunk" as const,
+          })),
         }),
       });
       yield chunk;
@@ -100,7 +114,13 @@ export function buildAgentGraph(checkpointer?: BaseCheckpointSaver) {
       const last = state.messages.at(-1) as AIMessage;
       return {
         messages: (last.tool_calls ?? []).map(
-          (call) => new ToolMessage({ id: randomUUID(), content: `sunny in ${String(call.args["city"])}`, tool_call_id: call.id ?? "", name: call.name }),
+          (call) =>
+            new ToolMessage({
+              id: randomUUID(),
+              content: `sunny in ${String(call.args["city"])}`,
+              tool_call_id: call.id ?? "",
+              name: call.name,
+            }),
         ),
       };
     })

@@ -17,7 +17,11 @@ export interface RawStream {
 }
 
 /** Opens a request and resolves once the status line and headers arrived. */
-export function openRaw(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<RawStream> {
+export function openRaw(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<RawStream> {
   const url = new URL(path, origin);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
@@ -100,5 +104,9 @@ export function parseFrame(frame: string): { event: string; data: unknown; id?: 
     if (i > 0) fields.set(line.slice(0, i), line.slice(i + 2));
   }
   const id = fields.get("id");
-  return { event: fields.get("event") ?? "", data: JSON.parse(fields.get("data") ?? "null"), ...(id === undefined ? {} : { id }) };
+  return {
+    event: fields.get("event") ?? "",
+    data: JSON.parse(fields.get("data") ?? "null"),
+    ...(id === undefined ? {} : { id }),
+  };
 }

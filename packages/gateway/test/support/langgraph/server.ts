@@ -3,7 +3,15 @@
  * memory bridge, local coordinator, MemorySaver), listening on an ephemeral port.
  */
 import type { AddressInfo } from "node:net";
-import { LocalRunCoordinator, MemoryRunStore, MemoryStreamBridge, RunManager, type StreamBridge, type StreamItem, type SubscribeOptions } from "@deerflow/runtime";
+import {
+  LocalRunCoordinator,
+  MemoryRunStore,
+  MemoryStreamBridge,
+  RunManager,
+  type StreamBridge,
+  type StreamItem,
+  type SubscribeOptions,
+} from "@deerflow/runtime";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { Client as Client115 } from "@langchain/langgraph-sdk";
 import type { FastifyInstance } from "fastify";
@@ -104,7 +112,9 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
       stateGraph: (saver) => buildSlowGraph(gates, saver),
     },
   ]);
-  const bridge = new CountingBridge(new MemoryStreamBridge(options.maxEventsPerRun === undefined ? {} : { maxEventsPerRun: options.maxEventsPerRun }));
+  const bridge = new CountingBridge(
+    new MemoryStreamBridge(options.maxEventsPerRun === undefined ? {} : { maxEventsPerRun: options.maxEventsPerRun }),
+  );
   const manager = new RunManager({
     graphs: assistants.graphs,
     checkpointer,

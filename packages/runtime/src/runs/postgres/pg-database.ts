@@ -17,7 +17,9 @@ import { isConflict, isConnectionError, toStoreError } from "./pg-errors.js";
 export type Queryable = Pick<PoolClient, "query">;
 
 /** Where the store gets its connections (validated by the store). */
-type PgConnection = { pool: Pool } | { connectionString: string; poolConfig?: Omit<PoolConfig, "connectionString"> | undefined };
+type PgConnection =
+  | { pool: Pool }
+  | { connectionString: string; poolConfig?: Omit<PoolConfig, "connectionString"> | undefined };
 
 /** Options of {@link PgDatabase}. */
 export interface PgDatabaseOptions {
@@ -45,10 +47,19 @@ export class PgDatabase {
       this.pool = connection.pool;
       this.ownsPool = false;
     } else {
-      this.pool = new pg.Pool({ connectionTimeoutMillis: 10_000, ...connection.poolConfig, connectionString: connection.connectionString });
+      this.pool = new pg.Pool({
+        connectionTimeoutMillis: 10_000,
+        ...connection.poolConfig,
+        connectionString: connection.connectionString,
+      });
       this.ownsPool = true;
       // An idle client whose server went away emits `error` on the pool; without a listener that would crash the process.
-      this.pool.on("error", (err) => this.logger.warn({ err: err.message, schema: options.schema }, "idle PostgreSQL connection of the run store failed"));
+      this.pool.on("error", (err) =>
+        this.logger.warn(
+          { err: err.message, schema: options.schema },
+          "idle PostgreSQL connection of the run store failed",
+        ),
+      );
     }
   }
 
@@ -97,7 +108,10 @@ export class PgDatabase {
           await this.backoff(operation, attempt, err);
           continue;
         }
-        throw toStoreError(err, committing && broken ? `${operation} (connection lost during COMMIT: outcome unknown)` : operation);
+        throw toStoreError(
+          err,
+          committing && broken ? `${operation} (connection lost during COMMIT: outcome unknown)` : operation,
+        );
       }
     }
   }
@@ -131,13 +145,25 @@ export class PgDatabase {
 
   private async backoff(operation: string, attempt: number, err: unknown): Promise<void> {
     const delay = Math.min(500, 20 * 2 ** (attempt - 1)) * (0.5 + Math.random());
-    this.logger.warn({ operation, attempt, err: err instanceof Error ? err.message : String(err), code: (err as { code?: unknown }).code }, "run store operation failed; retrying");
+    this.logger.warn(
+      {
+        operation,
+        attempt,
+        err: err instanceof Error ? err.message : String(err),
+        code: (err as { code?: unknown }).code,
+      },
+      "run store operation failed; retrying",
+    );
     await new Promise((resolve) => setTimeout(resolve, delay));
     this.open();
   }
 }
 
 /** The first row of a statement, or undefined. */
-export async function one<R extends QueryResultRow>(c: Queryable, text: string, values: unknown[]): Promise<R | undefined> {
+export async function one<R extends QueryResultRow>(
+  c: Queryable,
+  text: string,
+  values: unknown[],
+): Promise<R | undefined> {
   return (await c.query<R>(text, values)).rows[0];
 }

@@ -22,7 +22,8 @@ const SOCKET_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Messages `pg` uses for connection failures that carry no code. */
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|not queryable/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|not queryable/i;
 
 function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -64,8 +65,12 @@ export function toStoreError(err: unknown, operation: string): RuntimeError {
   const code = codeOf(err);
   const message = err instanceof Error ? err.message : String(err);
   const hint = code === "42P01" || code === "3F000" ? " (did you call setup()?)" : "";
-  return new RuntimeError("STORE_UNAVAILABLE", `PostgresRunStore.${operation} failed: ${message}${code ? ` [${code}]` : ""}${hint}`, {
-    cause: err,
-    details: { operation, ...(code ? { code } : {}) },
-  });
+  return new RuntimeError(
+    "STORE_UNAVAILABLE",
+    `PostgresRunStore.${operation} failed: ${message}${code ? ` [${code}]` : ""}${hint}`,
+    {
+      cause: err,
+      details: { operation, ...(code ? { code } : {}) },
+    },
+  );
 }

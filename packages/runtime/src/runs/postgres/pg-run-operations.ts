@@ -1,8 +1,24 @@
 /** The run operations of `PostgresRunStore`: admission, start, end, cancel, ownership and retention. */
-import type { ActiveRunQuery, AdmitRunInput, AdmitRunResult, FinishRunInput, RunListQuery, TryStartOutcome } from "../run-store.js";
+import type {
+  ActiveRunQuery,
+  AdmitRunInput,
+  AdmitRunResult,
+  FinishRunInput,
+  RunListQuery,
+  TryStartOutcome,
+} from "../run-store.js";
 import { bySeq, toRunRecord, toThreadRecord, type RunRow, type ThreadRow } from "../sql-rows.js";
 import { runIdTaken, runStillActive, threadAlreadyActive, threadNotFound } from "../store-errors.js";
-import { checkAdmitRunInput, checkCancelAction, checkCutoff, checkFinishRunInput, checkId, checkOwnerChange, checkRunListQuery, SUPERSEDED_RUN_ERROR } from "../store-input.js";
+import {
+  checkAdmitRunInput,
+  checkCancelAction,
+  checkCutoff,
+  checkFinishRunInput,
+  checkId,
+  checkOwnerChange,
+  checkRunListQuery,
+  SUPERSEDED_RUN_ERROR,
+} from "../store-input.js";
 import type { CancelAction, RunRecord } from "../types.js";
 import { one } from "./pg-database.js";
 import { isUniqueViolation } from "./pg-errors.js";
@@ -20,7 +36,8 @@ export class PgRunOperations {
       let locked = false;
       // Retried because a concurrent deleteThread can win between our insert and our lock.
       for (let i = 0; i < 3 && !locked; i++) {
-        if (run.ifNotExists === "create") await tables.insertThread(c, run.threadId, JSON.stringify(run.threadMetadata), this.store.now());
+        if (run.ifNotExists === "create")
+          await tables.insertThread(c, run.threadId, JSON.stringify(run.threadMetadata), this.store.now());
         locked = await tables.lockThread(c, run.threadId);
         if (run.ifNotExists === "reject") break;
       }
@@ -55,15 +72,32 @@ export class PgRunOperations {
                metadata, kwargs, created_at, updated_at, owner_id)
              VALUES ($1, $2, $3, 'pending', $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $8::timestamptz, $9)
              RETURNING *`,
-            [run.runId, run.threadId, run.assistantId, run.multitaskStrategy, run.onDisconnect, JSON.stringify(run.metadata), JSON.stringify(run.kwargs), now, run.ownerId],
+            [
+              run.runId,
+              run.threadId,
+              run.assistantId,
+              run.multitaskStrategy,
+              run.onDisconnect,
+              JSON.stringify(run.metadata),
+              JSON.stringify(run.kwargs),
+              now,
+              run.ownerId,
+            ],
           )
         ).rows[0]!;
       } catch (err) {
         if (isUniqueViolation(err, "runs_pkey")) throw runIdTaken(run.runId);
         throw err;
       }
-      const thread = await one<ThreadRow>(c, `UPDATE ${tables.threads} SET status = 'busy', updated_at = $2::timestamptz WHERE thread_id = $1 RETURNING *`, [run.threadId, now]);
-      this.store.logger.debug({ runId: run.runId, threadId: run.threadId, superseded: superseded.length }, "run admitted");
+      const thread = await one<ThreadRow>(
+        c,
+        `UPDATE ${tables.threads} SET status = 'busy', updated_at = $2::timestamptz WHERE thread_id = $1 RETURNING *`,
+        [run.threadId, now],
+      );
+      this.store.logger.debug(
+        { runId: run.runId, threadId: run.threadId, superseded: superseded.length },
+        "run admitted",
+      );
       return { run: toRunRecord(inserted), superseded, thread: toThreadRecord(thread!) };
     });
   }
@@ -71,7 +105,11 @@ export class PgRunOperations {
   /** {@inheritDoc RunStore.getRun} */
   async getRun(runId: string): Promise<RunRecord | null> {
     checkId(runId, "runId");
-    const rows = await this.store.db.read<RunRow>("getRun", `SELECT * FROM ${this.store.tables.runs} WHERE run_id = $1`, [runId]);
+    const rows = await this.store.db.read<RunRow>(
+      "getRun",
+      `SELECT * FROM ${this.store.tables.runs} WHERE run_id = $1`,
+      [runId],
+    );
     return rows[0] ? toRunRecord(rows[0]) : null;
   }
 
@@ -114,7 +152,8 @@ export class PgRunOperations {
         [runId],
       );
       if (!row) return { outcome: "missing" };
-      if (row.status !== "pending" || row.cancel_action !== null) return { outcome: "cancelled", run: toRunRecord(row) };
+      if (row.status !== "pending" || row.cancel_action !== null)
+        return { outcome: "cancelled", run: toRunRecord(row) };
       if (row.blocked_by !== null) return { outcome: "blocked", run: toRunRecord(row), blockedBy: row.blocked_by };
       const now = this.store.now();
       const started = await one<RunRow>(
@@ -140,7 +179,11 @@ export class PgRunOperations {
       // `undefined` keeps the stored value; null clears it.
       if (update.error !== undefined) sets.push(`error = $${params.push(update.error)}`);
       if (update.stopReason !== undefined) sets.push(`stop_reason = $${params.push(update.stopReason)}`);
-      const row = await one<RunRow>(c, `UPDATE ${tables.runs} SET ${sets.join(", ")} WHERE run_id = $1 AND status = ANY($2::text[]) RETURNING *`, params);
+      const row = await one<RunRow>(
+        c,
+        `UPDATE ${tables.runs} SET ${sets.join(", ")} WHERE run_id = $1 AND status = ANY($2::text[]) RETURNING *`,
+        params,
+      );
       if (!row) return null;
       await tables.settleThread(c, threadId, update.threadStatus, now);
       return toRunRecord(row);
@@ -168,7 +211,11 @@ export class PgRunOperations {
         return toRunRecord(ended!);
       }
       if (row.status === "running" && row.cancel_action === null) {
-        const requested = await one<RunRow>(c, `UPDATE ${tables.runs} SET cancel_action = $2, updated_at = $3::timestamptz WHERE run_id = $1 RETURNING *`, [runId, action, now]);
+        const requested = await one<RunRow>(
+          c,
+          `UPDATE ${tables.runs} SET cancel_action = $2, updated_at = $3::timestamptz WHERE run_id = $1 RETURNING *`,
+          [runId, action, now],
+        );
         return toRunRecord(requested!);
       }
       return toRunRecord(row);
@@ -192,7 +239,11 @@ export class PgRunOperations {
     checkId(runId, "runId");
     const { runs } = this.store.tables;
     return this.store.db.transaction("deleteRun", async (c) => {
-      const row = await one<{ status: string; thread_id: string }>(c, `SELECT status, thread_id FROM ${runs} WHERE run_id = $1 FOR UPDATE`, [runId]);
+      const row = await one<{ status: string; thread_id: string }>(
+        c,
+        `SELECT status, thread_id FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
+        [runId],
+      );
       if (!row) return false;
       if (row.status === "pending" || row.status === "running") throw runStillActive(runId, row.thread_id, row.status);
       await c.query(`DELETE FROM ${runs} WHERE run_id = $1`, [runId]);
@@ -204,7 +255,10 @@ export class PgRunOperations {
   async deleteFinishedRuns(endedBefore: Date): Promise<number> {
     const cutoff = checkCutoff(endedBefore).toISOString();
     return this.store.db.transaction("deleteFinishedRuns", async (c) => {
-      const result = await c.query(`DELETE FROM ${this.store.tables.runs} WHERE status IN ${TERMINAL} AND ended_at < $1::timestamptz`, [cutoff]);
+      const result = await c.query(
+        `DELETE FROM ${this.store.tables.runs} WHERE status IN ${TERMINAL} AND ended_at < $1::timestamptz`,
+        [cutoff],
+      );
       return result.rowCount ?? 0;
     });
   }

@@ -46,7 +46,12 @@ export class PgTables {
   }
 
   /** Inserts an idle thread unless the id is taken; returns the new row or undefined. */
-  async insertThread(c: Queryable, threadId: string, metadataJson: string, now: string): Promise<ThreadRow | undefined> {
+  async insertThread(
+    c: Queryable,
+    threadId: string,
+    metadataJson: string,
+    now: string,
+  ): Promise<ThreadRow | undefined> {
     return one<ThreadRow>(
       c,
       `INSERT INTO ${this.threads} (thread_id, status, metadata, created_at, updated_at)
@@ -74,7 +79,10 @@ export class PgTables {
 
   /** Ids of the thread's active runs, oldest first. */
   async activeRunIds(c: Queryable, threadId: string): Promise<string[]> {
-    const { rows } = await c.query<{ run_id: string }>(`SELECT run_id FROM ${this.runs} WHERE thread_id = $1 AND status IN ${ACTIVE} ORDER BY seq`, [threadId]);
+    const { rows } = await c.query<{ run_id: string }>(
+      `SELECT run_id FROM ${this.runs} WHERE thread_id = $1 AND status IN ${ACTIVE} ORDER BY seq`,
+      [threadId],
+    );
     return rows.map((r) => r.run_id);
   }
 

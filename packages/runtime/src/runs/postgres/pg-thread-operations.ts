@@ -4,7 +4,12 @@ import type { CreateThreadInput, ThreadCountQuery, ThreadPatch, ThreadSearchQuer
 import { toThreadRecord, type ThreadRow } from "../sql-rows.js";
 import { threadExists, threadHasActiveRuns, threadNotFound } from "../store-errors.js";
 import { checkCreateThreadInput, checkId, checkThreadPatch } from "../store-input.js";
-import { checkThreadFilter, checkThreadSearch, type CheckedThreadSearch, type ThreadSortField } from "../thread-search.js";
+import {
+  checkThreadFilter,
+  checkThreadSearch,
+  type CheckedThreadSearch,
+  type ThreadSortField,
+} from "../thread-search.js";
 import type { ThreadRecord } from "../types.js";
 import { one } from "./pg-database.js";
 import type { PgStoreParts } from "./pg-tables.js";
@@ -35,14 +40,22 @@ export class PgThreadOperations {
         const existing = await one<ThreadRow>(c, `SELECT * FROM ${tables.threads} WHERE thread_id = $1`, [threadId]);
         if (existing) return toThreadRecord(existing);
       }
-      throw new RuntimeError("STORE_UNAVAILABLE", `Thread ${threadId} was deleted and recreated concurrently; try again`, { details: { threadId } });
+      throw new RuntimeError(
+        "STORE_UNAVAILABLE",
+        `Thread ${threadId} was deleted and recreated concurrently; try again`,
+        { details: { threadId } },
+      );
     });
   }
 
   /** {@inheritDoc RunStore.getThread} */
   async getThread(threadId: string): Promise<ThreadRecord | null> {
     checkId(threadId, "threadId");
-    const rows = await this.store.db.read<ThreadRow>("getThread", `SELECT * FROM ${this.store.tables.threads} WHERE thread_id = $1`, [threadId]);
+    const rows = await this.store.db.read<ThreadRow>(
+      "getThread",
+      `SELECT * FROM ${this.store.tables.threads} WHERE thread_id = $1`,
+      [threadId],
+    );
     return rows[0] ? toThreadRecord(rows[0]) : null;
   }
 
@@ -87,7 +100,11 @@ export class PgThreadOperations {
   async countThreads(query?: ThreadCountQuery): Promise<number> {
     const filter = checkThreadFilter(query);
     const params: unknown[] = [];
-    const rows = await this.store.db.read<{ count: number }>("countThreads", `SELECT count(*)::int AS count FROM ${this.store.tables.threads} ${threadWhere(filter, params)}`, params);
+    const rows = await this.store.db.read<{ count: number }>(
+      "countThreads",
+      `SELECT count(*)::int AS count FROM ${this.store.tables.threads} ${threadWhere(filter, params)}`,
+      params,
+    );
     return rows[0]?.count ?? 0;
   }
 

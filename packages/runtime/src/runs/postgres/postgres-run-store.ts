@@ -67,20 +67,29 @@ export class PostgresRunStore extends ComposedRunStore {
    *   `pool` / `connectionString`, or a bad `maxAttempts`.
    */
   constructor(options: PostgresRunStoreOptions) {
-    if (typeof options !== "object" || options === null) throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs options with a pool or a connectionString");
+    if (typeof options !== "object" || options === null)
+      throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs options with a pool or a connectionString");
     const hasPool = options.pool !== undefined;
     const hasUrl = options.connectionString !== undefined;
-    if (hasPool === hasUrl) throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs exactly one of `pool` and `connectionString`");
+    if (hasPool === hasUrl)
+      throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs exactly one of `pool` and `connectionString`");
     if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString.length === 0)) {
       throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore connectionString must be a non-empty string");
     }
     const schema = options.schema ?? DEFAULT_SCHEMA;
     const tables = new PgTables(schema);
     const maxAttempts = options.maxAttempts ?? 5;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RuntimeError("CONFIG_INVALID", `PostgresRunStore maxAttempts must be a positive integer, got ${String(maxAttempts)}`);
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `PostgresRunStore maxAttempts must be a positive integer, got ${String(maxAttempts)}`,
+      );
     const logger = options.logger ?? silentLogger;
     const clock = options.now ?? (() => new Date());
-    const connection = options.pool !== undefined ? { pool: options.pool } : { connectionString: options.connectionString, poolConfig: options.poolConfig };
+    const connection =
+      options.pool !== undefined
+        ? { pool: options.pool }
+        : { connectionString: options.connectionString, poolConfig: options.poolConfig };
     const db = new PgDatabase({ connection, maxAttempts, logger, schema });
     const parts = { db, tables, logger, now: () => clock().toISOString() };
     super(new PgThreadOperations(parts), new PgRunOperations(parts));

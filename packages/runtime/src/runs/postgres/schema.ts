@@ -20,9 +20,13 @@ const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export function quoteSchema(schema: unknown): string {
   if (typeof schema !== "string" || !SAFE_IDENTIFIER.test(schema)) {
-    throw new RuntimeError("CONFIG_INVALID", `PostgresRunStore schema must match ${SAFE_IDENTIFIER.source}, got ${JSON.stringify(schema) ?? String(schema)}`, {
-      details: { schema },
-    });
+    throw new RuntimeError(
+      "CONFIG_INVALID",
+      `PostgresRunStore schema must match ${SAFE_IDENTIFIER.source}, got ${JSON.stringify(schema) ?? String(schema)}`,
+      {
+        details: { schema },
+      },
+    );
   }
   return `"${schema}"`;
 }
@@ -102,17 +106,25 @@ export async function migrate(client: Pick<PoolClient, "query">, schema: string,
     name text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
-  const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_migrations`);
+  const { rows } = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${s}.schema_migrations`,
+  );
   const current = rows[0]?.version ?? 0;
   if (current > SCHEMA_VERSION) {
-    logger.warn({ schema, current, known: SCHEMA_VERSION }, "run store schema is newer than this code; leaving it unchanged");
+    logger.warn(
+      { schema, current, known: SCHEMA_VERSION },
+      "run store schema is newer than this code; leaving it unchanged",
+    );
     return [];
   }
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     for (const statement of migration.sql(s)) await client.query(statement);
-    await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [
+      migration.version,
+      migration.name,
+    ]);
     applied.push(migration.version);
   }
   if (applied.length > 0) logger.info({ schema, applied }, "run store schema migrated");

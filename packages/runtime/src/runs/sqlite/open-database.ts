@@ -33,24 +33,35 @@ function configInvalid(message: string): RuntimeError {
  *   naming the path when the directory cannot be created or the file cannot be
  *   opened as a SQLite database (unreadable, a directory, corrupt, not SQLite).
  */
-export function openDatabase(options: { path?: unknown; database?: unknown }, busyTimeoutMs: number, logger: Logger): OpenedDatabase {
+export function openDatabase(
+  options: { path?: unknown; database?: unknown },
+  busyTimeoutMs: number,
+  logger: Logger,
+): OpenedDatabase {
   const hasPath = options.path !== undefined;
-  if (hasPath === (options.database !== undefined)) throw configInvalid("SqliteRunStore needs exactly one of `path` and `database`");
+  if (hasPath === (options.database !== undefined))
+    throw configInvalid("SqliteRunStore needs exactly one of `path` and `database`");
   if (!hasPath) return adopt(options.database);
 
   const given = options.path;
   if (typeof given !== "string" || given.length === 0 || given.includes("\u0000")) {
-    throw configInvalid(`SqliteRunStore path must be a non-empty file path or ":memory:", got ${JSON.stringify(given) ?? String(given)}`);
+    throw configInvalid(
+      `SqliteRunStore path must be a non-empty file path or ":memory:", got ${JSON.stringify(given) ?? String(given)}`,
+    );
   }
   const path = given === MEMORY_PATH ? MEMORY_PATH : resolve(given);
   if (path !== MEMORY_PATH) {
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (cause) {
-      throw new RuntimeError("STORE_UNAVAILABLE", `Cannot create the directory ${dirname(path)} of run store file ${path}: ${(cause as Error).message}`, {
-        cause,
-        details: { operation: "open", path },
-      });
+      throw new RuntimeError(
+        "STORE_UNAVAILABLE",
+        `Cannot create the directory ${dirname(path)} of run store file ${path}: ${(cause as Error).message}`,
+        {
+          cause,
+          details: { operation: "open", path },
+        },
+      );
     }
   }
   let db: Database.Database;
@@ -63,7 +74,11 @@ export function openDatabase(options: { path?: unknown; database?: unknown }, bu
     // busy_timeout first: switching to WAL may have to wait for another process's lock.
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
-    if (path !== MEMORY_PATH && mode !== "wal") logger.warn({ path, journalMode: mode }, "SQLite refused WAL mode for the run store; using its current journal mode");
+    if (path !== MEMORY_PATH && mode !== "wal")
+      logger.warn(
+        { path, journalMode: mode },
+        "SQLite refused WAL mode for the run store; using its current journal mode",
+      );
     // FULL: a committed transaction survives a power loss, not only a crash of this process.
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
@@ -77,7 +92,12 @@ export function openDatabase(options: { path?: unknown; database?: unknown }, bu
 /** Accepts a caller's connection as it is configured (journal mode, timeouts and pragmas stay theirs). */
 function adopt(database: unknown): OpenedDatabase {
   const db = database as Partial<Database.Database> | null;
-  if (typeof db !== "object" || db === null || typeof db.prepare !== "function" || typeof db.transaction !== "function") {
+  if (
+    typeof db !== "object" ||
+    db === null ||
+    typeof db.prepare !== "function" ||
+    typeof db.transaction !== "function"
+  ) {
     throw configInvalid("SqliteRunStore database must be a better-sqlite3 Database");
   }
   if (db.open !== true) throw configInvalid(`SqliteRunStore database ${String(db.name)} is not open`);

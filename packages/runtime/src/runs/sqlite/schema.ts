@@ -73,7 +73,10 @@ export function migrate(db: Database.Database, logger: Logger, path: string): nu
   const apply = db.transaction((): number[] => {
     const current = db.pragma("user_version", { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
-      logger.warn({ path, current, known: SCHEMA_VERSION }, "run store schema is newer than this code; leaving it unchanged");
+      logger.warn(
+        { path, current, known: SCHEMA_VERSION },
+        "run store schema is newer than this code; leaving it unchanged",
+      );
       return [];
     }
     const applied: number[] = [];

@@ -24,7 +24,8 @@ function isCorrupt(err: unknown): boolean {
 
 /** Why a failure happened, in words an operator can act on. */
 function hint(err: unknown, busyTimeoutMs: number): string {
-  if (isBusy(err)) return ` (another connection holds the database lock; gave up after waiting up to ${busyTimeoutMs} ms)`;
+  if (isBusy(err))
+    return ` (another connection holds the database lock; gave up after waiting up to ${busyTimeoutMs} ms)`;
   if (isCorrupt(err)) return " (the file is not a SQLite database or is corrupt)";
   return "";
 }
@@ -41,8 +42,12 @@ export function toStoreError(err: unknown, operation: string, path: string, busy
   if (RuntimeError.isInstance(err)) return err;
   const code = sqliteCode(err);
   const message = err instanceof Error ? err.message : String(err);
-  return new RuntimeError("STORE_UNAVAILABLE", `SqliteRunStore.${operation} failed on ${path}: ${message}${code ? ` [${code}]` : ""}${hint(err, busyTimeoutMs)}`, {
-    cause: err,
-    details: { operation, path, ...(code ? { code } : {}) },
-  });
+  return new RuntimeError(
+    "STORE_UNAVAILABLE",
+    `SqliteRunStore.${operation} failed on ${path}: ${message}${code ? ` [${code}]` : ""}${hint(err, busyTimeoutMs)}`,
+    {
+      cause: err,
+      details: { operation, path, ...(code ? { code } : {}) },
+    },
+  );
 }

@@ -1,8 +1,24 @@
 /** The run operations of `SqliteRunStore`: admission, start, end, cancel, ownership and retention. */
-import type { ActiveRunQuery, AdmitRunInput, AdmitRunResult, FinishRunInput, RunListQuery, TryStartOutcome } from "../run-store.js";
+import type {
+  ActiveRunQuery,
+  AdmitRunInput,
+  AdmitRunResult,
+  FinishRunInput,
+  RunListQuery,
+  TryStartOutcome,
+} from "../run-store.js";
 import { bySeq, toRunRecord, toThreadRecord, type RunRow, type ThreadRow } from "../sql-rows.js";
 import { runIdTaken, runStillActive, threadAlreadyActive, threadNotFound } from "../store-errors.js";
-import { checkAdmitRunInput, checkCancelAction, checkCutoff, checkFinishRunInput, checkId, checkOwnerChange, checkRunListQuery, SUPERSEDED_RUN_ERROR } from "../store-input.js";
+import {
+  checkAdmitRunInput,
+  checkCancelAction,
+  checkCutoff,
+  checkFinishRunInput,
+  checkId,
+  checkOwnerChange,
+  checkRunListQuery,
+  SUPERSEDED_RUN_ERROR,
+} from "../store-input.js";
 import type { CancelAction, RunRecord } from "../types.js";
 import { ACTIVE, RUN, TERMINAL, type SqliteStoreParts } from "./sqlite-tables.js";
 
@@ -20,7 +36,8 @@ export class SqliteRunOperations {
       const existing = tables.threadRow(run.threadId);
       if (!existing && run.ifNotExists === "reject") throw threadNotFound(run.threadId);
       const activeRunIds = existing ? tables.activeRunIds(run.threadId) : [];
-      if (run.multitaskStrategy === "reject" && activeRunIds.length > 0) throw threadAlreadyActive(run.threadId, activeRunIds);
+      if (run.multitaskStrategy === "reject" && activeRunIds.length > 0)
+        throw threadAlreadyActive(run.threadId, activeRunIds);
       if (db.get(`SELECT 1 FROM runs WHERE run_id = ?`, run.runId)) throw runIdTaken(run.runId);
 
       const now = this.store.now();
@@ -55,8 +72,15 @@ export class SqliteRunOperations {
         now,
         run.ownerId,
       )!;
-      const thread = db.get<ThreadRow>(`UPDATE threads SET status = 'busy', updated_at = ? WHERE thread_id = ? RETURNING *`, now, run.threadId)!;
-      this.store.logger.debug({ runId: run.runId, threadId: run.threadId, superseded: superseded.length }, "run admitted");
+      const thread = db.get<ThreadRow>(
+        `UPDATE threads SET status = 'busy', updated_at = ? WHERE thread_id = ? RETURNING *`,
+        now,
+        run.threadId,
+      )!;
+      this.store.logger.debug(
+        { runId: run.runId, threadId: run.threadId, superseded: superseded.length },
+        "run admitted",
+      );
       return { run: toRunRecord(inserted), superseded, thread: toThreadRecord(thread) };
     });
   }
@@ -77,12 +101,15 @@ export class SqliteRunOperations {
     checkId(threadId, "threadId");
     const { status, limit, offset } = checkRunListQuery(query);
     const rows = db.call("listRuns", () =>
-      db.all<RunRow>(`SELECT ${RUN} FROM runs r WHERE thread_id = @threadId AND (@status IS NULL OR status = @status) ORDER BY r.seq DESC LIMIT @limit OFFSET @offset`, {
-        threadId,
-        status: status ?? null,
-        limit,
-        offset,
-      }),
+      db.all<RunRow>(
+        `SELECT ${RUN} FROM runs r WHERE thread_id = @threadId AND (@status IS NULL OR status = @status) ORDER BY r.seq DESC LIMIT @limit OFFSET @offset`,
+        {
+          threadId,
+          status: status ?? null,
+          limit,
+          offset,
+        },
+      ),
     );
     return rows.map(toRunRecord);
   }
@@ -92,7 +119,12 @@ export class SqliteRunOperations {
     const { db } = this.store;
     db.open();
     const ownerId = query?.ownerId === undefined ? null : checkId(query.ownerId, "ownerId");
-    const rows = db.call("listActiveRuns", () => db.all<RunRow>(`SELECT ${RUN} FROM runs r WHERE status IN ${ACTIVE} AND (@ownerId IS NULL OR owner_id = @ownerId) ORDER BY r.seq`, { ownerId }));
+    const rows = db.call("listActiveRuns", () =>
+      db.all<RunRow>(
+        `SELECT ${RUN} FROM runs r WHERE status IN ${ACTIVE} AND (@ownerId IS NULL OR owner_id = @ownerId) ORDER BY r.seq`,
+        { ownerId },
+      ),
+    );
     return rows.map(toRunRecord);
   }
 
@@ -109,10 +141,16 @@ export class SqliteRunOperations {
       );
       if (!row) return { outcome: "missing" };
       const { blocked_by: blockedBy, ...stored } = row;
-      if (stored.status !== "pending" || stored.cancel_action !== null) return { outcome: "cancelled", run: toRunRecord(stored) };
+      if (stored.status !== "pending" || stored.cancel_action !== null)
+        return { outcome: "cancelled", run: toRunRecord(stored) };
       if (blockedBy !== null) return { outcome: "blocked", run: toRunRecord(stored), blockedBy };
       const now = this.store.now();
-      const started = db.get<RunRow>(`UPDATE runs SET status = 'running', started_at = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`, now, now, runId)!;
+      const started = db.get<RunRow>(
+        `UPDATE runs SET status = 'running', started_at = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`,
+        now,
+        now,
+        runId,
+      )!;
       return { outcome: "started", run: toRunRecord(started) };
     });
   }
@@ -160,12 +198,24 @@ export class SqliteRunOperations {
       if (!row) return null;
       const now = this.store.now();
       if (row.status === "pending") {
-        const ended = db.get<RunRow>(`UPDATE runs SET status = 'interrupted', ended_at = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`, now, now, runId)!;
+        const ended = db.get<RunRow>(
+          `UPDATE runs SET status = 'interrupted', ended_at = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`,
+          now,
+          now,
+          runId,
+        )!;
         tables.settleThread(row.thread_id, "idle", now);
         return toRunRecord(ended);
       }
       if (row.status === "running" && row.cancel_action === null) {
-        return toRunRecord(db.get<RunRow>(`UPDATE runs SET cancel_action = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`, action, now, runId)!);
+        return toRunRecord(
+          db.get<RunRow>(
+            `UPDATE runs SET cancel_action = ?, updated_at = ? WHERE run_id = ? RETURNING ${RUN}`,
+            action,
+            now,
+            runId,
+          )!,
+        );
       }
       return toRunRecord(row);
     });
@@ -177,7 +227,17 @@ export class SqliteRunOperations {
     db.open();
     checkOwnerChange(runId, expectedOwnerId, ownerId);
     // One statement is its own transaction; `IS` compares null like a value.
-    return db.call("setOwner", () => db.run(`UPDATE runs SET owner_id = ?, updated_at = ? WHERE run_id = ? AND owner_id IS ?`, ownerId, this.store.now(), runId, expectedOwnerId).changes === 1);
+    return db.call(
+      "setOwner",
+      () =>
+        db.run(
+          `UPDATE runs SET owner_id = ?, updated_at = ? WHERE run_id = ? AND owner_id IS ?`,
+          ownerId,
+          this.store.now(),
+          runId,
+          expectedOwnerId,
+        ).changes === 1,
+    );
   }
 
   /** {@inheritDoc RunStore.deleteRun} */
@@ -186,7 +246,10 @@ export class SqliteRunOperations {
     db.open();
     checkId(runId, "runId");
     return db.transaction("deleteRun", () => {
-      const row = db.get<{ status: string; thread_id: string }>(`SELECT status, thread_id FROM runs WHERE run_id = ?`, runId);
+      const row = db.get<{ status: string; thread_id: string }>(
+        `SELECT status, thread_id FROM runs WHERE run_id = ?`,
+        runId,
+      );
       if (!row) return false;
       if (row.status === "pending" || row.status === "running") throw runStillActive(runId, row.thread_id, row.status);
       db.run(`DELETE FROM runs WHERE run_id = ?`, runId);
@@ -200,6 +263,9 @@ export class SqliteRunOperations {
     db.open();
     // ISO-8601 UTC strings of equal length compare as text like the instants they name.
     const cutoff = checkCutoff(endedBefore).toISOString();
-    return db.call("deleteFinishedRuns", () => db.run(`DELETE FROM runs WHERE status IN ${TERMINAL} AND ended_at < ?`, cutoff).changes);
+    return db.call(
+      "deleteFinishedRuns",
+      () => db.run(`DELETE FROM runs WHERE status IN ${TERMINAL} AND ended_at < ?`, cutoff).changes,
+    );
   }
 }

@@ -83,10 +83,14 @@ export class SqliteRunStore extends ComposedRunStore {
    *   cannot be created or the file is unreadable, corrupt, not SQLite, or locked.
    */
   constructor(options: SqliteRunStoreOptions) {
-    if (typeof options !== "object" || options === null) throw new RuntimeError("CONFIG_INVALID", "SqliteRunStore needs options with a path or a database");
+    if (typeof options !== "object" || options === null)
+      throw new RuntimeError("CONFIG_INVALID", "SqliteRunStore needs options with a path or a database");
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-      throw new RuntimeError("CONFIG_INVALID", `SqliteRunStore busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`);
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `SqliteRunStore busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`,
+      );
     }
     const logger = options.logger ?? silentLogger;
     const clock = options.now ?? (() => new Date());

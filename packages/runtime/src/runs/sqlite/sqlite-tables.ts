@@ -42,16 +42,29 @@ export class SqliteTables {
 
   /** Every thread passing the SQL narrowing of `filter`, in no particular order. */
   candidates(filter: ThreadFilter): IterableIterator<ThreadRow> {
-    return this.db.prepare(`SELECT * FROM threads t WHERE ${THREAD_FILTER_SQL}`).iterate(threadFilterParams(filter)) as IterableIterator<ThreadRow>;
+    return this.db
+      .prepare(`SELECT * FROM threads t WHERE ${THREAD_FILTER_SQL}`)
+      .iterate(threadFilterParams(filter)) as IterableIterator<ThreadRow>;
   }
 
   insertThread(threadId: string, metadataJson: string, now: string): ThreadRow {
-    return this.db.get<ThreadRow>(`INSERT INTO threads (thread_id, status, metadata, created_at, updated_at) VALUES (?, 'idle', ?, ?, ?) RETURNING *`, threadId, metadataJson, now, now)!;
+    return this.db.get<ThreadRow>(
+      `INSERT INTO threads (thread_id, status, metadata, created_at, updated_at) VALUES (?, 'idle', ?, ?, ?) RETURNING *`,
+      threadId,
+      metadataJson,
+      now,
+      now,
+    )!;
   }
 
   /** Ids of the thread's active runs, oldest first. */
   activeRunIds(threadId: string): string[] {
-    return this.db.all<{ run_id: string }>(`SELECT run_id FROM runs WHERE thread_id = ? AND status IN ${ACTIVE} ORDER BY seq`, threadId).map((r) => r.run_id);
+    return this.db
+      .all<{ run_id: string }>(
+        `SELECT run_id FROM runs WHERE thread_id = ? AND status IN ${ACTIVE} ORDER BY seq`,
+        threadId,
+      )
+      .map((r) => r.run_id);
   }
 
   /** After a run ended (inside the transaction): busy while another run is active, else `requested`. */

@@ -18,7 +18,25 @@ function random(n: number): number {
 }
 
 // Scalars whose SQLite JSON types or text could trip a narrowing: -0, 1e21, 2^53+2, empty and non-ASCII strings.
-const SCALARS = [0, -0, 1, 1.5, -3, 1e21, 2 ** 53 + 2, 0.1 + 0.2, "a", "b", "", "\u00e9", "\ud83d\ude00", "1", true, false, null];
+const SCALARS = [
+  0,
+  -0,
+  1,
+  1.5,
+  -3,
+  1e21,
+  2 ** 53 + 2,
+  0.1 + 0.2,
+  "a",
+  "b",
+  "",
+  "\u00e9",
+  "\ud83d\ude00",
+  "1",
+  true,
+  false,
+  null,
+];
 const KEYS = ["k", "l", "", "__proto__", 'q"k', "$.x"];
 
 function value(depth: number): unknown {
@@ -31,7 +49,13 @@ function value(depth: number): unknown {
 function object(depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // defineProperty so that "__proto__" becomes an own key, as JSON.parse makes it.
-  for (let i = random(4); i > 0; i--) Object.defineProperty(out, KEYS[random(KEYS.length)]!, { value: value(depth), enumerable: true, configurable: true, writable: true });
+  for (let i = random(4); i > 0; i--)
+    Object.defineProperty(out, KEYS[random(KEYS.length)]!, {
+      value: value(depth),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   return out;
 }
 
@@ -40,7 +64,9 @@ function subset(v: unknown): unknown {
   if (Array.isArray(v)) return v.filter(() => random(2) === 0).map(subset);
   if (typeof v === "object" && v !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (random(3) > 0) Object.defineProperty(out, k, { value: subset(x), enumerable: true, configurable: true, writable: true });
+    for (const [k, x] of Object.entries(v))
+      if (random(3) > 0)
+        Object.defineProperty(out, k, { value: subset(x), enumerable: true, configurable: true, writable: true });
     return out;
   }
   return v;
@@ -81,11 +107,20 @@ describe("SqliteRunStore thread search against MemoryRunStore", () => {
         limit: 1 + random(40),
         offset: random(5),
         ...(random(4) === 0 ? { status: statuses[random(4)]! } : {}),
-        ...(random(5) === 0 ? { ids: Array.from({ length: random(30) }, () => `t-${String(random(320)).padStart(3, "0")}`) } : {}),
+        ...(random(5) === 0
+          ? { ids: Array.from({ length: random(30) }, () => `t-${String(random(320)).padStart(3, "0")}`) }
+          : {}),
       };
       const expected = (await memory.searchThreads(query)).map((t) => t.threadId);
-      expect((await sqlite.searchThreads(query)).map((t) => t.threadId), JSON.stringify(query)).toEqual(expected);
-      const filter = { metadata, ...(query.status ? { status: query.status } : {}), ...(query.ids ? { ids: query.ids } : {}) };
+      expect(
+        (await sqlite.searchThreads(query)).map((t) => t.threadId),
+        JSON.stringify(query),
+      ).toEqual(expected);
+      const filter = {
+        metadata,
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.ids ? { ids: query.ids } : {}),
+      };
       const count = await memory.countThreads(filter);
       expect(await sqlite.countThreads(filter), JSON.stringify(filter)).toBe(count);
       if (count > 0) matched++;
@@ -97,9 +132,17 @@ describe("SqliteRunStore thread search against MemoryRunStore", () => {
   it("returns the same pages without a metadata filter", async () => {
     for (const sortBy of ["threadId", "status", "createdAt", "updatedAt"] as const) {
       for (const sortOrder of ["asc", "desc"] as const) {
-        for (const [limit, offset] of [[10, 0], [7, 13], [1000, 0], [5, 298]] as const) {
+        for (const [limit, offset] of [
+          [10, 0],
+          [7, 13],
+          [1000, 0],
+          [5, 298],
+        ] as const) {
           const query = { sortBy, sortOrder, limit, offset };
-          expect((await sqlite.searchThreads(query)).map((t) => t.threadId), JSON.stringify(query)).toEqual((await memory.searchThreads(query)).map((t) => t.threadId));
+          expect(
+            (await sqlite.searchThreads(query)).map((t) => t.threadId),
+            JSON.stringify(query),
+          ).toEqual((await memory.searchThreads(query)).map((t) => t.threadId));
         }
       }
       expect(await sqlite.countThreads({ status: "error" })).toBe(await memory.countThreads({ status: "error" }));

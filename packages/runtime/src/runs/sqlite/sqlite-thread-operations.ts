@@ -44,9 +44,16 @@ export class SqliteThreadOperations {
       const row = tables.threadRow(threadId);
       if (!row) throw threadNotFound(threadId);
       // A shallow merge, like jsonb `||` on two objects; SQLite's json_patch would merge recursively.
-      const merged = metadata === undefined ? row.metadata : JSON.stringify({ ...toThreadRecord(row).metadata, ...metadata });
+      const merged =
+        metadata === undefined ? row.metadata : JSON.stringify({ ...toThreadRecord(row).metadata, ...metadata });
       return toThreadRecord(
-        db.get<ThreadRow>(`UPDATE threads SET metadata = ?, status = coalesce(?, status), updated_at = ? WHERE thread_id = ? RETURNING *`, merged, status ?? null, this.store.now(), threadId)!,
+        db.get<ThreadRow>(
+          `UPDATE threads SET metadata = ?, status = coalesce(?, status), updated_at = ? WHERE thread_id = ? RETURNING *`,
+          merged,
+          status ?? null,
+          this.store.now(),
+          threadId,
+        )!,
       );
     });
   }
@@ -59,11 +66,15 @@ export class SqliteThreadOperations {
     // Without a metadata filter the SQL is exact and can page; with one, threadMatches decides and pages here.
     const exact = q.metadata === undefined;
     return db.call("searchThreads", () => {
-      const rows = db.prepare(`SELECT * FROM threads t WHERE ${THREAD_FILTER_SQL} ${threadOrderSql(q.sortBy, q.sortOrder)} LIMIT @limit OFFSET @offset`).iterate({
-        ...threadFilterParams(q),
-        limit: exact ? q.limit : -1,
-        offset: exact ? q.offset : 0,
-      }) as IterableIterator<ThreadRow>;
+      const rows = db
+        .prepare(
+          `SELECT * FROM threads t WHERE ${THREAD_FILTER_SQL} ${threadOrderSql(q.sortBy, q.sortOrder)} LIMIT @limit OFFSET @offset`,
+        )
+        .iterate({
+          ...threadFilterParams(q),
+          limit: exact ? q.limit : -1,
+          offset: exact ? q.offset : 0,
+        }) as IterableIterator<ThreadRow>;
       const out: ThreadRecord[] = [];
       let skip = exact ? 0 : q.offset;
       for (const row of rows) {
@@ -82,7 +93,11 @@ export class SqliteThreadOperations {
     db.open();
     const filter = checkThreadFilter(query);
     return db.call("countThreads", () => {
-      if (filter.metadata === undefined) return db.get<{ n: number }>(`SELECT count(*) AS n FROM threads t WHERE ${THREAD_FILTER_SQL}`, threadFilterParams(filter))!.n;
+      if (filter.metadata === undefined)
+        return db.get<{ n: number }>(
+          `SELECT count(*) AS n FROM threads t WHERE ${THREAD_FILTER_SQL}`,
+          threadFilterParams(filter),
+        )!.n;
       let count = 0;
       for (const row of tables.candidates(filter)) if (threadMatches(toThreadRecord(row), filter)) count++;
       return count;

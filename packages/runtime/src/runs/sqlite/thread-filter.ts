@@ -28,7 +28,11 @@ export const THREAD_FILTER_SQL = `(@status IS NULL OR t.status = @status)
   END`;
 
 /** Named parameters of {@link THREAD_FILTER_SQL}. */
-export function threadFilterParams(filter: ThreadFilter): { status: string | null; ids: string | null; metadata: string | null } {
+export function threadFilterParams(filter: ThreadFilter): {
+  status: string | null;
+  ids: string | null;
+  metadata: string | null;
+} {
   return {
     status: filter.status ?? null,
     ids: filter.ids === undefined ? null : JSON.stringify(filter.ids),

@@ -38,7 +38,11 @@ export async function startInstance(deployment: Deployment, trace = new Trace())
   await checkpointer.setup();
   const redis = new Redis(deployment.redisUrl);
   const bridge = new RedisStreamBridge({ redis, keyPrefix: `${deployment.prefix}:stream:` });
-  const coordinator = new RedisRunCoordinator({ redis, keyPrefix: `${deployment.prefix}:runtime:`, leaseMs: deployment.leaseMs });
+  const coordinator = new RedisRunCoordinator({
+    redis,
+    keyPrefix: `${deployment.prefix}:runtime:`,
+    leaseMs: deployment.leaseMs,
+  });
   const manager = new RunManager({
     graphs: { work: workGraphFactory(trace) },
     store,

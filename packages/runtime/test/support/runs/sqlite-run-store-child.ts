@@ -62,8 +62,10 @@ async function drain(store: SqliteRunStore, runIds: string[], report: ChildRepor
     const runs = await store.listRuns("queue", { limit: 1000 });
     const at = runs.findIndex((r) => r.runId === runId);
     for (const [i, r] of runs.entries()) {
-      if (i > at && (r.status === "pending" || r.status === "running")) report.violations.push(`${runId} started while older ${r.runId} was ${r.status}`);
-      if (i < at && r.status === "running") report.violations.push(`${runId} started while newer ${r.runId} was running`);
+      if (i > at && (r.status === "pending" || r.status === "running"))
+        report.violations.push(`${runId} started while older ${r.runId} was ${r.status}`);
+      if (i < at && r.status === "running")
+        report.violations.push(`${runId} started while newer ${r.runId} was running`);
     }
     await store.finishRun(runId, { status: "success", threadStatus: "idle" });
   }
@@ -76,7 +78,10 @@ async function main(): Promise<void> {
   process.stdout.write("ready\n");
   await once(stdin, "line");
   for (let round = 0; round < rounds; round++) {
-    for (const [strategy, outcomes] of [["reject", report.reject], ["interrupt", report.interrupt]] as const) {
+    for (const [strategy, outcomes] of [
+      ["reject", report.reject],
+      ["interrupt", report.interrupt],
+    ] as const) {
       try {
         await store.admitRun(admission(`${strategy}-${round}`, strategy));
         outcomes.push("ok");

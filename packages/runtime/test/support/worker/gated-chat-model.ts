@@ -56,7 +56,11 @@ export class GatedChatModel extends BaseChatModel {
     }
   }
 
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
     let text = "";
     for await (const chunk of this._streamResponseChunks(messages, options, runManager)) text += chunk.text;
     const fields = this.messageId === undefined ? { content: text } : { content: text, id: this.messageId };

@@ -18,7 +18,7 @@ export function chatGraph(model: BaseChatModel, checkpointer?: BaseCheckpointSav
         config.writer?.({ progress: "model-start", count: state.messages.length });
         const reply = await model.invoke(state.messages, config);
         return { messages: [reply] };
-    })
+      })
       .addEdge(START, "model")
       .addEdge("model", END)
       .compile(checkpointer ? { checkpointer } : {}),
@@ -68,7 +68,9 @@ function approvalBuilder() {
       const decision = interrupt({ question: "approve?" }) as string;
       return { decision };
     })
-    .addNode("finish", async (state) => ({ messages: [new AIMessage({ content: `decided: ${state.decision}`, id: "final" })] }))
+    .addNode("finish", async (state) => ({
+      messages: [new AIMessage({ content: `decided: ${state.decision}`, id: "final" })],
+    }))
     .addEdge(START, "draft")
     .addEdge("draft", "ask")
     .addEdge("ask", "finish")

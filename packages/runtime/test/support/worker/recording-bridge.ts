@@ -44,7 +44,8 @@ export class RecordingBridge implements StreamBridge {
 
   async *subscribe(runId: string, _options?: SubscribeOptions): AsyncIterable<StreamItem> {
     let i = 0;
-    for (const e of this.events) if (e.runId === runId) yield { kind: "event", id: String(i++), event: e.event, data: e.data };
+    for (const e of this.events)
+      if (e.runId === runId) yield { kind: "event", id: String(i++), event: e.event, data: e.data };
     yield { kind: "end" };
   }
 

@@ -50,7 +50,9 @@ function approvalWithSlowFinish(checkpointer: BaseCheckpointSaver | undefined, g
 type Snapshot = { values: Record<string, unknown>; next: string[] };
 
 function getState(graph: StreamableGraph, threadId: string): Promise<Snapshot> {
-  return (graph as unknown as { getState(c: unknown): Promise<Snapshot> }).getState({ configurable: { thread_id: threadId } });
+  return (graph as unknown as { getState(c: unknown): Promise<Snapshot> }).getState({
+    configurable: { thread_id: threadId },
+  });
 }
 
 function contents(snapshot: Snapshot): unknown[] {
@@ -58,12 +60,22 @@ function contents(snapshot: Snapshot): unknown[] {
 }
 
 /** Declares the rollback tests for one checkpointer; `open` runs in each test (inside beforeAll-created resources). */
-export function describeRollback(name: string, open: () => BaseCheckpointSaver, options: { skip?: boolean } = {}): void {
+export function describeRollback(
+  name: string,
+  open: () => BaseCheckpointSaver,
+  options: { skip?: boolean } = {},
+): void {
   describe.skipIf(options.skip === true)(`rollback with ${name}`, () => {
     type Build = (checkpointer: BaseCheckpointSaver | undefined) => StreamableGraph;
 
     /** Executes a run whose graph is compiled, as in production, with the checkpointer the worker hands to the factory. */
-    async function execute(checkpointer: BaseCheckpointSaver, build: Build, threadId: string, kwargs: Partial<RunKwargs>, abortWhen?: Promise<void>) {
+    async function execute(
+      checkpointer: BaseCheckpointSaver,
+      build: Build,
+      threadId: string,
+      kwargs: Partial<RunKwargs>,
+      abortWhen?: Promise<void>,
+    ) {
       const controller = new AbortController();
       void abortWhen?.then(() => controller.abort(new RunAbort("rollback")));
       const run = makeRun({ threadId, ...kwargs });
@@ -83,14 +95,27 @@ export function describeRollback(name: string, open: () => BaseCheckpointSaver, 
       const counter = { n: 0 };
       let gate = new Gate(0);
       const build: Build = (cp) => twoStepGraph(cp, gate, counter);
-      const first = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "one" }] } });
+      const first = await execute(checkpointer, build, threadId, {
+        input: { messages: [{ role: "user", content: "one" }] },
+      });
       expect(first.outcome.status).toBe("success");
       const before = await getState(build(checkpointer), threadId);
       expect(contents(before)).toEqual(["one", "prep 1", "answer 1"]);
 
       gate = new Gate(1);
-      const second = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "two" }] } }, gate.entered);
-      expect(second.outcome).toEqual({ status: "error", error: "Rolled back by user", threadStatus: "idle", rolledBack: true });
+      const second = await execute(
+        checkpointer,
+        build,
+        threadId,
+        { input: { messages: [{ role: "user", content: "two" }] } },
+        gate.entered,
+      );
+      expect(second.outcome).toEqual({
+        status: "error",
+        error: "Rolled back by user",
+        threadStatus: "idle",
+        rolledBack: true,
+      });
       expect(gate.sawAbort).toBe(true);
 
       const after = await getState(build(checkpointer), threadId);
@@ -101,13 +126,25 @@ export function describeRollback(name: string, open: () => BaseCheckpointSaver, 
       const history: { runId: unknown; messages: number }[] = [];
       for await (const tuple of checkpointer.list({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) {
         const messages = (tuple.checkpoint.channel_values["messages"] ?? []) as unknown[];
-        history.push({ runId: (tuple.metadata as Record<string, unknown> | undefined)?.["run_id"], messages: messages.length });
+        history.push({
+          runId: (tuple.metadata as Record<string, unknown> | undefined)?.["run_id"],
+          messages: messages.length,
+        });
       }
       expect(history.some((h) => h.runId === second.run.runId && h.messages === 5)).toBe(true);
 
-      const third = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "three" }] } });
+      const third = await execute(checkpointer, build, threadId, {
+        input: { messages: [{ role: "user", content: "three" }] },
+      });
       expect(third.outcome.status).toBe("success");
-      expect(contents(await getState(build(checkpointer), threadId))).toEqual(["one", "prep 1", "answer 1", "three", "prep 3", "answer 3"]);
+      expect(contents(await getState(build(checkpointer), threadId))).toEqual([
+        "one",
+        "prep 1",
+        "answer 1",
+        "three",
+        "prep 3",
+        "answer 3",
+      ]);
     });
 
     it("resets a thread that had no checkpoint before the run", async () => {
@@ -116,11 +153,19 @@ export function describeRollback(name: string, open: () => BaseCheckpointSaver, 
       let gate = new Gate(1);
       const counter = { n: 0 };
       const build: Build = (cp) => twoStepGraph(cp, gate, counter);
-      const { outcome } = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "one" }] } }, gate.entered);
+      const { outcome } = await execute(
+        checkpointer,
+        build,
+        threadId,
+        { input: { messages: [{ role: "user", content: "one" }] } },
+        gate.entered,
+      );
       expect(outcome).toMatchObject({ status: "error", rolledBack: true });
       expect(await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } })).toBeUndefined();
       gate = new Gate(0);
-      const next = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "fresh" }] } });
+      const next = await execute(checkpointer, build, threadId, {
+        input: { messages: [{ role: "user", content: "fresh" }] },
+      });
       expect(next.outcome.status).toBe("success");
       expect(contents(await getState(build(checkpointer), threadId))).toEqual(["fresh", "prep 2", "answer 2"]);
     });
@@ -130,7 +175,9 @@ export function describeRollback(name: string, open: () => BaseCheckpointSaver, 
       const threadId = crypto.randomUUID();
       const gate = new Gate(1);
       const build: Build = (cp) => approvalWithSlowFinish(cp, gate);
-      const first = await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "go" }] } });
+      const first = await execute(checkpointer, build, threadId, {
+        input: { messages: [{ role: "user", content: "go" }] },
+      });
       expect(first.outcome.threadStatus).toBe("interrupted");
       const before = await getState(build(checkpointer), threadId);
 
@@ -163,19 +210,31 @@ export function describeRollback(name: string, open: () => BaseCheckpointSaver, 
       expect(restored.metadata).toMatchObject({ source: "update", step: (head.metadata?.step ?? 0) + 1 });
       expect(restored.parentConfig?.configurable?.["checkpoint_id"]).toBe(head.checkpoint.id);
       expect(restored.checkpoint.channel_values).toEqual(pre.checkpoint.channel_values);
-      const headMax = Math.max(...Object.values(head.checkpoint.channel_versions).map((v) => Number.parseFloat(String(v))));
-      for (const version of Object.values(restored.checkpoint.channel_versions)) expect(Number.parseFloat(String(version))).toBeGreaterThan(headMax);
+      const headMax = Math.max(
+        ...Object.values(head.checkpoint.channel_versions).map((v) => Number.parseFloat(String(v))),
+      );
+      for (const version of Object.values(restored.checkpoint.channel_versions))
+        expect(Number.parseFloat(String(version))).toBeGreaterThan(headMax);
       expect(contents(await getState(build(checkpointer), threadId))).toEqual(["a", "prep 1", "answer 1"]);
       // and the thread goes on from the restored state
       await execute(checkpointer, build, threadId, { input: { messages: [{ role: "user", content: "c" }] } });
-      expect(contents(await getState(build(checkpointer), threadId))).toEqual(["a", "prep 1", "answer 1", "c", "prep 3", "answer 3"]);
+      expect(contents(await getState(build(checkpointer), threadId))).toEqual([
+        "a",
+        "prep 1",
+        "answer 1",
+        "c",
+        "prep 3",
+        "answer 3",
+      ]);
     });
 
     it("fails loudly when the pre-run checkpoint no longer exists", async () => {
       const checkpointer = open();
       const threadId = crypto.randomUUID();
       await execute(checkpointer, (cp) => twoStepGraph(cp, new Gate(0)), threadId, { input: { messages: [] } });
-      await expect(restoreThreadCheckpoint(checkpointer, threadId, "1ef00000-0000-6000-8000-000000000000")).rejects.toThrow(/no longer exists/);
+      await expect(
+        restoreThreadCheckpoint(checkpointer, threadId, "1ef00000-0000-6000-8000-000000000000"),
+      ).rejects.toThrow(/no longer exists/);
     });
   });
 }

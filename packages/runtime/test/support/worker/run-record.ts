@@ -2,7 +2,9 @@
 import { randomUUID } from "node:crypto";
 import type { RunKwargs, RunRecord } from "../../../src/runs/types.js";
 
-export function makeRun(kwargs: Partial<RunKwargs> & { threadId?: string; metadata?: Record<string, unknown> } = {}): RunRecord {
+export function makeRun(
+  kwargs: Partial<RunKwargs> & { threadId?: string; metadata?: Record<string, unknown> } = {},
+): RunRecord {
   const { threadId, metadata, ...rest } = kwargs;
   const now = new Date().toISOString();
   return {

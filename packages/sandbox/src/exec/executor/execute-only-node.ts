@@ -52,7 +52,10 @@ async function makeCopy(): Promise<string> {
   const source = realpathSync(process.execPath);
   const info = statSync(source);
   const uid = process.geteuid?.() ?? 0;
-  const tag = createHash("sha256").update(`${source}\0${info.size}\0${info.mtimeMs}\0${info.ino}`).digest("hex").slice(0, 16);
+  const tag = createHash("sha256")
+    .update(`${source}\0${info.size}\0${info.mtimeMs}\0${info.ino}`)
+    .digest("hex")
+    .slice(0, 16);
   let dir = path.join(os.tmpdir(), `deerflow-executor-${uid}-${tag}`);
   const file = (d: string) => path.join(d, "node");
   try {
@@ -88,7 +91,13 @@ function isPrivateDir(dir: string, uid: number): boolean {
 function isIntactCopy(file: string, source: string): boolean {
   try {
     const copy = lstatSync(file);
-    return copy.isFile() && copy.uid === (process.geteuid?.() ?? 0) && (copy.mode & 0o777) === EXECUTE_ONLY && copy.nlink === 1 && copy.size === statSync(source).size;
+    return (
+      copy.isFile() &&
+      copy.uid === (process.geteuid?.() ?? 0) &&
+      (copy.mode & 0o777) === EXECUTE_ONLY &&
+      copy.nlink === 1 &&
+      copy.size === statSync(source).size
+    );
   } catch {
     return false;
   }

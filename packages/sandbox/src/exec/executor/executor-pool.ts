@@ -86,7 +86,8 @@ export class ExecutorPool {
   /** Executors alive or starting. */
   get size(): number {
     let n = 0;
-    for (const entry of this.#entries.values()) if (entry.session?.alive === true || entry.starting !== undefined) n += 1;
+    for (const entry of this.#entries.values())
+      if (entry.session?.alive === true || entry.starting !== undefined) n += 1;
     return n;
   }
 
@@ -115,7 +116,10 @@ export class ExecutorPool {
       } catch (err) {
         if (!(err instanceof ExecutorLostError)) throw err;
         if (!err.started && attempt === 0) {
-          this.#logger.info({ sandboxId: slot.sandboxId }, "sandbox executor was gone before the command started; retrying on a new one");
+          this.#logger.info(
+            { sandboxId: slot.sandboxId },
+            "sandbox executor was gone before the command started; retrying on a new one",
+          );
           continue;
         }
         throw new SandboxError(
@@ -150,7 +154,16 @@ export class ExecutorPool {
   #entry(slot: ExecutorSlot): Entry {
     let entry = this.#entries.get(slot.key);
     if (entry === undefined) {
-      entry = { key: slot.key, sandboxId: slot.sandboxId, session: undefined, starting: undefined, lastUsed: ++this.#uses, idleTimer: undefined, backoffUntil: 0, crashes: [] };
+      entry = {
+        key: slot.key,
+        sandboxId: slot.sandboxId,
+        session: undefined,
+        starting: undefined,
+        lastUsed: ++this.#uses,
+        idleTimer: undefined,
+        backoffUntil: 0,
+        crashes: [],
+      };
       this.#entries.set(slot.key, entry);
     }
     return entry;
@@ -170,12 +183,18 @@ export class ExecutorPool {
     await this.#makeRoom();
     let session: ExecutorSession;
     try {
-      session = await ExecutorSession.start(slot.launch, { logger: this.#logger, ...(this.#startTimeoutMs === undefined ? {} : { startTimeoutMs: this.#startTimeoutMs }) });
+      session = await ExecutorSession.start(slot.launch, {
+        logger: this.#logger,
+        ...(this.#startTimeoutMs === undefined ? {} : { startTimeoutMs: this.#startTimeoutMs }),
+      });
     } catch (err) {
       // A refused cgroup attach is not a reason to run the command some other way.
       if (!(err instanceof ExecutorStartError)) throw err;
       entry.backoffUntil = Date.now() + EXECUTOR_START_BACKOFF_MS;
-      this.#logger.warn({ sandboxId: slot.sandboxId, err: (err as Error).message }, "sandbox executor could not start; running commands with one bubblewrap each for a while");
+      this.#logger.warn(
+        { sandboxId: slot.sandboxId, err: (err as Error).message },
+        "sandbox executor could not start; running commands with one bubblewrap each for a while",
+      );
       return undefined;
     }
     entry.session = session;
@@ -189,7 +208,10 @@ export class ExecutorPool {
     entry.session = undefined;
     const now = Date.now();
     entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-    this.#logger.warn({ sandboxId: entry.sandboxId, pid: session.pid, stderr: session.diagnostics }, "sandbox executor exited unexpectedly; the next command starts a new one");
+    this.#logger.warn(
+      { sandboxId: entry.sandboxId, pid: session.pid, stderr: session.diagnostics },
+      "sandbox executor exited unexpectedly; the next command starts a new one",
+    );
     if (entry.crashes.length >= MAX_CRASHES) {
       entry.backoffUntil = now + EXECUTOR_START_BACKOFF_MS;
       entry.crashes = [];
@@ -201,7 +223,10 @@ export class ExecutorPool {
     if (!session.alive || session.running > 0 || entry.session !== session) return;
     if (slot.cpuLimitMicros !== undefined && session.cpuMicros * 2 > slot.cpuLimitMicros) {
       // Its RLIMIT_CPU is cumulative: replace it before it runs out.
-      this.#logger.debug({ sandboxId: slot.sandboxId, cpuMicros: session.cpuMicros }, "replacing a sandbox executor near its CPU limit");
+      this.#logger.debug(
+        { sandboxId: slot.sandboxId, cpuMicros: session.cpuMicros },
+        "replacing a sandbox executor near its CPU limit",
+      );
       void this.#stopSession(entry, session);
       return;
     }
@@ -221,7 +246,10 @@ export class ExecutorPool {
         .filter((e) => e.session?.alive === true && e.session.running === 0 && e.starting === undefined)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (idle === undefined) {
-        this.#logger.warn({ max: this.#maxExecutors }, "every sandbox executor is busy; starting one more than the maximum");
+        this.#logger.warn(
+          { max: this.#maxExecutors },
+          "every sandbox executor is busy; starting one more than the maximum",
+        );
         break;
       }
       stops.push(this.#remove(idle));

@@ -68,13 +68,24 @@ export async function executorProgram(logger: Logger = silentLogger): Promise<Ex
     node = await executeOnlyNode();
     path = `${EXECUTOR_DIR}/node`;
   } catch (err) {
-    logger.warn({ err: (err as Error).message }, "cannot make an execute-only copy of node for the sandbox executor; commands can inspect the executor");
+    logger.warn(
+      { err: (err as Error).message },
+      "cannot make an execute-only copy of node for the sandbox executor; commands can inspect the executor",
+    );
     node = realpathSync(process.execPath);
     // /usr is bound read-only in every sandbox: a node under it is already there.
     path = node.startsWith("/usr/") ? node : `${EXECUTOR_DIR}/node`;
   }
   latest = {
-    argv: ["/bin/sh", "-c", EXECUTOR_INIT_SCRIPT, "deerflow-executor", path, ...EXECUTOR_NODE_FLAGS, EXECUTOR_SCRIPT_PATH],
+    argv: [
+      "/bin/sh",
+      "-c",
+      EXECUTOR_INIT_SCRIPT,
+      "deerflow-executor",
+      path,
+      ...EXECUTOR_NODE_FLAGS,
+      EXECUTOR_SCRIPT_PATH,
+    ],
     binds: path === node ? [] : [{ virtualPath: path, hostPath: node, readOnly: true }],
   };
   return latest;

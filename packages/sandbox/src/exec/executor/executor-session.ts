@@ -94,7 +94,8 @@ export class ExecutorSession {
     // Every frame written before the executor died is read before this fires.
     launched.frames.once("close", () => this.#lost("the sandbox executor exited"));
     launched.diagnostics.on("data", (chunk: Buffer) => {
-      if (this.#diagnostics.length < MAX_DIAGNOSTIC_CHARS) this.#diagnostics = (this.#diagnostics + chunk.toString("utf8")).slice(0, MAX_DIAGNOSTIC_CHARS);
+      if (this.#diagnostics.length < MAX_DIAGNOSTIC_CHARS)
+        this.#diagnostics = (this.#diagnostics + chunk.toString("utf8")).slice(0, MAX_DIAGNOSTIC_CHARS);
     });
     this.#idle();
   }
@@ -108,7 +109,10 @@ export class ExecutorSession {
    * @throws ExecutorStartError when it does not come up (its stderr, e.g. bubblewrap's message, is in the message);
    *   the launcher's own errors (a refused cgroup attach).
    */
-  static async start(launch: () => Promise<LaunchedExecutor>, options: { readonly startTimeoutMs?: number; readonly logger?: Logger } = {}): Promise<ExecutorSession> {
+  static async start(
+    launch: () => Promise<LaunchedExecutor>,
+    options: { readonly startTimeoutMs?: number; readonly logger?: Logger } = {},
+  ): Promise<ExecutorSession> {
     const session = new ExecutorSession(await launch(), options.logger ?? silentLogger);
     const timeoutMs = options.startTimeoutMs ?? DEFAULT_EXECUTOR_START_TIMEOUT_MS;
     try {
@@ -124,7 +128,10 @@ export class ExecutorSession {
     } catch (err) {
       await session.#kill();
       const detail = session.#diagnostics.trim();
-      throw new ExecutorStartError(`The sandbox executor did not start: ${(err as Error).message}${detail === "" ? "" : ` (${detail})`}`, { cause: err });
+      throw new ExecutorStartError(
+        `The sandbox executor did not start: ${(err as Error).message}${detail === "" ? "" : ` (${detail})`}`,
+        { cause: err },
+      );
     }
     return session;
   }
@@ -224,7 +231,10 @@ export class ExecutorSession {
       // Keep the host alive until the sandbox is really gone.
       this.#busy();
       this.#process.requests.end();
-      const exited = await Promise.race([this.#exited.then(() => true), delay(EXECUTOR_STOP_GRACE_MS).then(() => false)]);
+      const exited = await Promise.race([
+        this.#exited.then(() => true),
+        delay(EXECUTOR_STOP_GRACE_MS).then(() => false),
+      ]);
       if (!exited) await this.#kill();
       this.#lost("the sandbox was released");
     })();
@@ -248,14 +258,18 @@ export class ExecutorSession {
       for (const frame of this.#decoder.push(chunk)) {
         if (frame.kind === "output") {
           const pending = this.#pending.get(frame.id);
-          if (pending === undefined) throw new ExecutorProtocolError(`executor sent output for unknown request ${frame.id}`);
+          if (pending === undefined)
+            throw new ExecutorProtocolError(`executor sent output for unknown request ${frame.id}`);
           (frame.stream === executorCodec().STDOUT ? pending.stdout : pending.stderr).write(frame.data);
         } else {
           this.#handle(parseExecutorMessage(frame.message));
         }
       }
     } catch (err) {
-      this.#logger.error({ pid: this.pid, err: (err as Error).message }, "sandbox executor broke the protocol; killing it");
+      this.#logger.error(
+        { pid: this.pid, err: (err as Error).message },
+        "sandbox executor broke the protocol; killing it",
+      );
       void this.#kill();
     }
   }
@@ -265,7 +279,9 @@ export class ExecutorSession {
       case "ready":
         if (this.#ready === undefined) throw new ExecutorProtocolError("executor reported ready twice");
         if (message.protocol !== executorCodec().PROTOCOL_VERSION) {
-          this.#ready(new Error(`it speaks protocol ${message.protocol}, the host ${executorCodec().PROTOCOL_VERSION}`));
+          this.#ready(
+            new Error(`it speaks protocol ${message.protocol}, the host ${executorCodec().PROTOCOL_VERSION}`),
+          );
           return;
         }
         this.#ready();
@@ -282,7 +298,9 @@ export class ExecutorSession {
       case "error": {
         const pending = message.id === null ? undefined : this.#pending.get(message.id);
         // A refused request means host and executor disagree about the protocol: not recoverable.
-        throw new ExecutorProtocolError(`executor refused ${pending === undefined ? "a request" : `request ${message.id}`}: ${message.code} ${message.message}`);
+        throw new ExecutorProtocolError(
+          `executor refused ${pending === undefined ? "a request" : `request ${message.id}`}: ${message.code} ${message.message}`,
+        );
       }
     }
   }
@@ -326,8 +344,22 @@ export class ExecutorSession {
     for (const [id, pending] of [...this.#pending]) {
       this.#forget(id, pending);
       if (pending.aborted) pending.reject(new SandboxError("ABORTED", "Command aborted"));
-      else if (pending.expired) pending.resolve({ stdout: pending.stdout, stderr: pending.stderr, exitCode: null, signal: "SIGKILL", timedOut: true, spawnError: null });
-      else if (this.#stopping !== undefined) pending.reject(new SandboxError("UNAVAILABLE", "The sandbox was released while the command was running; the command was killed"));
+      else if (pending.expired)
+        pending.resolve({
+          stdout: pending.stdout,
+          stderr: pending.stderr,
+          exitCode: null,
+          signal: "SIGKILL",
+          timedOut: true,
+          spawnError: null,
+        });
+      else if (this.#stopping !== undefined)
+        pending.reject(
+          new SandboxError(
+            "UNAVAILABLE",
+            "The sandbox was released while the command was running; the command was killed",
+          ),
+        );
       else pending.reject(new ExecutorLostError(pending.started, reason));
     }
   }
@@ -353,7 +385,8 @@ export class ExecutorSession {
 
   #idle(): void {
     this.#process.child.unref();
-    for (const stream of [this.#process.frames, this.#process.diagnostics, this.#process.requests]) (stream as unknown as { unref?: () => void }).unref?.();
+    for (const stream of [this.#process.frames, this.#process.diagnostics, this.#process.requests])
+      (stream as unknown as { unref?: () => void }).unref?.();
   }
 }
 

@@ -88,9 +88,15 @@ export async function launchExecutorProcess(options: ExecutorLaunchOptions): Pro
     source = executorScript();
     executorCodec();
   } catch (err) {
-    throw new ExecutorStartError(`The sandbox executor script cannot be loaded: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+    throw new ExecutorStartError(
+      `The sandbox executor script cannot be loaded: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      { cause: err },
+    );
   }
-  const command = options.cgroup === undefined ? { file: options.file, args: [...options.args] } : gatedCommand(options.file, options.args, { keepStdin: true });
+  const command =
+    options.cgroup === undefined
+      ? { file: options.file, args: [...options.args] }
+      : gatedCommand(options.file, options.args, { keepStdin: true });
   const child = spawn(command.file, command.args, {
     cwd: "/",
     env: { ...options.env },
@@ -103,7 +109,10 @@ export async function launchExecutorProcess(options: ExecutorLaunchOptions): Pro
   const pid = child.pid;
   if (pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once("error", resolve));
-    throw new ExecutorStartError(`Cannot spawn the sandbox executor: ${(err as NodeJS.ErrnoException).code ?? err.message}`, { cause: err });
+    throw new ExecutorStartError(
+      `Cannot spawn the sandbox executor: ${(err as NodeJS.ErrnoException).code ?? err.message}`,
+      { cause: err },
+    );
   }
   child.on("error", () => {});
   const init = new SandboxInit();

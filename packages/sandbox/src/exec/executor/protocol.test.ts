@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { encodeRequest, executorCodec, ExecutorProtocolError, parseExecutorMessage } from "./protocol.js";
 
-const { FrameDecoder, FrameError, encodeFrame, encodeMessage, encodeOutput, KIND_MESSAGE, STDERR, STDOUT } = executorCodec();
+const { FrameDecoder, FrameError, encodeFrame, encodeMessage, encodeOutput, KIND_MESSAGE, STDERR, STDOUT } =
+  executorCodec();
 
 const RESULT = {
   type: "result",
@@ -19,7 +20,11 @@ const RESULT = {
 describe("frame codec", () => {
   it("round-trips messages and output frames", () => {
     const decoder = new FrameDecoder(1 << 20);
-    const bytes = Buffer.concat([encodeMessage({ type: "ready", protocol: 1, pid: 2 }), encodeOutput(7, STDOUT, Buffer.from("hi\n")), encodeOutput(7, STDERR, Buffer.alloc(0))]);
+    const bytes = Buffer.concat([
+      encodeMessage({ type: "ready", protocol: 1, pid: 2 }),
+      encodeOutput(7, STDOUT, Buffer.from("hi\n")),
+      encodeOutput(7, STDERR, Buffer.alloc(0)),
+    ]);
     expect(decoder.push(bytes)).toEqual([
       { kind: "message", message: { type: "ready", protocol: 1, pid: 2 } },
       { kind: "output", id: 7, stream: STDOUT, data: Buffer.from("hi\n") },
@@ -29,7 +34,10 @@ describe("frame codec", () => {
   });
 
   it("reassembles frames split at every possible byte", () => {
-    const frames = Buffer.concat([encodeMessage({ type: "started", id: 1, text: "é€😀" }), encodeOutput(1, STDOUT, Buffer.from([0, 255, 10]))]);
+    const frames = Buffer.concat([
+      encodeMessage({ type: "started", id: 1, text: "é€😀" }),
+      encodeOutput(1, STDOUT, Buffer.from([0, 255, 10])),
+    ]);
     for (let cut = 0; cut <= frames.length; cut += 1) {
       const decoder = new FrameDecoder(1 << 20);
       const got = [...decoder.push(frames.subarray(0, cut)), ...decoder.push(frames.subarray(cut))];
@@ -47,7 +55,10 @@ describe("frame codec", () => {
   });
 
   it("does not keep the chunk it was given alive through an output frame", () => {
-    const chunk = Buffer.concat([encodeOutput(1, STDOUT, Buffer.from("abc")), encodeMessage({ type: "started", id: 1, pad: "p".repeat(64 * 1024) })]);
+    const chunk = Buffer.concat([
+      encodeOutput(1, STDOUT, Buffer.from("abc")),
+      encodeMessage({ type: "started", id: 1, pad: "p".repeat(64 * 1024) }),
+    ]);
     const [frame] = new FrameDecoder(1 << 20).push(chunk);
     expect(frame?.kind === "output" && frame.data.buffer !== chunk.buffer).toBe(true);
   });
@@ -59,7 +70,11 @@ describe("frame codec", () => {
     ["a message that is not JSON", () => encodeFrame(KIND_MESSAGE, Buffer.from("{nope")), /not valid JSON/],
     ["a message that is not an object", () => encodeFrame(KIND_MESSAGE, Buffer.from("[1]")), /not a JSON object/],
     ["an output frame without its header", () => encodeFrame(2, Buffer.from([0, 0, 1])), /too short/],
-    ["an output frame for an unknown stream", () => encodeFrame(2, Buffer.from([0, 0, 0, 1, 3, 65])), /unknown stream 3/],
+    [
+      "an output frame for an unknown stream",
+      () => encodeFrame(2, Buffer.from([0, 0, 0, 1, 3, 65])),
+      /unknown stream 3/,
+    ],
   ])("refuses %s", (_what, frame, message) => {
     const decoder = new FrameDecoder(64);
     expect(() => decoder.push(frame())).toThrow(FrameError);
@@ -80,12 +95,26 @@ describe("frame codec", () => {
 
 describe("parseExecutorMessage", () => {
   it("accepts each message the executor sends", () => {
-    expect(parseExecutorMessage({ type: "ready", protocol: 1, pid: 2 })).toEqual({ type: "ready", protocol: 1, pid: 2 });
+    expect(parseExecutorMessage({ type: "ready", protocol: 1, pid: 2 })).toEqual({
+      type: "ready",
+      protocol: 1,
+      pid: 2,
+    });
     expect(parseExecutorMessage({ type: "started", id: 4, pid: 9 })).toEqual({ type: "started", id: 4 });
     expect(parseExecutorMessage(RESULT)).toEqual(RESULT);
-    expect(parseExecutorMessage({ ...RESULT, exitCode: null, signal: "SIGKILL", timedOut: true })).toMatchObject({ signal: "SIGKILL", exitCode: null });
-    expect(parseExecutorMessage({ ...RESULT, exitCode: null, spawnError: "EAGAIN" })).toMatchObject({ spawnError: "EAGAIN" });
-    expect(parseExecutorMessage({ type: "error", id: null, code: "UNSUPPORTED", message: "no" })).toEqual({ type: "error", id: null, code: "UNSUPPORTED", message: "no" });
+    expect(parseExecutorMessage({ ...RESULT, exitCode: null, signal: "SIGKILL", timedOut: true })).toMatchObject({
+      signal: "SIGKILL",
+      exitCode: null,
+    });
+    expect(parseExecutorMessage({ ...RESULT, exitCode: null, spawnError: "EAGAIN" })).toMatchObject({
+      spawnError: "EAGAIN",
+    });
+    expect(parseExecutorMessage({ type: "error", id: null, code: "UNSUPPORTED", message: "no" })).toEqual({
+      type: "error",
+      id: null,
+      code: "UNSUPPORTED",
+      message: "no",
+    });
   });
 
   it.each([

@@ -106,7 +106,8 @@ export class ExecutorProtocolError extends Error {
   }
 }
 
-const isRequestId = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0 && (v as number) <= 0xffffffff;
+const isRequestId = (v: unknown): v is number =>
+  Number.isInteger(v) && (v as number) > 0 && (v as number) <= 0xffffffff;
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isShortText = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;
 
@@ -136,16 +137,32 @@ export function parseExecutorMessage(raw: Record<string, unknown>): ExecutorMess
     case "result": {
       const { id, exitCode, signal, timedOut, aborted, stdoutBytes, stderrBytes, spawnError, cpuMicros } = raw;
       if (!isRequestId(id)) fail("result id");
-      if (!(exitCode === null || (Number.isInteger(exitCode) && (exitCode as number) >= 0 && (exitCode as number) <= 255))) fail("exit code");
+      if (
+        !(exitCode === null || (Number.isInteger(exitCode) && (exitCode as number) >= 0 && (exitCode as number) <= 255))
+      )
+        fail("exit code");
       if (!(signal === null || isSignalName(signal))) fail("signal");
       if (typeof timedOut !== "boolean" || typeof aborted !== "boolean") fail("result flag");
       if (!isCount(stdoutBytes) || !isCount(stderrBytes) || !isCount(cpuMicros)) fail("result count");
-      if (!(spawnError === null || (isShortText(spawnError, 32) && /^[A-Z0-9_]+$/.test(spawnError)))) fail("spawn error");
-      return { type: "result", id, exitCode: exitCode as number | null, signal, timedOut, aborted, stdoutBytes, stderrBytes, spawnError, cpuMicros };
+      if (!(spawnError === null || (isShortText(spawnError, 32) && /^[A-Z0-9_]+$/.test(spawnError))))
+        fail("spawn error");
+      return {
+        type: "result",
+        id,
+        exitCode: exitCode as number | null,
+        signal,
+        timedOut,
+        aborted,
+        stdoutBytes,
+        stderrBytes,
+        spawnError,
+        cpuMicros,
+      };
     }
     case "error": {
       const { id, code, message } = raw;
-      if (!(id === null || isRequestId(id)) || !isShortText(code, 64) || !isShortText(message, 4096)) fail("error message");
+      if (!(id === null || isRequestId(id)) || !isShortText(code, 64) || !isShortText(message, 4096))
+        fail("error message");
       return { type: "error", id: id as number | null, code, message };
     }
     default:

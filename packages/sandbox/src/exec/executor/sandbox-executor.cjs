@@ -129,7 +129,8 @@ class FrameDecoder {
     while (this.buffered >= 4) {
       const length = this.take(4, false).readUInt32BE(0);
       if (length === 0) throw new FrameError("empty frame");
-      if (length > this.maxFrameBytes) throw new FrameError(`frame of ${length} bytes exceeds the limit of ${this.maxFrameBytes}`);
+      if (length > this.maxFrameBytes)
+        throw new FrameError(`frame of ${length} bytes exceeds the limit of ${this.maxFrameBytes}`);
       if (this.buffered < 4 + length) break;
       this.take(4, true);
       frames.push(decodeBody(this.take(length, true)));
@@ -186,7 +187,8 @@ function decodeBody(body) {
     } catch {
       throw new FrameError("message frame is not valid JSON");
     }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) throw new FrameError("message frame is not a JSON object");
+    if (typeof message !== "object" || message === null || Array.isArray(message))
+      throw new FrameError("message frame is not a JSON object");
     return { kind: "message", message };
   }
   if (kind === KIND_OUTPUT) {
@@ -239,7 +241,9 @@ function main() {
   const { spawn, spawnSync } = require("node:child_process");
 
   if (!insideOwnSandbox(fs)) {
-    process.stderr.write("sandbox executor: refusing to run outside its own sandbox (it must be PID 2 under its init in a new PID namespace)\n");
+    process.stderr.write(
+      "sandbox executor: refusing to run outside its own sandbox (it must be PID 2 under its init in a new PID namespace)\n",
+    );
     process.exit(78);
   }
   closeInheritedDescriptors(fs);
@@ -280,8 +284,10 @@ function main() {
     const id = message.id;
     if (message.type === "exec") {
       const problem = execProblem(message);
-      if (problem !== undefined) sendMessage({ type: "error", id: isRequestId(id) ? id : null, code: "BAD_REQUEST", message: problem });
-      else if (commands.has(id)) sendMessage({ type: "error", id, code: "BAD_REQUEST", message: `request id ${id} is in use` });
+      if (problem !== undefined)
+        sendMessage({ type: "error", id: isRequestId(id) ? id : null, code: "BAD_REQUEST", message: problem });
+      else if (commands.has(id))
+        sendMessage({ type: "error", id, code: "BAD_REQUEST", message: `request id ${id} is in use` });
       else startCommand(message);
     } else if (message.type === "cancel") {
       const command = isRequestId(id) ? commands.get(id) : undefined;
@@ -290,7 +296,12 @@ function main() {
         stopCommand(command);
       }
     } else {
-      sendMessage({ type: "error", id: isRequestId(id) ? id : null, code: "UNSUPPORTED", message: `unknown request type ${JSON.stringify(message.type)}` });
+      sendMessage({
+        type: "error",
+        id: isRequestId(id) ? id : null,
+        code: "UNSUPPORTED",
+        message: `unknown request type ${JSON.stringify(message.type)}`,
+      });
     }
   }
 
@@ -331,10 +342,13 @@ function main() {
       deadline: Date.now() + request.timeoutMs,
     };
     commands.set(command.id, command);
-    command.timer = setTimeout(() => {
-      command.timedOut = true;
-      stopCommand(command);
-    }, Math.min(request.timeoutMs, 2_147_483_647));
+    command.timer = setTimeout(
+      () => {
+        command.timedOut = true;
+        stopCommand(command);
+      },
+      Math.min(request.timeoutMs, 2_147_483_647),
+    );
     spawnCommand(command, Date.now() + SPAWN_RETRY_MS);
   }
 
@@ -577,11 +591,19 @@ function isRequestId(value) {
 function execProblem(message) {
   if (!isRequestId(message.id)) return "id must be an integer in [1, 2^32)";
   const { argv, cwd, env } = message;
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string")) return "argv must be a non-empty array of strings";
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string"))
+    return "argv must be a non-empty array of strings";
   if (typeof cwd !== "string" || !cwd.startsWith("/")) return "cwd must be an absolute path";
-  if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) return "env must map names to strings";
+  if (
+    typeof env !== "object" ||
+    env === null ||
+    Array.isArray(env) ||
+    !Object.values(env).every((v) => typeof v === "string")
+  )
+    return "env must map names to strings";
   for (const key of ["timeoutMs", "maxOutputBytes", "drainGraceMs"]) {
-    if (typeof message[key] !== "number" || !(message[key] >= 0) || !Number.isFinite(message[key])) return `${key} must be a non-negative number`;
+    if (typeof message[key] !== "number" || !(message[key] >= 0) || !Number.isFinite(message[key]))
+      return `${key} must be a non-negative number`;
   }
   return undefined;
 }

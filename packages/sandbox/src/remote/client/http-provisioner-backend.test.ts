@@ -65,7 +65,11 @@ describe("HttpProvisionerBackend", () => {
   });
 
   it("does not mistake an unknown route for a gone sandbox", async () => {
-    const misrouted = new HttpProvisionerBackend({ url: "http://svc.test/prefix", apiKey: "k", fetch: injectFetch(app) });
+    const misrouted = new HttpProvisionerBackend({
+      url: "http://svc.test/prefix",
+      apiKey: "k",
+      fetch: injectFetch(app),
+    });
     await expect(misrouted.isAlive("a")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
   });
 
@@ -75,7 +79,8 @@ describe("HttpProvisionerBackend", () => {
   });
 
   it("resolves a relative sandbox_url against the provisioner", async () => {
-    const relative: typeof fetch = async () => Response.json({ sandbox_id: "a", sandbox_url: "/sandboxes/a", status: "Running" });
+    const relative: typeof fetch = async () =>
+      Response.json({ sandbox_id: "a", sandbox_url: "/sandboxes/a", status: "Running" });
     const b = new HttpProvisionerBackend({ url: "http://prov.test:9", fetch: relative });
     expect(await b.create("a", "t", "u")).toEqual({ url: "http://prov.test:9/sandboxes/a" });
   });

@@ -74,7 +74,13 @@ export class HttpProvisionerBackend implements SandboxBackend {
     this.#destroyMs = options.timeouts?.destroyMs ?? 15_000;
   }
 
-  #call(method: HttpCall["method"], route: string, timeoutMs: number, body?: unknown, acceptStatuses?: readonly number[]): HttpCall {
+  #call(
+    method: HttpCall["method"],
+    route: string,
+    timeoutMs: number,
+    body?: unknown,
+    acceptStatuses?: readonly number[],
+  ): HttpCall {
     return {
       method,
       url: `${this.#base}${route}`,
@@ -88,7 +94,8 @@ export class HttpProvisionerBackend implements SandboxBackend {
   }
 
   #endpoint(record: RecordLike | undefined, what: string): SandboxEndpoint {
-    if (typeof record?.sandbox_url !== "string") throw new SandboxError("UNAVAILABLE", `Sandbox provisioner sent a malformed answer to ${what}`);
+    if (typeof record?.sandbox_url !== "string")
+      throw new SandboxError("UNAVAILABLE", `Sandbox provisioner sent a malformed answer to ${what}`);
     // A relative sandbox_url is resolved against the provisioner.
     return { url: new URL(record.sandbox_url, `${this.#base}/`).toString().replace(/\/+$/, "") };
   }
@@ -124,10 +131,12 @@ export class HttpProvisionerBackend implements SandboxBackend {
   async list(): Promise<readonly SandboxListing[]> {
     const answer = await callJson(this.#call("GET", "/api/sandboxes", this.#statusMs));
     const sandboxes = (answer.body as { sandboxes?: unknown } | undefined)?.sandboxes;
-    if (!Array.isArray(sandboxes)) throw new SandboxError("UNAVAILABLE", "Sandbox provisioner sent a malformed answer to GET /api/sandboxes");
+    if (!Array.isArray(sandboxes))
+      throw new SandboxError("UNAVAILABLE", "Sandbox provisioner sent a malformed answer to GET /api/sandboxes");
     return sandboxes.map((entry: unknown) => {
       const record = entry as RecordLike;
-      if (typeof record.sandbox_id !== "string") throw new SandboxError("UNAVAILABLE", "Sandbox provisioner sent a malformed answer to GET /api/sandboxes");
+      if (typeof record.sandbox_id !== "string")
+        throw new SandboxError("UNAVAILABLE", "Sandbox provisioner sent a malformed answer to GET /api/sandboxes");
       return { id: record.sandbox_id, ...this.#endpoint(record, "GET /api/sandboxes") };
     });
   }

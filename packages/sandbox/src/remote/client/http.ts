@@ -35,10 +35,15 @@ export interface HttpAnswer {
 function translate(err: unknown, call: HttpCall, timeout: AbortSignal): SandboxError {
   if (SandboxError.isInstance(err)) return err;
   if (call.signal?.aborted === true) return new SandboxError("ABORTED", "The operation was aborted", { cause: err });
-  if (timeout.aborted) return new SandboxError("TIMEOUT", `Sandbox service did not answer ${call.what} within ${call.timeoutMs} ms`, { cause: err });
+  if (timeout.aborted)
+    return new SandboxError("TIMEOUT", `Sandbox service did not answer ${call.what} within ${call.timeoutMs} ms`, {
+      cause: err,
+    });
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
   const reason = typeof cause?.code === "string" ? cause.code : err instanceof Error ? err.message : String(err);
-  return new SandboxError("UNAVAILABLE", `Sandbox service is unreachable: ${call.what} failed (${reason})`, { cause: err });
+  return new SandboxError("UNAVAILABLE", `Sandbox service is unreachable: ${call.what} failed (${reason})`, {
+    cause: err,
+  });
 }
 
 function parseJson(text: string): unknown {
@@ -58,7 +63,10 @@ function parseJson(text: string): unknown {
  * @returns What `read` returned, with the status.
  * @throws SandboxError for failures and non-2xx answers not in `acceptStatuses`.
  */
-export async function exchange<T>(call: HttpCall, read: (response: Response) => Promise<T>): Promise<{ status: number; value: T | undefined; body: unknown }> {
+export async function exchange<T>(
+  call: HttpCall,
+  read: (response: Response) => Promise<T>,
+): Promise<{ status: number; value: T | undefined; body: unknown }> {
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal === undefined ? timeout : AbortSignal.any([call.signal, timeout]);
   const headers: Record<string, string> = { accept: "application/json" };
@@ -73,7 +81,8 @@ export async function exchange<T>(call: HttpCall, read: (response: Response) => 
     });
     if (response.ok) return { status: response.status, value: await read(response), body: undefined };
     const body = parseJson(await response.text());
-    if (call.acceptStatuses?.includes(response.status) === true) return { status: response.status, value: undefined, body };
+    if (call.acceptStatuses?.includes(response.status) === true)
+      return { status: response.status, value: undefined, body };
     throw sandboxErrorFromWire(response.status, body, call.what);
   } catch (err) {
     throw translate(err, call, timeout);
@@ -91,7 +100,8 @@ export async function callJson(call: HttpCall): Promise<HttpAnswer> {
   const answer = await exchange(call, async (response) => {
     const text = await response.text();
     const body = parseJson(text);
-    if (body === undefined && text !== "") throw new SandboxError("UNAVAILABLE", `Sandbox service sent a malformed answer to ${call.what}`);
+    if (body === undefined && text !== "")
+      throw new SandboxError("UNAVAILABLE", `Sandbox service sent a malformed answer to ${call.what}`);
     return body;
   });
   return { status: answer.status, body: answer.value ?? answer.body };
@@ -107,7 +117,8 @@ export async function callJson(call: HttpCall): Promise<HttpAnswer> {
  */
 export function envelopeData(body: unknown, what: string): Record<string, unknown> {
   const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
-  if (typeof data !== "object" || data === null) throw new SandboxError("UNAVAILABLE", `Sandbox service sent a malformed answer to ${what}`);
+  if (typeof data !== "object" || data === null)
+    throw new SandboxError("UNAVAILABLE", `Sandbox service sent a malformed answer to ${what}`);
   return data as Record<string, unknown>;
 }
 
@@ -119,7 +130,11 @@ export function envelopeData(body: unknown, what: string): Record<string, unknow
  * @param tooLarge - Builds the error to throw when it is larger.
  * @returns The bytes.
  */
-export async function readCapped(response: Response, maxBytes: number, tooLarge: () => SandboxError): Promise<Uint8Array> {
+export async function readCapped(
+  response: Response,
+  maxBytes: number,
+  tooLarge: () => SandboxError,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > maxBytes) {
     await response.body?.cancel();

@@ -54,7 +54,10 @@ export interface ResolvedProviderOptions {
 
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new SandboxError("CONFIG_INVALID", `${name} must be a ${allowZero ? "non-negative" : "positive"} number: ${value}`);
+    throw new SandboxError(
+      "CONFIG_INVALID",
+      `${name} must be a ${allowZero ? "non-negative" : "positive"} number: ${value}`,
+    );
   }
   return value;
 }
@@ -68,9 +71,11 @@ function positive(name: string, value: number, allowZero = false): number {
  */
 export function resolveProviderOptions(options: RemoteSandboxProviderOptions): ResolvedProviderOptions {
   const { backend, url, apiKey } = options;
-  if (backend === undefined && url === undefined) throw new SandboxError("CONFIG_INVALID", "RemoteSandboxProvider needs a backend or a url");
+  if (backend === undefined && url === undefined)
+    throw new SandboxError("CONFIG_INVALID", "RemoteSandboxProvider needs a backend or a url");
   const maxSandboxes = options.maxSandboxes ?? 3;
-  if (!Number.isInteger(maxSandboxes) || maxSandboxes < 1) throw new SandboxError("CONFIG_INVALID", `maxSandboxes must be a positive integer: ${maxSandboxes}`);
+  if (!Number.isInteger(maxSandboxes) || maxSandboxes < 1)
+    throw new SandboxError("CONFIG_INVALID", `maxSandboxes must be a positive integer: ${maxSandboxes}`);
   return {
     backend:
       backend ??

@@ -48,7 +48,11 @@ describe("RemoteSandboxProvider", () => {
 
   it("gives concurrent acquires of one thread the same sandbox", async () => {
     make();
-    const [a, b, c] = await Promise.all([provider.acquire("t1", "u"), provider.acquire("t1", "u"), provider.acquire("t1", "u")]);
+    const [a, b, c] = await Promise.all([
+      provider.acquire("t1", "u"),
+      provider.acquire("t1", "u"),
+      provider.acquire("t1", "u"),
+    ]);
     expect(a).toBe(b);
     expect(b).toBe(c);
     expect(backend.count("create")).toBe(1);
@@ -237,7 +241,9 @@ describe("RemoteSandboxProvider", () => {
 
   it("rejects options without a backend or with a bad cap", () => {
     expect(() => new RemoteSandboxProvider({})).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
-    expect(() => new RemoteSandboxProvider({ backend, maxSandboxes: 0 })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    expect(() => new RemoteSandboxProvider({ backend, maxSandboxes: 0 })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID" }),
+    );
     provider = new RemoteSandboxProvider({ backend, clock });
   });
 });

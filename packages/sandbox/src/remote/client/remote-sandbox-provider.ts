@@ -11,7 +11,11 @@ import type { Clock } from "./clock.js";
 import { waitUntilReady } from "./readiness.js";
 import { createPoolEntry, type PoolEntry } from "./pool-entry.js";
 import type { RemoteSandbox } from "./remote-sandbox.js";
-import { resolveProviderOptions, type RemoteSandboxProviderOptions, type ResolvedProviderOptions } from "./remote-sandbox-provider-options.js";
+import {
+  resolveProviderOptions,
+  type RemoteSandboxProviderOptions,
+  type ResolvedProviderOptions,
+} from "./remote-sandbox-provider-options.js";
 import type { SandboxBackend } from "./sandbox-backend.js";
 import { DEFAULT_USER_ID, sandboxIdFor } from "./sandbox-id.js";
 
@@ -128,7 +132,12 @@ export class RemoteSandboxProvider implements SandboxProvider {
       });
       if (!ready || this.#shutdown !== undefined) {
         if (found === null) await this.#destroyById(id);
-        throw new SandboxError("UNAVAILABLE", ready ? "Sandbox provider is shut down" : `Sandbox ${id} did not become ready within ${this.#options.readyTimeoutMs} ms`);
+        throw new SandboxError(
+          "UNAVAILABLE",
+          ready
+            ? "Sandbox provider is shut down"
+            : `Sandbox ${id} did not become ready within ${this.#options.readyTimeoutMs} ms`,
+        );
       }
       this.#active.set(id, entry);
       this.#logger.info({ sandboxId: id, threadId, userId, discovered: found !== null }, "sandbox acquired");
@@ -145,7 +154,10 @@ export class RemoteSandboxProvider implements SandboxProvider {
       const oldest = this.#warm.values().next().value;
       if (oldest === undefined) {
         const live = this.#active.size + this.#creating - 1;
-        this.#logger.warn({ live, maxSandboxes: this.#options.maxSandboxes }, "sandbox cap reached and every sandbox is active; creating one more (soft cap)");
+        this.#logger.warn(
+          { live, maxSandboxes: this.#options.maxSandboxes },
+          "sandbox cap reached and every sandbox is active; creating one more (soft cap)",
+        );
         return;
       }
       this.#warm.delete(oldest.id);

@@ -19,10 +19,20 @@ describe("RemoteSandbox", () => {
   beforeEach(async () => {
     provider = new MemorySandboxProvider();
     app = createSandboxServer({ provider, token: KEY });
-    await app.inject({ method: "POST", url: "/api/sandboxes", payload: { sandbox_id: "sb1", thread_id: "t" }, headers: { "x-api-key": KEY } });
+    await app.inject({
+      method: "POST",
+      url: "/api/sandboxes",
+      payload: { sandbox_id: "sb1", thread_id: "t" },
+      headers: { "x-api-key": KEY },
+    });
     hosted = provider.get("mem:default.default:t") as MemorySandbox;
     requests = [];
-    remote = new RemoteSandbox({ id: "sb1", url: URL_, apiKey: KEY, fetch: injectFetch(app, { onRequest: (r) => requests.push(`${r.method} ${r.url}`) }) });
+    remote = new RemoteSandbox({
+      id: "sb1",
+      url: URL_,
+      apiKey: KEY,
+      fetch: injectFetch(app, { onRequest: (r) => requests.push(`${r.method} ${r.url}`) }),
+    });
   });
 
   afterEach(async () => {
@@ -47,7 +57,11 @@ describe("RemoteSandbox", () => {
     hosted.executeHandler = async () => okResult("o", { stderr: "e", exitCode: 3, signal: null, truncated: true });
     const result = await remote.execute("cmd", { timeoutMs: 1234, cwd: "/mnt/user-data/outputs", env: { X: "1" } });
     expect(result).toEqual({ stdout: "o", stderr: "e", exitCode: 3, signal: null, timedOut: false, truncated: true });
-    expect(hosted.executions[0]?.options).toMatchObject({ timeoutMs: 1234, cwd: "/mnt/user-data/outputs", env: { X: "1" } });
+    expect(hosted.executions[0]?.options).toMatchObject({
+      timeoutMs: 1234,
+      cwd: "/mnt/user-data/outputs",
+      env: { X: "1" },
+    });
   });
 
   it("lists with directories suffixed by a slash", async () => {
@@ -58,8 +72,14 @@ describe("RemoteSandbox", () => {
 
   it("globs and greps", async () => {
     await remote.writeFile("/mnt/user-data/w/a.md", "Alpha\nbeta");
-    expect(await remote.glob("/mnt/user-data/w", "*.md")).toEqual({ matches: ["/mnt/user-data/w/a.md"], truncated: false });
-    expect(await remote.grep("/mnt/user-data/w", "alpha")).toEqual({ matches: [{ path: "/mnt/user-data/w/a.md", line: 1, text: "Alpha" }], truncated: false });
+    expect(await remote.glob("/mnt/user-data/w", "*.md")).toEqual({
+      matches: ["/mnt/user-data/w/a.md"],
+      truncated: false,
+    });
+    expect(await remote.grep("/mnt/user-data/w", "alpha")).toEqual({
+      matches: [{ path: "/mnt/user-data/w/a.md", line: 1, text: "Alpha" }],
+      truncated: false,
+    });
     expect((await remote.grep("/mnt/user-data/w", "alpha", { caseSensitive: true })).matches).toEqual([]);
     expect((await remote.grep("/mnt/user-data/w", "a.", { literal: true })).matches).toEqual([]);
   });
@@ -82,7 +102,9 @@ describe("RemoteSandbox", () => {
 
   it("rejects numbers JSON cannot carry without a request", async () => {
     expect(await codeOf(remote.execute("x", { timeoutMs: Number.NaN }))).toBe("INVALID_ARGUMENT");
-    expect(await codeOf(remote.readFile("/mnt/user-data/a", { startLine: Number.POSITIVE_INFINITY }))).toBe("INVALID_ARGUMENT");
+    expect(await codeOf(remote.readFile("/mnt/user-data/a", { startLine: Number.POSITIVE_INFINITY }))).toBe(
+      "INVALID_ARGUMENT",
+    );
     expect(await codeOf(remote.glob("/mnt/user-data", "*", { maxResults: Number.NaN }))).toBe("INVALID_ARGUMENT");
     expect(requests).toEqual([]);
   });
@@ -99,7 +121,12 @@ describe("RemoteSandbox", () => {
   });
 
   it("reports a sandbox the service does not host as UNAVAILABLE", async () => {
-    const other = new RemoteSandbox({ id: "zz", url: "http://svc.test/sandboxes/zz", apiKey: KEY, fetch: injectFetch(app) });
+    const other = new RemoteSandbox({
+      id: "zz",
+      url: "http://svc.test/sandboxes/zz",
+      apiKey: KEY,
+      fetch: injectFetch(app),
+    });
     expect(await codeOf(other.readFile("/mnt/user-data/a"))).toBe("UNAVAILABLE");
   });
 
@@ -122,9 +149,18 @@ describe("RemoteSandbox", () => {
     const capture: typeof fetch = async (_input, init) => {
       seen = init?.signal ?? undefined;
       await new Promise((resolve) => setTimeout(resolve, 30));
-      return Response.json({ success: true, data: { stdout: "", stderr: "", exit_code: 0, signal: null, timed_out: false, truncated: false } });
+      return Response.json({
+        success: true,
+        data: { stdout: "", stderr: "", exit_code: 0, signal: null, timed_out: false, truncated: false },
+      });
     };
-    const sandbox = new RemoteSandbox({ id: "sb1", url: URL_, fetch: capture, requestTimeoutMs: 1, executeGraceMs: 10_000 });
+    const sandbox = new RemoteSandbox({
+      id: "sb1",
+      url: URL_,
+      fetch: capture,
+      requestTimeoutMs: 1,
+      executeGraceMs: 10_000,
+    });
     await sandbox.execute("x", { timeoutMs: 10 });
     expect(seen?.aborted).toBe(false);
   });
@@ -231,12 +267,18 @@ describe("RemoteSandbox", () => {
 
   it("answers readiness probes", async () => {
     expect(await remote.ping()).toBe(true);
-    const other = new RemoteSandbox({ id: "zz", url: "http://svc.test/sandboxes/zz", apiKey: KEY, fetch: injectFetch(app) });
+    const other = new RemoteSandbox({
+      id: "zz",
+      url: "http://svc.test/sandboxes/zz",
+      apiKey: KEY,
+      fetch: injectFetch(app),
+    });
     expect(await other.ping()).toBe(false);
   });
 
   it("stops reading a download over 100 MiB", async () => {
-    const huge: typeof fetch = async () => new Response("x", { headers: { "content-length": String(200 * 1024 * 1024) } });
+    const huge: typeof fetch = async () =>
+      new Response("x", { headers: { "content-length": String(200 * 1024 * 1024) } });
     const sandbox = new RemoteSandbox({ id: "sb1", url: URL_, fetch: huge });
     expect(await codeOf(sandbox.readBytes("/mnt/user-data/big"))).toBe("TOO_LARGE");
   });

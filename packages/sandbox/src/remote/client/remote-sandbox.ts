@@ -3,7 +3,17 @@
  */
 import { SandboxError } from "../../errors.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, MAX_READ_BYTES } from "../../limits.js";
-import type { ExecuteOptions, ExecuteResult, GlobOptions, GrepMatch, GrepOptions, ReadFileOptions, Sandbox, SearchResult, WriteFileOptions } from "../../sandbox.js";
+import type {
+  ExecuteOptions,
+  ExecuteResult,
+  GlobOptions,
+  GrepMatch,
+  GrepOptions,
+  ReadFileOptions,
+  Sandbox,
+  SearchResult,
+  WriteFileOptions,
+} from "../../sandbox.js";
 import { SerialQueue } from "../../internal/serial-queue.js";
 import { callJson, envelopeData, exchange, readCapped, type HttpCall } from "./http.js";
 import { parseExecuteResult, parseGrepMatches, parseListing, parseStrings, truncatedFlag } from "./wire-parsing.js";
@@ -19,7 +29,8 @@ export const DEFAULT_EXECUTE_GRACE_MS = 30_000;
  * remote sandbox, whose message comes back unchanged.
  */
 function finite(name: string, value: number | undefined, rule = "a finite number"): number | undefined {
-  if (value !== undefined && !Number.isFinite(value)) throw new SandboxError("INVALID_ARGUMENT", `${name} must be ${rule}, got ${String(value)}`);
+  if (value !== undefined && !Number.isFinite(value))
+    throw new SandboxError("INVALID_ARGUMENT", `${name} must be ${rule}, got ${String(value)}`);
   return value;
 }
 
@@ -113,8 +124,23 @@ export class RemoteSandbox implements Sandbox {
     }
   }
 
-  #call(method: HttpCall["method"], route: string, body: unknown, timeoutMs = this.#timeoutMs, signal?: AbortSignal): HttpCall {
-    return { method, url: `${this.url}${route}`, apiKey: this.#apiKey, body, timeoutMs, signal, fetch: this.#fetch, what: `${method} ${route.split("?")[0] ?? route}` };
+  #call(
+    method: HttpCall["method"],
+    route: string,
+    body: unknown,
+    timeoutMs = this.#timeoutMs,
+    signal?: AbortSignal,
+  ): HttpCall {
+    return {
+      method,
+      url: `${this.url}${route}`,
+      apiKey: this.#apiKey,
+      body,
+      timeoutMs,
+      signal,
+      fetch: this.#fetch,
+      what: `${method} ${route.split("?")[0] ?? route}`,
+    };
   }
 
   async #run<T>(task: () => Promise<T>, signal?: AbortSignal, lane = this.#files): Promise<T> {
@@ -129,7 +155,12 @@ export class RemoteSandbox implements Sandbox {
     }, signal);
   }
 
-  async #post(route: string, body: Record<string, unknown>, timeoutMs?: number, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async #post(
+    route: string,
+    body: Record<string, unknown>,
+    timeoutMs?: number,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const call = this.#call("POST", route, body, timeoutMs, signal);
     return envelopeData((await callJson(call)).body, call.what);
   }
@@ -154,8 +185,13 @@ export class RemoteSandbox implements Sandbox {
     return this.#run(async () => {
       // The wire's start_line is 0-based; the server adds 1 back and the sandbox validates the range.
       const first = finite("startLine", startLine);
-      const data = await this.#post("/v1/file/read", { file: path, start_line: first === undefined ? undefined : first - 1, end_line: finite("endLine", endLine) });
-      if (typeof data.content !== "string") throw new SandboxError("UNAVAILABLE", "Sandbox service sent a malformed answer to POST /v1/file/read");
+      const data = await this.#post("/v1/file/read", {
+        file: path,
+        start_line: first === undefined ? undefined : first - 1,
+        end_line: finite("endLine", endLine),
+      });
+      if (typeof data.content !== "string")
+        throw new SandboxError("UNAVAILABLE", "Sandbox service sent a malformed answer to POST /v1/file/read");
       return data.content;
     });
   }
@@ -164,7 +200,8 @@ export class RemoteSandbox implements Sandbox {
   readBytes(path: string): Promise<Uint8Array> {
     return this.#run(async () => {
       const call = this.#call("GET", `/v1/file/download?path=${encodeURIComponent(path)}`, undefined);
-      const tooLarge = (): SandboxError => new SandboxError("TOO_LARGE", `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`, { path });
+      const tooLarge = (): SandboxError =>
+        new SandboxError("TOO_LARGE", `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`, { path });
       const answer = await exchange(call, (response) => readCapped(response, MAX_READ_BYTES, tooLarge));
       return answer.value ?? new Uint8Array();
     });
@@ -187,13 +224,22 @@ export class RemoteSandbox implements Sandbox {
 
   /** {@inheritDoc Sandbox.listDir} */
   listDir(path: string, options: { readonly maxDepth?: number } = {}): Promise<readonly string[]> {
-    return this.#run(async () => parseListing(await this.#post("/v1/file/list", { path, recursive: true, max_depth: finite("maxDepth", options.maxDepth) })));
+    return this.#run(async () =>
+      parseListing(
+        await this.#post("/v1/file/list", { path, recursive: true, max_depth: finite("maxDepth", options.maxDepth) }),
+      ),
+    );
   }
 
   /** {@inheritDoc Sandbox.glob} */
   glob(path: string, pattern: string, options: GlobOptions = {}): Promise<SearchResult<string>> {
     return this.#run(async () => {
-      const data = await this.#post("/v1/file/find", { path, glob: pattern, include_dirs: options.includeDirs, max_results: finite("maxResults", options.maxResults) });
+      const data = await this.#post("/v1/file/find", {
+        path,
+        glob: pattern,
+        include_dirs: options.includeDirs,
+        max_results: finite("maxResults", options.maxResults),
+      });
       return { matches: parseStrings(data.files, "POST /v1/file/find"), truncated: truncatedFlag(data) };
     });
   }

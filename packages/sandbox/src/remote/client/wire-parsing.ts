@@ -60,7 +60,8 @@ export function parseGrepMatches(value: unknown): GrepMatch[] {
   if (!Array.isArray(value)) throw malformed("POST /v1/file/grep");
   return value.map((entry: unknown) => {
     const { file, line_number, line } = (entry ?? {}) as { file?: unknown; line_number?: unknown; line?: unknown };
-    if (typeof file !== "string" || typeof line_number !== "number" || typeof line !== "string") throw malformed("POST /v1/file/grep");
+    if (typeof file !== "string" || typeof line_number !== "number" || typeof line !== "string")
+      throw malformed("POST /v1/file/grep");
     return { path: file, line: line_number, text: line };
   });
 }

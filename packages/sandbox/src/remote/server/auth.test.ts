@@ -50,8 +50,22 @@ describe("KeyRing", () => {
     ["a client id with a dot", () => new KeyRing([{ id: "a.b", key: "k" }])],
     ["an empty client id", () => new KeyRing([{ id: "", key: "k" }])],
     ["the reserved id admin", () => new KeyRing([{ id: "admin", key: "k" }])],
-    ["a repeated client id", () => new KeyRing([{ id: "a", key: "k1" }, { id: "a", key: "k2" }])],
-    ["two clients sharing a key", () => new KeyRing([{ id: "a", key: "k" }, { id: "b", key: "k" }])],
+    [
+      "a repeated client id",
+      () =>
+        new KeyRing([
+          { id: "a", key: "k1" },
+          { id: "a", key: "k2" },
+        ]),
+    ],
+    [
+      "two clients sharing a key",
+      () =>
+        new KeyRing([
+          { id: "a", key: "k" },
+          { id: "b", key: "k" },
+        ]),
+    ],
     ["a client sharing the admin key", () => new KeyRing([{ id: "a", key: "k" }], "k")],
     ["an empty client key", () => new KeyRing([{ id: "a", key: "" }])],
     ["an empty admin key", () => new KeyRing([], "")],
@@ -62,7 +76,10 @@ describe("KeyRing", () => {
   it("never puts a key in its configuration errors", () => {
     let message = "";
     try {
-      new KeyRing([{ id: "a", key: "super-secret-value" }, { id: "b", key: "super-secret-value" }]);
+      new KeyRing([
+        { id: "a", key: "super-secret-value" },
+        { id: "b", key: "super-secret-value" },
+      ]);
     } catch (err) {
       message = (err as Error).message;
     }

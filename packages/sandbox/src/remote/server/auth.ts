@@ -66,8 +66,13 @@ export class KeyRing {
     const ids = new Set<string>();
     const entries: Entry[] = [];
     for (const client of clients) {
-      if (!clientIdRe.test(client.id)) throw new SandboxError("CONFIG_INVALID", `Invalid client id ${JSON.stringify(client.id)}: use 1-64 letters, digits, '_' and '-'`);
-      if (client.id === ADMIN_CLIENT_ID) throw new SandboxError("CONFIG_INVALID", `Client id "${ADMIN_CLIENT_ID}" is reserved for the admin key`);
+      if (!clientIdRe.test(client.id))
+        throw new SandboxError(
+          "CONFIG_INVALID",
+          `Invalid client id ${JSON.stringify(client.id)}: use 1-64 letters, digits, '_' and '-'`,
+        );
+      if (client.id === ADMIN_CLIENT_ID)
+        throw new SandboxError("CONFIG_INVALID", `Client id "${ADMIN_CLIENT_ID}" is reserved for the admin key`);
       if (ids.has(client.id)) throw new SandboxError("CONFIG_INVALID", `Client id ${client.id} is configured twice`);
       if (client.key === "") throw new SandboxError("CONFIG_INVALID", `The key of client ${client.id} is empty`);
       ids.add(client.id);
@@ -78,7 +83,8 @@ export class KeyRing {
       entries.push({ digest: digest(adminKey), principal: { clientId: ADMIN_CLIENT_ID, admin: true } });
     }
     const digests = new Set(entries.map((entry) => entry.digest.toString("hex")));
-    if (digests.size !== entries.length) throw new SandboxError("CONFIG_INVALID", "Two clients (or a client and the admin) share a key");
+    if (digests.size !== entries.length)
+      throw new SandboxError("CONFIG_INVALID", "Two clients (or a client and the admin) share a key");
     this.#entries = entries;
   }
 

@@ -47,7 +47,10 @@ function describe(variable: string, error: ErrorObject | undefined): string {
   if (typeof propertyName === "string") {
     return `${variable}: ${JSON.stringify(propertyName)} is not a valid client id (1-64 letters, digits, '_' or '-'; "${ADMIN_CLIENT_ID}" is reserved)`;
   }
-  const where = error.instancePath === "" ? "" : ` ${decodeURIComponent(error.instancePath.slice(1)).replace(/~1/g, "/").replace(/~0/g, "~")}:`;
+  const where =
+    error.instancePath === ""
+      ? ""
+      : ` ${decodeURIComponent(error.instancePath.slice(1)).replace(/~1/g, "/").replace(/~0/g, "~")}:`;
   return `${variable}:${where} ${error.message ?? "is invalid"}`;
 }
 
@@ -80,14 +83,17 @@ export function readKeyConfig(env: NodeJS.ProcessEnv): KeyConfig {
       // The text holds keys: say where it broke, not what it says.
       throw new KeyConfigError("SANDBOX_CLIENT_KEYS is not a JSON object");
     }
-    if (!validateClientKeys(parsed)) throw new KeyConfigError(describe("SANDBOX_CLIENT_KEYS", validateClientKeys.errors?.[0]));
+    if (!validateClientKeys(parsed))
+      throw new KeyConfigError(describe("SANDBOX_CLIENT_KEYS", validateClientKeys.errors?.[0]));
     for (const [id, value] of Object.entries(parsed)) {
-      if (id === DEFAULT_CLIENT_ID && shared !== undefined) throw new KeyConfigError(`SANDBOX_CLIENT_KEYS: "${DEFAULT_CLIENT_ID}" is already SANDBOX_API_KEY's client`);
+      if (id === DEFAULT_CLIENT_ID && shared !== undefined)
+        throw new KeyConfigError(`SANDBOX_CLIENT_KEYS: "${DEFAULT_CLIENT_ID}" is already SANDBOX_API_KEY's client`);
       clients.push({ id, key: value });
     }
   }
   const adminKey = nonEmpty(env.SANDBOX_ADMIN_KEY);
-  if (adminKey !== undefined && !validateAdminKey(adminKey)) throw new KeyConfigError(describe("SANDBOX_ADMIN_KEY", validateAdminKey.errors?.[0]));
+  if (adminKey !== undefined && !validateAdminKey(adminKey))
+    throw new KeyConfigError(describe("SANDBOX_ADMIN_KEY", validateAdminKey.errors?.[0]));
   try {
     // The same checks the service makes at start (unique ids and keys), reported at parse time.
     new KeyRing(clients, adminKey);

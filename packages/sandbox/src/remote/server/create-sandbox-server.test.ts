@@ -17,7 +17,11 @@ describe("createSandboxServer", () => {
   let provider: MemorySandboxProvider;
   let app: FastifyInstance;
 
-  async function post(url: string, payload: Json, headers: Record<string, string> = auth): Promise<LightMyRequestResponse> {
+  async function post(
+    url: string,
+    payload: Json,
+    headers: Record<string, string> = auth,
+  ): Promise<LightMyRequestResponse> {
     return app.inject({ method: "POST", url, payload, headers });
   }
 
@@ -56,7 +60,12 @@ describe("createSandboxServer", () => {
     });
 
     it("answers 401 before parsing the body", async () => {
-      const res = await app.inject({ method: "POST", url: "/api/sandboxes", payload: "{not json", headers: { "content-type": "application/json" } });
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/sandboxes",
+        payload: "{not json",
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(401);
     });
 
@@ -74,7 +83,12 @@ describe("createSandboxServer", () => {
     it("accepts the token and the client keys side by side, each in its own namespace", async () => {
       const multi = createSandboxServer({ provider, token: KEY, clients: [{ id: "other", key: "other-key" }] });
       const createAs = (key: string) =>
-        multi.inject({ method: "POST", url: "/api/sandboxes", payload: { sandbox_id: "same", thread_id: "t1", user_id: "u1" }, headers: { "x-api-key": key } });
+        multi.inject({
+          method: "POST",
+          url: "/api/sandboxes",
+          payload: { sandbox_id: "same", thread_id: "t1", user_id: "u1" },
+          headers: { "x-api-key": key },
+        });
       expect((await createAs(KEY)).statusCode).toBe(200);
       expect((await createAs("other-key")).statusCode).toBe(200);
       expect([...provider.sandboxes.keys()].sort()).toEqual(["mem:default.u1:t1", "mem:other.u1:t1"]);
@@ -108,7 +122,11 @@ describe("createSandboxServer", () => {
 
     it("does not coerce types", async () => {
       await create();
-      const res = await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/a", content: "x", append: "true" });
+      const res = await post("/sandboxes/sb1/v1/file/write", {
+        file: "/mnt/user-data/a",
+        content: "x",
+        append: "true",
+      });
       expect(res.statusCode).toBe(400);
     });
 
@@ -157,12 +175,22 @@ describe("createSandboxServer", () => {
         payload: { sandbox_id: "abc", thread_id: "t1", user_id: "u1", include_legacy_skills: true },
         headers: { ...auth, host: "sandbox.test:9000" },
       });
-      expect(res.json()).toEqual({ sandbox_id: "abc", sandbox_url: "http://sandbox.test:9000/sandboxes/abc", status: "Running", thread_id: "t1", user_id: "u1" });
+      expect(res.json()).toEqual({
+        sandbox_id: "abc",
+        sandbox_url: "http://sandbox.test:9000/sandboxes/abc",
+        status: "Running",
+        thread_id: "t1",
+        user_id: "u1",
+      });
     });
 
     it("uses publicUrl for sandbox urls when configured", async () => {
       const pub = createSandboxServer({ provider, publicUrl: "https://sbx.example/" });
-      const res = await pub.inject({ method: "POST", url: "/api/sandboxes", payload: { sandbox_id: "abc", thread_id: "t1" } });
+      const res = await pub.inject({
+        method: "POST",
+        url: "/api/sandboxes",
+        payload: { sandbox_id: "abc", thread_id: "t1" },
+      });
       expect((res.json() as Json).sandbox_url).toBe("https://sbx.example/sandboxes/abc");
       expect((res.json() as Json).user_id).toBe("default");
       await pub.close();

@@ -79,7 +79,10 @@ export interface SandboxServerOptions {
 export function createSandboxServer(options: SandboxServerOptions): FastifyInstance {
   const logger = options.logger ?? silentLogger;
   // Before Fastify exists: a bad key configuration throws without leaving an instance behind.
-  const clients = [...(options.token === undefined ? [] : [{ id: DEFAULT_CLIENT_ID, key: options.token }]), ...(options.clients ?? [])];
+  const clients = [
+    ...(options.token === undefined ? [] : [{ id: DEFAULT_CLIENT_ID, key: options.token }]),
+    ...(options.clients ?? []),
+  ];
   const keys = new KeyRing(clients, options.adminKey);
   const app = Fastify({
     logger: false,

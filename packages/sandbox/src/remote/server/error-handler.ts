@@ -9,7 +9,11 @@ import type { Logger } from "../../logger.js";
 import { ServiceError, sandboxErrorToWire, wireErrorBody, type WireError } from "../wire/errors.js";
 
 function isFastifyError(err: unknown): err is FastifyError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "string" && typeof (err as { statusCode?: unknown }).statusCode === "number";
+  return (
+    err instanceof Error &&
+    typeof (err as { code?: unknown }).code === "string" &&
+    typeof (err as { statusCode?: unknown }).statusCode === "number"
+  );
 }
 
 /**
@@ -23,12 +27,16 @@ function classifyError(err: unknown): { readonly statusCode: number; readonly er
     const { statusCode, body } = sandboxErrorToWire(err);
     return { statusCode, error: body.error };
   }
-  if (err instanceof ServiceError) return { statusCode: err.statusCode, error: { code: err.code, message: err.message } };
+  if (err instanceof ServiceError)
+    return { statusCode: err.statusCode, error: { code: err.code, message: err.message } };
   if (isFastifyError(err)) {
-    if (err.validation !== undefined) return { statusCode: 400, error: { code: "INVALID_ARGUMENT", message: err.message } };
-    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return { statusCode: 413, error: { code: "TOO_LARGE", message: "Request body is too large" } };
+    if (err.validation !== undefined)
+      return { statusCode: 400, error: { code: "INVALID_ARGUMENT", message: err.message } };
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      return { statusCode: 413, error: { code: "TOO_LARGE", message: "Request body is too large" } };
     const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) return { statusCode: status, error: { code: "INVALID_ARGUMENT", message: err.message } };
+    if (status >= 400 && status < 500)
+      return { statusCode: status, error: { code: "INVALID_ARGUMENT", message: err.message } };
   }
   return { statusCode: 500, error: { code: "INTERNAL", message: "Internal error" } };
 }
@@ -49,6 +57,11 @@ export function installErrorHandlers(app: FastifyInstance, logger: Logger): void
     return reply.code(statusCode).send(wireErrorBody(error));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(wireErrorBody({ code: "ROUTE_NOT_FOUND", message: `Route ${request.method} ${request.url.split("?")[0] ?? ""} not found` })),
+    reply.code(404).send(
+      wireErrorBody({
+        code: "ROUTE_NOT_FOUND",
+        message: `Route ${request.method} ${request.url.split("?")[0] ?? ""} not found`,
+      }),
+    ),
   );
 }

@@ -19,7 +19,15 @@ import type {
   FileWriteData,
   FileWriteRequest,
 } from "../wire/types.js";
-import { downloadQuerySchema, fileFindSchema, fileGrepSchema, fileListSchema, fileReadSchema, fileWriteSchema, sandboxParamsSchema } from "./schemas.js";
+import {
+  downloadQuerySchema,
+  fileFindSchema,
+  fileGrepSchema,
+  fileListSchema,
+  fileReadSchema,
+  fileWriteSchema,
+  sandboxParamsSchema,
+} from "./schemas.js";
 import { principalOf } from "./request-principal.js";
 import type { HostedSandbox, SandboxRegistry } from "./sandbox-registry.js";
 import { SANDBOX_ROUTE_PREFIX } from "./shell-routes.js";
@@ -37,7 +45,8 @@ const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
  * @throws SandboxError `INVALID_ARGUMENT` on anything but canonical padded base64.
  */
 export function decodeBase64(content: string): Uint8Array {
-  if (content.length % 4 !== 0 || !BASE64_CHARS.test(content)) throw new SandboxError("INVALID_ARGUMENT", "content is not valid base64");
+  if (content.length % 4 !== 0 || !BASE64_CHARS.test(content))
+    throw new SandboxError("INVALID_ARGUMENT", "content is not valid base64");
   return Buffer.from(content, "base64");
 }
 
@@ -66,7 +75,8 @@ function contentDisposition(file: string): string {
 export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegistry): void {
   const route = (suffix: string): string => `${SANDBOX_ROUTE_PREFIX}/v1/file/${suffix}`;
   // The caller's own sandboxes only: another client's id answers 404 like a missing one.
-  const owned = (request: FastifyRequest<{ Params: Params }>): HostedSandbox => registry.require(principalOf(request).clientId, request.params.id);
+  const owned = (request: FastifyRequest<{ Params: Params }>): HostedSandbox =>
+    registry.require(principalOf(request).clientId, request.params.id);
 
   app.post<{ Params: Params; Body: FileReadRequest }>(
     route("read"),
@@ -88,7 +98,8 @@ export function registerFileRoutes(app: FastifyInstance, registry: SandboxRegist
       const { file, content, encoding, append } = request.body;
       const { sandbox } = owned(request);
       if (encoding === "base64") {
-        if (append === true) throw new SandboxError("INVALID_ARGUMENT", "append cannot be combined with base64 encoding");
+        if (append === true)
+          throw new SandboxError("INVALID_ARGUMENT", "append cannot be combined with base64 encoding");
         const bytes = decodeBase64(content);
         await sandbox.writeBytes(file, bytes);
         return { success: true, data: { file, bytes_written: bytes.byteLength } };

@@ -5,7 +5,13 @@
 export { createSandboxServer, DEFAULT_BODY_LIMIT, type SandboxServerOptions } from "./create-sandbox-server.js";
 export { DEFAULT_SERVER_LIMITS } from "./server-config.js";
 export { ADMIN_CLIENT_ID, CLIENT_ID_PATTERN, DEFAULT_CLIENT_ID, type ClientKey } from "./auth.js";
-export { HTTP_STATUS_BY_CODE, type ServiceErrorCode, type WireError, type WireErrorBody, type WireErrorCode } from "../wire/errors.js";
+export {
+  HTTP_STATUS_BY_CODE,
+  type ServiceErrorCode,
+  type WireError,
+  type WireErrorBody,
+  type WireErrorCode,
+} from "../wire/errors.js";
 export {
   API_KEY_HEADER,
   SANDBOX_ID_PATTERN,

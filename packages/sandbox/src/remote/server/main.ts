@@ -57,7 +57,17 @@ async function serve(config: ServerConfig): Promise<number> {
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : config.port;
   process.stdout.write(`listening on http://${urlHost(config.host)}:${port}\n`);
-  logger.info({ host: config.host, port, runner: runner.kind, isolated: runner.isolated, clients: config.clients.map((client) => client.id), admin: config.adminKey !== undefined }, "sandbox server started");
+  logger.info(
+    {
+      host: config.host,
+      port,
+      runner: runner.kind,
+      isolated: runner.isolated,
+      clients: config.clients.map((client) => client.id),
+      admin: config.adminKey !== undefined,
+    },
+    "sandbox server started",
+  );
   await stopped;
   await app.close();
   await provider.shutdown();
@@ -86,7 +96,9 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`deerflow-sandbox-server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `deerflow-sandbox-server: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SandboxError } from "../../errors.js";
-import { sandboxPath, type CreateSandboxRequest, type DeleteSandboxResponse, type ListSandboxesResponse, type SandboxRecord } from "../wire/types.js";
+import {
+  sandboxPath,
+  type CreateSandboxRequest,
+  type DeleteSandboxResponse,
+  type ListSandboxesResponse,
+  type SandboxRecord,
+} from "../wire/types.js";
 import type { Principal } from "./auth.js";
 import { principalOf } from "./request-principal.js";
 import { createSandboxSchema, ownerQuerySchema, sandboxParamsSchema } from "./schemas.js";
@@ -49,7 +55,11 @@ function addressedOwner(request: OwnedRequest): string | undefined {
   const caller = principalOf(request);
   const { owner } = request.query;
   if (caller.admin) {
-    if (owner === undefined) throw new SandboxError("INVALID_ARGUMENT", "owner: the admin key must name the sandbox's owner (?owner=<client id>)");
+    if (owner === undefined)
+      throw new SandboxError(
+        "INVALID_ARGUMENT",
+        "owner: the admin key must name the sandbox's owner (?owner=<client id>)",
+      );
     return owner;
   }
   return owner === undefined || owner === caller.clientId ? caller.clientId : undefined;
@@ -68,14 +78,26 @@ function requireAddressed(registry: SandboxRegistry, request: OwnedRequest): Hos
  * @param registry - The hosted sandboxes.
  * @param baseUrl - Builds the base of `sandbox_url`.
  */
-export function registerProvisionerRoutes(app: FastifyInstance, registry: SandboxRegistry, baseUrl: BaseUrlResolver): void {
-  app.post<{ Body: CreateSandboxRequest }>("/api/sandboxes", { schema: { body: createSandboxSchema } }, async (request): Promise<SandboxRecord> => {
-    const caller = principalOf(request);
-    if (caller.admin) throw new SandboxError("PERMISSION_DENIED", "The admin key lists and stops sandboxes; create them with a client key");
-    const { sandbox_id, thread_id, user_id } = request.body;
-    const hosted = await registry.acquire(caller.clientId, sandbox_id, thread_id, user_id ?? "default");
-    return record(hosted, baseUrl(request), caller);
-  });
+export function registerProvisionerRoutes(
+  app: FastifyInstance,
+  registry: SandboxRegistry,
+  baseUrl: BaseUrlResolver,
+): void {
+  app.post<{ Body: CreateSandboxRequest }>(
+    "/api/sandboxes",
+    { schema: { body: createSandboxSchema } },
+    async (request): Promise<SandboxRecord> => {
+      const caller = principalOf(request);
+      if (caller.admin)
+        throw new SandboxError(
+          "PERMISSION_DENIED",
+          "The admin key lists and stops sandboxes; create them with a client key",
+        );
+      const { sandbox_id, thread_id, user_id } = request.body;
+      const hosted = await registry.acquire(caller.clientId, sandbox_id, thread_id, user_id ?? "default");
+      return record(hosted, baseUrl(request), caller);
+    },
+  );
 
   app.get("/api/sandboxes", async (request): Promise<ListSandboxesResponse> => {
     const caller = principalOf(request);
@@ -86,13 +108,21 @@ export function registerProvisionerRoutes(app: FastifyInstance, registry: Sandbo
 
   const perSandbox = { schema: { params: sandboxParamsSchema, querystring: ownerQuerySchema } };
 
-  app.get<{ Params: { id: string }; Querystring: { owner?: string } }>("/api/sandboxes/:id", perSandbox, async (request): Promise<SandboxRecord> => {
-    return record(requireAddressed(registry, request), baseUrl(request), principalOf(request));
-  });
+  app.get<{ Params: { id: string }; Querystring: { owner?: string } }>(
+    "/api/sandboxes/:id",
+    perSandbox,
+    async (request): Promise<SandboxRecord> => {
+      return record(requireAddressed(registry, request), baseUrl(request), principalOf(request));
+    },
+  );
 
-  app.delete<{ Params: { id: string }; Querystring: { owner?: string } }>("/api/sandboxes/:id", perSandbox, async (request): Promise<DeleteSandboxResponse> => {
-    const hosted = requireAddressed(registry, request);
-    await registry.destroy(hosted.owner, hosted.sandboxId);
-    return { sandbox_id: hosted.sandboxId, deleted: true };
-  });
+  app.delete<{ Params: { id: string }; Querystring: { owner?: string } }>(
+    "/api/sandboxes/:id",
+    perSandbox,
+    async (request): Promise<DeleteSandboxResponse> => {
+      const hosted = requireAddressed(registry, request);
+      await registry.destroy(hosted.owner, hosted.sandboxId);
+      return { sandbox_id: hosted.sandboxId, deleted: true };
+    },
+  );
 }

@@ -163,6 +163,7 @@ export class SandboxRegistry {
 
   /** Aborts every running command (server shutdown). */
   abortAll(): void {
-    for (const entries of this.#owners.values()) for (const entry of entries.values()) for (const controller of entry.running) controller.abort();
+    for (const entries of this.#owners.values())
+      for (const entry of entries.values()) for (const controller of entry.running) controller.abort();
   }
 }

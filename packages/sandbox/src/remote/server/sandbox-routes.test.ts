@@ -17,7 +17,11 @@ describe("createSandboxServer sandbox routes", () => {
   let provider: MemorySandboxProvider;
   let app: FastifyInstance;
 
-  async function post(url: string, payload: Json, headers: Record<string, string> = auth): Promise<LightMyRequestResponse> {
+  async function post(
+    url: string,
+    payload: Json,
+    headers: Record<string, string> = auth,
+  ): Promise<LightMyRequestResponse> {
     return app.inject({ method: "POST", url, payload, headers });
   }
 
@@ -42,16 +46,33 @@ describe("createSandboxServer sandbox routes", () => {
     it("answers readiness with the home directory", async () => {
       await create();
       const res = await app.inject({ method: "GET", url: "/sandboxes/sb1/v1/sandbox", headers: auth });
-      expect(res.json()).toEqual({ success: true, data: { sandbox_id: "sb1", home_dir: "/mnt/user-data/workspace", status: "Running" } });
+      expect(res.json()).toEqual({
+        success: true,
+        data: { sandbox_id: "sb1", home_dir: "/mnt/user-data/workspace", status: "Running" },
+      });
     });
 
     it("executes a command and returns the whole result plus output", async () => {
       const sandbox = await create();
       sandbox.executeHandler = async () => okResult("out", { stderr: "err\n", exitCode: 2, truncated: true });
-      const res = await post("/sandboxes/sb1/v1/shell/exec", { command: "x", timeout_ms: 1500, cwd: "/mnt/user-data/outputs", env: { A_1: "v" } });
+      const res = await post("/sandboxes/sb1/v1/shell/exec", {
+        command: "x",
+        timeout_ms: 1500,
+        cwd: "/mnt/user-data/outputs",
+        env: { A_1: "v" },
+      });
       expect(res.json()).toEqual({
         success: true,
-        data: { status: "completed", output: "out\nerr\n", stdout: "out", stderr: "err\n", exit_code: 2, signal: null, timed_out: false, truncated: true },
+        data: {
+          status: "completed",
+          output: "out\nerr\n",
+          stdout: "out",
+          stderr: "err\n",
+          exit_code: 2,
+          signal: null,
+          timed_out: false,
+          truncated: true,
+        },
       });
       const options = sandbox.executions[0]?.options;
       expect([options?.timeoutMs, options?.cwd, options?.env]).toEqual([1500, "/mnt/user-data/outputs", { A_1: "v" }]);
@@ -61,7 +82,12 @@ describe("createSandboxServer sandbox routes", () => {
       const sandbox = await create();
       sandbox.executeHandler = async () => okResult("", { exitCode: null, signal: "SIGKILL", timedOut: true });
       const res = await post("/sandboxes/sb1/v1/shell/exec", { command: "sleep 9" });
-      expect((res.json() as { data: Json }).data).toMatchObject({ status: "hard_timeout", timed_out: true, exit_code: null, signal: "SIGKILL" });
+      expect((res.json() as { data: Json }).data).toMatchObject({
+        status: "hard_timeout",
+        timed_out: true,
+        exit_code: null,
+        signal: "SIGKILL",
+      });
     });
 
     it("treats no_change_timeout as a timeout in seconds", async () => {
@@ -73,34 +99,55 @@ describe("createSandboxServer sandbox routes", () => {
     it("reads with 0-based start_line and end_line as the last 1-based line", async () => {
       const sandbox = await create();
       await sandbox.writeFile("/mnt/user-data/f.txt", "l1\nl2\nl3\nl4");
-      const res = await post("/sandboxes/sb1/v1/file/read", { file: "/mnt/user-data/f.txt", start_line: 1, end_line: 3 });
+      const res = await post("/sandboxes/sb1/v1/file/read", {
+        file: "/mnt/user-data/f.txt",
+        start_line: 1,
+        end_line: 3,
+      });
       expect(res.json()).toEqual({ success: true, data: { file: "/mnt/user-data/f.txt", content: "l2\nl3" } });
     });
 
     it("writes utf-8 text and appends", async () => {
       const sandbox = await create();
       await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/a.txt", content: "hé" });
-      const res = await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/a.txt", content: "!", append: true });
+      const res = await post("/sandboxes/sb1/v1/file/write", {
+        file: "/mnt/user-data/a.txt",
+        content: "!",
+        append: true,
+      });
       expect((res.json() as { data: Json }).data).toEqual({ file: "/mnt/user-data/a.txt", bytes_written: 1 });
       expect(await sandbox.readFile("/mnt/user-data/a.txt")).toBe("hé!");
     });
 
     it("writes base64 content as bytes", async () => {
       const sandbox = await create();
-      const res = await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/b.bin", content: "AP8A", encoding: "base64" });
+      const res = await post("/sandboxes/sb1/v1/file/write", {
+        file: "/mnt/user-data/b.bin",
+        content: "AP8A",
+        encoding: "base64",
+      });
       expect((res.json() as { data: Json }).data).toEqual({ file: "/mnt/user-data/b.bin", bytes_written: 3 });
       expect(Array.from(await sandbox.readBytes("/mnt/user-data/b.bin"))).toEqual([0, 255, 0]);
     });
 
     it("rejects malformed base64", async () => {
       await create();
-      const res = await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/b.bin", content: "AP8*", encoding: "base64" });
+      const res = await post("/sandboxes/sb1/v1/file/write", {
+        file: "/mnt/user-data/b.bin",
+        content: "AP8*",
+        encoding: "base64",
+      });
       expect(errorOf(res).code).toBe("INVALID_ARGUMENT");
     });
 
     it("rejects append with base64", async () => {
       await create();
-      const res = await post("/sandboxes/sb1/v1/file/write", { file: "/mnt/user-data/b.bin", content: "AP8A", encoding: "base64", append: true });
+      const res = await post("/sandboxes/sb1/v1/file/write", {
+        file: "/mnt/user-data/b.bin",
+        content: "AP8A",
+        encoding: "base64",
+        append: true,
+      });
       expect(errorOf(res).code).toBe("INVALID_ARGUMENT");
     });
 
@@ -114,7 +161,10 @@ describe("createSandboxServer sandbox routes", () => {
         total_count: 1,
       });
       const deep = await post("/sandboxes/sb1/v1/file/list", { path: "/mnt/user-data/w", recursive: true });
-      expect((deep.json() as { data: { files: Json[] } }).data.files.map((f) => f.path)).toEqual(["/mnt/user-data/w/d", "/mnt/user-data/w/d/f.txt"]);
+      expect((deep.json() as { data: { files: Json[] } }).data.files.map((f) => f.path)).toEqual([
+        "/mnt/user-data/w/d",
+        "/mnt/user-data/w/d/f.txt",
+      ]);
     });
 
     it("finds files by glob", async () => {
@@ -122,7 +172,11 @@ describe("createSandboxServer sandbox routes", () => {
       await sandbox.writeFile("/mnt/user-data/w/a.md", "");
       await sandbox.writeFile("/mnt/user-data/w/b.txt", "");
       const res = await post("/sandboxes/sb1/v1/file/find", { path: "/mnt/user-data/w", glob: "**/*.md" });
-      expect((res.json() as { data: Json }).data).toEqual({ path: "/mnt/user-data/w", files: ["/mnt/user-data/w/a.md"], truncated: false });
+      expect((res.json() as { data: Json }).data).toEqual({
+        path: "/mnt/user-data/w",
+        files: ["/mnt/user-data/w/a.md"],
+        truncated: false,
+      });
     });
 
     it("greps with the sandbox's default case-insensitivity when case_insensitive is absent", async () => {
@@ -134,16 +188,26 @@ describe("createSandboxServer sandbox routes", () => {
         matches: [{ file: "/mnt/user-data/w/a.txt", line_number: 1, line: "Hello" }],
         truncated: false,
       });
-      const strict = await post("/sandboxes/sb1/v1/file/grep", { path: "/mnt/user-data/w", pattern: "hello", case_insensitive: false });
+      const strict = await post("/sandboxes/sb1/v1/file/grep", {
+        path: "/mnt/user-data/w",
+        pattern: "hello",
+        case_insensitive: false,
+      });
       expect((strict.json() as { data: { matches: unknown[] } }).data.matches).toEqual([]);
     });
 
     it("downloads bytes as application/octet-stream", async () => {
       const sandbox = await create();
       await sandbox.writeBytes("/mnt/user-data/outputs/r é.bin", new Uint8Array([1, 2, 3]));
-      const res = await app.inject({ method: "GET", url: `/sandboxes/sb1/v1/file/download?path=${encodeURIComponent("/mnt/user-data/outputs/r é.bin")}`, headers: auth });
+      const res = await app.inject({
+        method: "GET",
+        url: `/sandboxes/sb1/v1/file/download?path=${encodeURIComponent("/mnt/user-data/outputs/r é.bin")}`,
+        headers: auth,
+      });
       expect(res.headers["content-type"]).toBe("application/octet-stream");
-      expect(res.headers["content-disposition"]).toBe(`attachment; filename="r _.bin"; filename*=UTF-8''r%20%C3%A9.bin`);
+      expect(res.headers["content-disposition"]).toBe(
+        `attachment; filename="r _.bin"; filename*=UTF-8''r%20%C3%A9.bin`,
+      );
       expect(Array.from(res.rawPayload)).toEqual([1, 2, 3]);
     });
   });

@@ -94,7 +94,8 @@ function isTrue(value: string | undefined): boolean {
 
 function integer(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${name} must be an integer between ${min} and ${max}: ${text}`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new UsageError(`${name} must be an integer between ${min} and ${max}: ${text}`);
   return value;
 }
 
@@ -115,10 +116,12 @@ export function parseLimits(text: string | undefined): ResourceLimits {
   } catch {
     throw new UsageError(`--limits is not JSON: ${text}`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("--limits must be a JSON object");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError("--limits must be a JSON object");
   for (const [key, value] of Object.entries(parsed)) {
     if (!(key in DEFAULT_SERVER_LIMITS)) throw new UsageError(`--limits: unknown limit ${key}`);
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) throw new UsageError(`--limits: ${key} must be a non-negative integer`);
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
+      throw new UsageError(`--limits: ${key} must be a non-negative integer`);
     if (value === 0) delete merged[key];
     else merged[key] = value;
   }
@@ -178,11 +181,19 @@ export function parseServerConfig(argv: readonly string[], env: NodeJS.ProcessEn
     if (err instanceof KeyConfigError) throw new UsageError(err.message);
     throw err;
   }
-  if (keys.clients.length === 0 && keys.adminKey === undefined && !isLoopback(host) && values["allow-no-auth"] !== true) {
-    throw new UsageError(`refusing to serve ${host} without SANDBOX_API_KEY or SANDBOX_CLIENT_KEYS (pass --allow-no-auth to insist)`);
+  if (
+    keys.clients.length === 0 &&
+    keys.adminKey === undefined &&
+    !isLoopback(host) &&
+    values["allow-no-auth"] !== true
+  ) {
+    throw new UsageError(
+      `refusing to serve ${host} without SANDBOX_API_KEY or SANDBOX_CLIENT_KEYS (pass --allow-no-auth to insist)`,
+    );
   }
   const logLevel = values["log-level"] ?? env.SANDBOX_LOG_LEVEL ?? "info";
-  if (!LEVELS.includes(logLevel as LogLevel)) throw new UsageError(`--log-level must be one of ${LEVELS.join(", ")}: ${logLevel}`);
+  if (!LEVELS.includes(logLevel as LogLevel))
+    throw new UsageError(`--log-level must be one of ${LEVELS.join(", ")}: ${logLevel}`);
   const bodyLimit = values["body-limit"] ?? env.SANDBOX_BODY_LIMIT;
   const skillsDir = values["skills-dir"] ?? env.SANDBOX_SKILLS_DIR;
   return {

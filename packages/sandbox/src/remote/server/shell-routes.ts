@@ -66,7 +66,8 @@ function disconnectSignal(reply: FastifyReply): { readonly controller: AbortCont
 }
 
 function executeOptions(body: ShellExecRequest, signal: AbortSignal): ExecuteOptions {
-  const timeoutMs = body.timeout_ms ?? (body.no_change_timeout === undefined ? undefined : Math.ceil(body.no_change_timeout * 1000));
+  const timeoutMs =
+    body.timeout_ms ?? (body.no_change_timeout === undefined ? undefined : Math.ceil(body.no_change_timeout * 1000));
   return {
     signal,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
@@ -99,7 +100,10 @@ export function registerShellRoutes(app: FastifyInstance, registry: SandboxRegis
       const { controller, dispose } = disconnectSignal(reply);
       const untrack = registry.track(hosted, controller);
       try {
-        const result = await hosted.sandbox.execute(request.body.command, executeOptions(request.body, controller.signal));
+        const result = await hosted.sandbox.execute(
+          request.body.command,
+          executeOptions(request.body, controller.signal),
+        );
         return { success: true, data: toShellExecData(result) };
       } finally {
         untrack();

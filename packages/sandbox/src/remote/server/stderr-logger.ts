@@ -12,7 +12,10 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30
  * @param write - Sink; default `process.stderr`.
  * @returns A {@link Logger}.
  */
-export function createStderrLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createStderrLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const at =
     (name: LogLevel) =>
     (fields: Record<string, unknown>, msg: string): void => {

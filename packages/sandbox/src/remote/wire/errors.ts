@@ -121,7 +121,10 @@ export function wireErrorBody(error: WireError): WireErrorBody {
  * @returns HTTP status and body.
  */
 export function sandboxErrorToWire(err: SandboxError): { readonly statusCode: number; readonly body: WireErrorBody } {
-  const error: WireError = err.path === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, path: err.path };
+  const error: WireError =
+    err.path === undefined
+      ? { code: err.code, message: err.message }
+      : { code: err.code, message: err.message, path: err.path };
   return { statusCode: HTTP_STATUS_BY_CODE[err.code], body: wireErrorBody(error) };
 }
 

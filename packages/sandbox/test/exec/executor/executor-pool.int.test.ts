@@ -23,7 +23,11 @@ const FAKE = fileURLToPath(new URL("../../support/exec/fake-executor.fixture.cjs
 function fakeLauncher(mode = "") {
   const pids: number[] = [];
   const launch = async (): Promise<LaunchedExecutor> => {
-    const child = spawn(process.execPath, [FAKE], { detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, FAKE_EXECUTOR_MODE: mode } });
+    const child = spawn(process.execPath, [FAKE], {
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, FAKE_EXECUTOR_MODE: mode },
+    });
     const [requests, frames, diagnostics] = child.stdio as unknown as [Writable, Readable, Readable];
     pids.push(child.pid as number);
     return { child, pid: child.pid as number, requests, frames, diagnostics, init: new SandboxInit() };
@@ -41,7 +45,11 @@ const command = (argv: string[], extra: Partial<ExecutorCommand> = {}): Executor
   ...extra,
 });
 
-const slot = (key: string, launch: () => Promise<LaunchedExecutor>, sandboxId = key): ExecutorSlot => ({ key, sandboxId, launch });
+const slot = (key: string, launch: () => Promise<LaunchedExecutor>, sandboxId = key): ExecutorSlot => ({
+  key,
+  sandboxId,
+  launch,
+});
 
 describe("ExecutorPool", () => {
   const pools: ExecutorPool[] = [];
@@ -68,15 +76,24 @@ describe("ExecutorPool", () => {
   it("keeps one executor per key", async () => {
     const fake = fakeLauncher();
     const pool = newPool();
-    await Promise.all([pool.run(slot("s1", fake.launch), command(["pid"])), pool.run(slot("s1", fake.launch), command(["pid"])), pool.run(slot("s2", fake.launch), command(["pid"]))]);
+    await Promise.all([
+      pool.run(slot("s1", fake.launch), command(["pid"])),
+      pool.run(slot("s1", fake.launch), command(["pid"])),
+      pool.run(slot("s2", fake.launch), command(["pid"])),
+    ]);
     expect(fake.pids).toHaveLength(2);
     expect(pool.size).toBe(2);
   });
 
   it("counts output the executor did not forward", async () => {
     const pool = newPool();
-    const outcome = await pool.run(slot("s1", fakeLauncher().launch), command(["echo", "abcdefgh"], { maxOutputBytes: 3 }));
-    expect(outcome?.stdout.text()).toBe("abc\n... [output truncated after 3 of 8 bytes; remaining output discarded] ...");
+    const outcome = await pool.run(
+      slot("s1", fakeLauncher().launch),
+      command(["echo", "abcdefgh"], { maxOutputBytes: 3 }),
+    );
+    expect(outcome?.stdout.text()).toBe(
+      "abc\n... [output truncated after 3 of 8 bytes; remaining output discarded] ...",
+    );
   });
 
   it("retries a command its executor never started on a new executor, once", async () => {
@@ -115,7 +132,9 @@ describe("ExecutorPool", () => {
   it("kills an executor that breaks the protocol", async () => {
     const fake = fakeLauncher();
     const pool = newPool();
-    await expect(pool.run(slot("s1", fake.launch), command(["garbage"]))).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await expect(pool.run(slot("s1", fake.launch), command(["garbage"]))).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+    });
     expect(await waitFor(() => !isRunning(fake.pids[0] as number))).toBe(true);
   });
 
@@ -167,7 +186,10 @@ describe("ExecutorPool", () => {
   it("fails a command still running when its sandbox is released", async () => {
     const pool = newPool();
     const pending = pool.run(slot("a", fakeLauncher().launch), command(["hang"]));
-    const failed = expect(pending).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("released") });
+    const failed = expect(pending).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringContaining("released"),
+    });
     await new Promise((r) => setTimeout(r, 100));
     await pool.release("a");
     await failed;

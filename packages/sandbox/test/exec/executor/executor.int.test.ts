@@ -15,12 +15,28 @@ import type { Mount } from "../../../src/mount.js";
 import { BubblewrapRunner } from "../../../src/exec/bubblewrap-runner.js";
 import type { CommandSpec, ResourceLimits } from "../../../src/exec/command-runner.js";
 import { findExecutable } from "../../../src/exec/executables.js";
-import { descendsFrom, isRunning, liveProcesses, makeThread, processesOfUid, testSpec, waitFor, type ThreadDirs } from "../../support/exec/processes.js";
+import {
+  descendsFrom,
+  isRunning,
+  liveProcesses,
+  makeThread,
+  processesOfUid,
+  testSpec,
+  waitFor,
+  type ThreadDirs,
+} from "../../support/exec/processes.js";
 import { executorProgram } from "../../../src/exec/executor/executor-program.js";
 
 const available = await BubblewrapRunner.isAvailable();
 const asRoot = process.geteuid?.() === 0;
-const LIMITS: ResourceLimits = { cpuSeconds: 60, memoryBytes: 1 << 30, fileSizeBytes: 64 << 20, openFiles: 256, processes: 128, tmpBytes: 16 << 20 };
+const LIMITS: ResourceLimits = {
+  cpuSeconds: 60,
+  memoryBytes: 1 << 30,
+  fileSizeBytes: 64 << 20,
+  openFiles: 256,
+  processes: 128,
+  tmpBytes: 16 << 20,
+};
 
 /** The executor's own command line (the wrappers around it mention it too). */
 const EXECUTOR_CMDLINE = (await executorProgram()).argv.slice(4).join(" ");
@@ -53,7 +69,8 @@ describe.skipIf(!available)("sandbox executor", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const run = (command: string, extra: Partial<CommandSpec> = {}) => runner.run(testSpec(runner, { command, mounts, limits: LIMITS, sandboxId: "local:default:t1", ...extra }));
+  const run = (command: string, extra: Partial<CommandSpec> = {}) =>
+    runner.run(testSpec(runner, { command, mounts, limits: LIMITS, sandboxId: "local:default:t1", ...extra }));
 
   it("runs every command of a sandbox on one executor, each in a session of its own", async () => {
     const first = await run("echo $PPID; ps -o pid=,sid=,comm= -p $$");
@@ -67,7 +84,9 @@ describe.skipIf(!available)("sandbox executor", () => {
   });
 
   it("gives commands no way to the executor's control channel", async () => {
-    const r = await run("ls /proc/self/fd; cat /proc/2/fd/0 2>&1; echo forged > /proc/2/fd/1; readlink /proc/1/fd/0 /proc/1/fd/1");
+    const r = await run(
+      "ls /proc/self/fd; cat /proc/2/fd/0 2>&1; echo forged > /proc/2/fd/1; readlink /proc/1/fd/0 /proc/1/fd/1",
+    );
     const lines = r.stdout.split("\n");
     // stdin, stdout, stderr and the listing's own directory: nothing inherited.
     expect(lines.slice(0, 4)).toEqual(["0", "1", "2", "3"]);
@@ -106,7 +125,10 @@ describe.skipIf(!available)("sandbox executor", () => {
     await run("true");
     const [executor] = executorPids() as [number];
     const pending = run("touch started; sleep 30");
-    const failed = expect(pending).rejects.toMatchObject({ code: "UNAVAILABLE", message: expect.stringContaining("stopped while the command was running") });
+    const failed = expect(pending).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: expect.stringContaining("stopped while the command was running"),
+    });
     expect(await waitFor(() => existsSync(path.join(dirs.workspace, "started")))).toBe(true);
     process.kill(executor, "SIGKILL");
     await failed;
@@ -138,7 +160,12 @@ describe.skipIf(!available)("sandbox executor", () => {
 
   it("runs several commands of one sandbox at the same time", async () => {
     // Each waits until all four have started: they can only finish if they run at once.
-    const commands = [1, 2, 3, 4].map((i) => run(`touch started-${i}; until [ "$(ls started-* | wc -l)" -ge 4 ]; do sleep 0.05; done; printf '${i}%.0s' $(seq 1 5000)`, { timeoutMs: 60_000 }));
+    const commands = [1, 2, 3, 4].map((i) =>
+      run(
+        `touch started-${i}; until [ "$(ls started-* | wc -l)" -ge 4 ]; do sleep 0.05; done; printf '${i}%.0s' $(seq 1 5000)`,
+        { timeoutMs: 60_000 },
+      ),
+    );
     const results = await Promise.all(commands);
     results.forEach((r, i) => {
       expect(r).toMatchObject({ exitCode: 0, timedOut: false, stderr: "" });
@@ -153,8 +180,12 @@ describe.skipIf(!available)("sandbox executor", () => {
       run("echo small; echo also >&2"),
     ]);
     expect(big.truncated).toBe(true);
-    expect(big.stdout).toBe(`${"a".repeat(1 << 20)}\n... [output truncated after 1048576 of 3000000 bytes; remaining output discarded] ...`);
-    expect(big.stderr).toBe(`${"e".repeat(1 << 20)}\n... [output truncated after 1048576 of 2000000 bytes; remaining output discarded] ...`);
+    expect(big.stdout).toBe(
+      `${"a".repeat(1 << 20)}\n... [output truncated after 1048576 of 3000000 bytes; remaining output discarded] ...`,
+    );
+    expect(big.stderr).toBe(
+      `${"e".repeat(1 << 20)}\n... [output truncated after 1048576 of 2000000 bytes; remaining output discarded] ...`,
+    );
     expect(small).toMatchObject({ stdout: "small\n", stderr: "also\n", truncated: false });
   });
 
@@ -172,7 +203,9 @@ describe.skipIf(!available)("sandbox executor", () => {
   it("kills a process that left its session when its command ends, while another command's processes live on", async () => {
     const escaped = `1001.${unique()}`;
     const kept = `1002.${unique()}`;
-    const long = run(`sleep ${kept} & touch long-started; until [ -e done ]; do sleep 0.05; done; echo long-done`, { timeoutMs: 60_000 });
+    const long = run(`sleep ${kept} & touch long-started; until [ -e done ]; do sleep 0.05; done; echo long-done`, {
+      timeoutMs: 60_000,
+    });
     expect(await waitFor(() => existsSync(path.join(dirs.workspace, "long-started")))).toBe(true);
     const short = await run(`setsid sleep ${escaped} & echo short-done`);
     expect(short.stdout).toBe("short-done\n");
@@ -215,7 +248,29 @@ describe.skipIf(!available)("sandbox executor script", () => {
     new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(
         bwrap,
-        ["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--ro-bind", script, "/tmp/executor.cjs", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--unshare-user", "--as-pid-1", "--die-with-parent", "--setenv", "DEERFLOW_SANDBOX_EXECUTOR", "1", "--", ...argv],
+        [
+          "--ro-bind",
+          "/",
+          "/",
+          "--tmpfs",
+          "/tmp",
+          "--ro-bind",
+          script,
+          "/tmp/executor.cjs",
+          "--proc",
+          "/proc",
+          "--dev",
+          "/dev",
+          "--unshare-all",
+          "--unshare-user",
+          "--as-pid-1",
+          "--die-with-parent",
+          "--setenv",
+          "DEERFLOW_SANDBOX_EXECUTOR",
+          "1",
+          "--",
+          ...argv,
+        ],
         { stdio: ["pipe", "pipe", "pipe"] },
       );
       let output = "";
@@ -226,7 +281,10 @@ describe.skipIf(!available)("sandbox executor script", () => {
 
   it.each([
     ["as PID 1", [process.execPath, "/tmp/executor.cjs"]],
-    ["under an init that is not its own", ["/bin/sh", "-c", `touch /tmp/canary; ${process.execPath} /tmp/executor.cjs; echo "exit=$?"; ls /tmp`]],
+    [
+      "under an init that is not its own",
+      ["/bin/sh", "-c", `touch /tmp/canary; ${process.execPath} /tmp/executor.cjs; echo "exit=$?"; ls /tmp`],
+    ],
   ])("refuses to run %s: it would kill and delete what is not its own", async (_where, argv) => {
     const { code, output } = await inThrowawaySandbox(argv);
     expect(output).toContain("refusing to run outside its own sandbox");

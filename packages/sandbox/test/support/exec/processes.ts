@@ -107,7 +107,14 @@ export function testSpec(
   runner: CommandRunner,
   fields: Pick<CommandSpec, "command" | "mounts" | "limits"> & Partial<CommandSpec>,
 ): CommandSpec {
-  return { cwd: "/mnt/user-data/workspace", env: commandEnvironment(runner), timeoutMs: 30_000, maxOutputBytes: 1 << 20, network: false, ...fields };
+  return {
+    cwd: "/mnt/user-data/workspace",
+    env: commandEnvironment(runner),
+    timeoutMs: 30_000,
+    maxOutputBytes: 1 << 20,
+    network: false,
+    ...fields,
+  };
 }
 
 /** Host directories of a test thread. */
@@ -135,12 +142,19 @@ export async function makeThread(root: string): Promise<{ dirs: ThreadDirs; moun
     skills: path.join(root, "skills"),
     otherWorkspace: path.join(root, "threads", "t2", "user-data", "workspace"),
   };
-  for (const dir of [dirs.workspace, dirs.uploads, dirs.outputs, dirs.otherWorkspace, path.join(dirs.skills, "public", "demo")]) {
+  for (const dir of [
+    dirs.workspace,
+    dirs.uploads,
+    dirs.outputs,
+    dirs.otherWorkspace,
+    path.join(dirs.skills, "public", "demo"),
+  ]) {
     await mkdir(dir, { recursive: true });
   }
   await writeFile(path.join(dirs.skills, "public", "demo", "SKILL.md"), "# demo\n");
   await writeFile(path.join(dirs.otherWorkspace, "secret.txt"), "other thread\n");
-  for (const dir of [path.join(dirs.skills, "public", "demo"), path.join(dirs.skills, "public"), dirs.skills]) await chmod(dir, 0o755);
+  for (const dir of [path.join(dirs.skills, "public", "demo"), path.join(dirs.skills, "public"), dirs.skills])
+    await chmod(dir, 0o755);
   await chmod(path.join(dirs.skills, "public", "demo", "SKILL.md"), 0o644);
   const mounts: Mount[] = [
     { virtualPath: "/mnt/user-data", hostPath: userData, readOnly: false },

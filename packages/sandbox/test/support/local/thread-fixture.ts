@@ -66,7 +66,11 @@ export interface Fixture {
  * @returns The fixture; remove `tmp` afterwards.
  */
 export async function createFixture(
-  overrides: { extraMounts?: (tmp: string) => Promise<Mount[]>; options?: Partial<LocalSandboxOptions>; runner?: RecordingRunner } = {},
+  overrides: {
+    extraMounts?: (tmp: string) => Promise<Mount[]>;
+    options?: Partial<LocalSandboxOptions>;
+    runner?: RecordingRunner;
+  } = {},
 ): Promise<Fixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "sandbox-local-")));
   const thread = path.join(tmp, "users", "default", "threads", "t1", "user-data");

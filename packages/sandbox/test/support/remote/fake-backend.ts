@@ -62,11 +62,15 @@ export class FakeBackend implements SandboxBackend {
     const url = new URL(String(input));
     const id = url.pathname.split("/")[1] ?? "";
     const sandbox = this.sandboxes.get(id);
-    if (sandbox === undefined) return Response.json({ error: { code: "SANDBOX_NOT_FOUND", message: "gone" } }, { status: 404 });
+    if (sandbox === undefined)
+      return Response.json({ error: { code: "SANDBOX_NOT_FOUND", message: "gone" } }, { status: 404 });
     if (sandbox.pendingProbes > 0) {
       sandbox.pendingProbes--;
       return Response.json({ error: { code: "UNAVAILABLE", message: "starting" } }, { status: 503 });
     }
-    return Response.json({ success: true, data: { stdout: "", stderr: "", exit_code: 0, signal: null, timed_out: false, truncated: false } });
+    return Response.json({
+      success: true,
+      data: { stdout: "", stderr: "", exit_code: 0, signal: null, timed_out: false, truncated: false },
+    });
   };
 }

@@ -53,6 +53,8 @@ export function injectFetch(app: FastifyInstance, options: InjectFetchOptions = 
  */
 export function refusedFetch(): typeof fetch {
   return async () => {
-    throw new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }) });
+    throw new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }),
+    });
   };
 }

@@ -5,7 +5,17 @@
  */
 import { SandboxError } from "../../../src/errors.js";
 import type { SandboxProvider } from "../../../src/provider.js";
-import type { ExecuteOptions, ExecuteResult, GlobOptions, GrepMatch, GrepOptions, ReadFileOptions, Sandbox, SearchResult, WriteFileOptions } from "../../../src/sandbox.js";
+import type {
+  ExecuteOptions,
+  ExecuteResult,
+  GlobOptions,
+  GrepMatch,
+  GrepOptions,
+  ReadFileOptions,
+  Sandbox,
+  SearchResult,
+  WriteFileOptions,
+} from "../../../src/sandbox.js";
 
 /** Scripted command behaviour. */
 export type ExecuteHandler = (command: string, options: ExecuteOptions) => Promise<ExecuteResult>;
@@ -27,8 +37,10 @@ export class MemorySandbox implements Sandbox {
   constructor(readonly id: string) {}
 
   #check(path: string, write = false): string {
-    if (path.split("/").includes("..")) throw new SandboxError("PATH_ESCAPE", "Access denied: path traversal detected", { path });
-    if (write && path.startsWith("/mnt/skills/")) throw new SandboxError("READ_ONLY", "Read-only file system", { path });
+    if (path.split("/").includes(".."))
+      throw new SandboxError("PATH_ESCAPE", "Access denied: path traversal detected", { path });
+    if (write && path.startsWith("/mnt/skills/"))
+      throw new SandboxError("READ_ONLY", "Read-only file system", { path });
     if (!path.startsWith("/mnt/user-data/") && !path.startsWith("/mnt/skills/")) {
       throw new SandboxError("PATH_NOT_ALLOWED", "Only paths under /mnt/user-data/ are allowed", { path });
     }
@@ -44,7 +56,8 @@ export class MemorySandbox implements Sandbox {
   async execute(command: string, options: ExecuteOptions = {}): Promise<ExecuteResult> {
     if (options.env !== undefined) {
       for (const name of Object.keys(options.env)) {
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new SandboxError("INVALID_ARGUMENT", `Invalid environment variable name: ${name}`);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+          throw new SandboxError("INVALID_ARGUMENT", `Invalid environment variable name: ${name}`);
       }
     }
     this.executions.push({ command, options });
@@ -91,7 +104,9 @@ export class MemorySandbox implements Sandbox {
 
   async glob(path: string, pattern: string, options: GlobOptions = {}): Promise<SearchResult<string>> {
     const suffix = pattern.replace(/^(\*\*\/)?\*/, "");
-    const all = [...this.files.keys()].filter((f) => f.startsWith(`${this.#check(path)}/`) && f.endsWith(suffix)).sort();
+    const all = [...this.files.keys()]
+      .filter((f) => f.startsWith(`${this.#check(path)}/`) && f.endsWith(suffix))
+      .sort();
     const max = options.maxResults ?? 200;
     return { matches: all.slice(0, max), truncated: all.length > max };
   }

@@ -31,15 +31,27 @@ export interface ServerProcess {
  * @param timeoutMs - How long to wait for the `listening on` line.
  * @returns The running process.
  */
-export async function startServerProcess(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<ServerProcess> {
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("SANDBOX_")));
-  const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, ...args], { env: { ...baseEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", tsxLoader, mainPath, ...args], {
+    env: { ...baseEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
+  );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within ${timeoutMs} ms:\n${stderr}`)),
+      timeoutMs,
+    );
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
       const match = /^listening on (\S+)$/m.exec(stdout);

@@ -28,7 +28,10 @@ export interface MemorySandboxOptions {
   /** Exposed as `sandbox.mounts` when given. */
   readonly mounts?: readonly Mount[];
   /** What `execute` returns. Default: empty output, exit 0. */
-  readonly onExecute?: (command: string, options: ExecuteOptions | undefined) => Partial<ExecuteResult> | Promise<Partial<ExecuteResult>>;
+  readonly onExecute?: (
+    command: string,
+    options: ExecuteOptions | undefined,
+  ) => Partial<ExecuteResult> | Promise<Partial<ExecuteResult>>;
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -62,7 +65,12 @@ function globToRegExp(pattern: string): RegExp {
 export class MemorySandbox implements Sandbox {
   readonly id: string;
   readonly files = new Map<string, Uint8Array>();
-  readonly dirs = new Set<string>(["/mnt/user-data", "/mnt/user-data/workspace", "/mnt/user-data/uploads", "/mnt/user-data/outputs"]);
+  readonly dirs = new Set<string>([
+    "/mnt/user-data",
+    "/mnt/user-data/workspace",
+    "/mnt/user-data/uploads",
+    "/mnt/user-data/outputs",
+  ]);
   /** Every execute call, for assertions. */
   readonly executions: Array<{ command: string; options: ExecuteOptions | undefined }> = [];
   /** Errors to throw from the next call of a method. */
@@ -75,8 +83,10 @@ export class MemorySandbox implements Sandbox {
     this.id = options.id ?? "memory:test";
     for (const dir of options.dirs ?? []) this.dirs.add(dir);
     for (const [path, content] of Object.entries(options.files ?? {})) this.setFile(path, content);
-    if (options.isolated !== undefined) Object.defineProperty(this, "isolated", { value: options.isolated, enumerable: true });
-    if (options.mounts !== undefined) Object.defineProperty(this, "mounts", { value: options.mounts, enumerable: true });
+    if (options.isolated !== undefined)
+      Object.defineProperty(this, "isolated", { value: options.isolated, enumerable: true });
+    if (options.mounts !== undefined)
+      Object.defineProperty(this, "mounts", { value: options.mounts, enumerable: true });
     this.#onExecute = options.onExecute;
   }
 
@@ -107,7 +117,9 @@ export class MemorySandbox implements Sandbox {
 
   #readOnly(path: string): boolean {
     const mounts = (this as { mounts?: readonly Mount[] }).mounts ?? [];
-    const best = mounts.filter((m) => path === m.virtualPath || path.startsWith(`${m.virtualPath}/`)).sort((a, b) => b.virtualPath.length - a.virtualPath.length)[0];
+    const best = mounts
+      .filter((m) => path === m.virtualPath || path.startsWith(`${m.virtualPath}/`))
+      .sort((a, b) => b.virtualPath.length - a.virtualPath.length)[0];
     return path.startsWith("/mnt/skills/") || best?.readOnly === true;
   }
 
@@ -212,7 +224,12 @@ export class MemorySandbox implements Sandbox {
     } catch (err) {
       fail("INVALID_ARGUMENT", `Invalid regex pattern: ${(err as Error).message}`, path);
     }
-    const files = this.files.has(path) ? [path] : (this.#requireDir(path), this.#descendants(path).filter((e) => !e.dir).map((e) => e.path));
+    const files = this.files.has(path)
+      ? [path]
+      : (this.#requireDir(path),
+        this.#descendants(path)
+          .filter((e) => !e.dir)
+          .map((e) => e.path));
     const fileRe = options?.glob !== undefined ? globToRegExp(options.glob) : undefined;
     const max = options?.maxResults ?? 100;
     const matches: GrepMatch[] = [];

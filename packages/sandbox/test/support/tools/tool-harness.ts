@@ -23,7 +23,10 @@ export interface Harness {
  * @param toolOptions - Tool options other than the sandbox.
  * @returns The sandbox and a caller.
  */
-export function harness(sandboxOptions: MemorySandboxOptions = {}, toolOptions: Omit<SandboxToolsOptions, "sandbox" | "getSandbox"> = {}): Harness {
+export function harness(
+  sandboxOptions: MemorySandboxOptions = {},
+  toolOptions: Omit<SandboxToolsOptions, "sandbox" | "getSandbox"> = {},
+): Harness {
   const sandbox = new MemorySandbox(sandboxOptions);
   const tools = createSandboxTools({ sandbox, ...toolOptions });
   const call: CallTool = async (name, args, config) => {

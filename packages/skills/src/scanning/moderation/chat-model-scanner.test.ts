@@ -16,12 +16,18 @@ function recordingLogger(): Logger & { warnings: string[] } {
 describe("ChatModelModerationScanner", () => {
   it("returns the model's parsed decision", async () => {
     const model = fakeModel().respond(new AIMessage('{"decision":"allow","reason":"ok"}'));
-    expect(await new ChatModelModerationScanner({ model }).moderate(input)).toEqual({ decision: "allow", reason: "ok" });
+    expect(await new ChatModelModerationScanner({ model }).moderate(input)).toEqual({
+      decision: "allow",
+      reason: "ok",
+    });
   });
 
   it("parses fenced replies", async () => {
     const model = fakeModel().respond(new AIMessage('```json\n{"decision":"Warn","reason":"external api"}\n```'));
-    expect(await new ChatModelModerationScanner({ model }).moderate(input)).toEqual({ decision: "warn", reason: "external api" });
+    expect(await new ChatModelModerationScanner({ model }).moderate(input)).toEqual({
+      decision: "warn",
+      reason: "external api",
+    });
   });
 
   it("sends the rubric and a prompt with location, executable flag, findings and fenced content", async () => {
@@ -58,12 +64,16 @@ describe("ChatModelModerationScanner", () => {
 
   it("blocks an invalid decision as unparseable", async () => {
     const model = fakeModel().respond(new AIMessage('{"decision":"approve","reason":"sure"}'));
-    expect((await new ChatModelModerationScanner({ model }).moderate(input)).reason).toBe("Security scan produced unparseable output; manual review required.");
+    expect((await new ChatModelModerationScanner({ model }).moderate(input)).reason).toBe(
+      "Security scan produced unparseable output; manual review required.",
+    );
   });
 
   it("blocks executable content when the model call fails", async () => {
     const model = fakeModel().respond(new Error("boom"));
-    expect(await new ChatModelModerationScanner({ model, failClosed: false }).moderate({ ...input, executable: true })).toEqual({
+    expect(
+      await new ChatModelModerationScanner({ model, failClosed: false }).moderate({ ...input, executable: true }),
+    ).toEqual({
       decision: "block",
       reason: "Security scan unavailable for executable content; manual review required.",
     });
@@ -93,7 +103,9 @@ describe("ChatModelModerationScanner", () => {
 
     controller.abort();
     const aborted = fakeModel().respond(new AIMessage('{"decision":"allow","reason":"ok"}'));
-    await expect(new ChatModelModerationScanner({ model: aborted }).moderate({ ...input, signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(
+      new ChatModelModerationScanner({ model: aborted }).moderate({ ...input, signal: controller.signal }),
+    ).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("rethrows when the signal is aborted while the model is answering", async () => {
@@ -102,7 +114,9 @@ describe("ChatModelModerationScanner", () => {
       controller.abort();
       return new Error("request aborted");
     });
-    await expect(new ChatModelModerationScanner({ model }).moderate({ ...input, executable: true, signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(
+      new ChatModelModerationScanner({ model }).moderate({ ...input, executable: true, signal: controller.signal }),
+    ).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("uses the configured id", () => {

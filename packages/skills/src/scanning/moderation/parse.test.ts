@@ -12,7 +12,9 @@ describe("extractJsonObject", () => {
   });
 
   it("extracts the first balanced object from prose, ignoring braces inside strings", () => {
-    expect(extractJsonObject('Verdict: {"decision":"block","reason":"uses {curly} and \\"quotes\\""} thanks {')).toEqual({
+    expect(
+      extractJsonObject('Verdict: {"decision":"block","reason":"uses {curly} and \\"quotes\\""} thanks {'),
+    ).toEqual({
       decision: "block",
       reason: 'uses {curly} and "quotes"',
     });
@@ -26,12 +28,18 @@ describe("extractJsonObject", () => {
 
 describe("parseModerationReply", () => {
   it("lower-cases the decision", () => {
-    expect(parseModerationReply('{"decision":"BLOCK","reason":"exfil"}')).toEqual({ decision: "block", reason: "exfil" });
+    expect(parseModerationReply('{"decision":"BLOCK","reason":"exfil"}')).toEqual({
+      decision: "block",
+      reason: "exfil",
+    });
   });
 
   it("fills a missing or empty reason", () => {
     expect(parseModerationReply('{"decision":"allow"}')).toEqual({ decision: "allow", reason: "No reason provided." });
-    expect(parseModerationReply('{"decision":"allow","reason":""}')).toEqual({ decision: "allow", reason: "No reason provided." });
+    expect(parseModerationReply('{"decision":"allow","reason":""}')).toEqual({
+      decision: "allow",
+      reason: "No reason provided.",
+    });
   });
 
   it("rejects unknown decisions, arrays and non-JSON", () => {

@@ -35,7 +35,9 @@ function formatFindingsContext(findings: readonly Finding[] | undefined): string
  * @param input - what to moderate.
  * @returns the prompt text.
  */
-export function buildModerationPrompt(input: Pick<ModerationInput, "content" | "location" | "executable" | "staticFindings">): string {
+export function buildModerationPrompt(
+  input: Pick<ModerationInput, "content" | "location" | "executable" | "staticFindings">,
+): string {
   return (
     `Location: ${input.location}\n` +
     `Executable: ${input.executable ? "true" : "false"}\n` +

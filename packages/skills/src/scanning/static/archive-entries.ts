@@ -52,6 +52,7 @@ export function scanArchiveEntries(entries: readonly ArchiveEntryInfo[]): Findin
     total += Math.max(entry.uncompressedSize, 0);
     findings.push(...fileMetadataFindings(file, entry.uncompressedSize, 2));
   }
-  if (total > MAX_ARCHIVE_TOTAL_BYTES) findings.push(makeFinding("package-oversized-total", { file: null, evidence: `${total} bytes` }));
+  if (total > MAX_ARCHIVE_TOTAL_BYTES)
+    findings.push(makeFinding("package-oversized-total", { file: null, evidence: `${total} bytes` }));
   return [...buildScanReport(findings).findings];
 }

@@ -32,7 +32,9 @@ describe("makeFinding", () => {
   });
 
   it("truncates long evidence", () => {
-    expect(makeFinding("network-cleartext-http", { file: "a", evidence: "x".repeat(500) }).evidence?.length).toBeLessThan(210);
+    expect(
+      makeFinding("network-cleartext-http", { file: "a", evidence: "x".repeat(500) }).evidence?.length,
+    ).toBeLessThan(210);
   });
 
   it("rejects unknown rule ids", () => {

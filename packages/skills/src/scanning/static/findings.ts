@@ -58,7 +58,11 @@ export function compareFindings(a: Finding, b: Finding): number {
  */
 export function buildScanReport(findings: Iterable<Finding>, scannerErrors: readonly string[] = []): ScanReport {
   const sorted = dedupeFindings(findings).sort(compareFindings);
-  return { findings: sorted, blocked: sorted.some((f) => f.severity === "CRITICAL"), scannerErrors: [...scannerErrors] };
+  return {
+    findings: sorted,
+    blocked: sorted.some((f) => f.severity === "CRITICAL"),
+    scannerErrors: [...scannerErrors],
+  };
 }
 
 /**

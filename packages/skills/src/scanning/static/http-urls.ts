@@ -38,6 +38,7 @@ export function* httpUrls(text: string): Generator<HttpUrlMatch> {
  */
 export function isLocalHost(host: string): boolean {
   if (host === "localhost" || host.endsWith(".localhost") || host === "0.0.0.0" || host === "::1") return true;
-  if (/^127\.\d+\.\d+\.\d+$/.test(host) || /^10\.\d+\.\d+\.\d+$/.test(host) || /^192\.168\.\d+\.\d+$/.test(host)) return true;
+  if (/^127\.\d+\.\d+\.\d+$/.test(host) || /^10\.\d+\.\d+\.\d+$/.test(host) || /^192\.168\.\d+\.\d+$/.test(host))
+    return true;
   return /^172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+$/.test(host);
 }

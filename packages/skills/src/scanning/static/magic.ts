@@ -23,7 +23,19 @@ const ARCHIVE_MAGICS: readonly (readonly number[])[] = [
 ];
 
 /** File name endings that mark a nested archive whatever its bytes. */
-const ARCHIVE_SUFFIXES = [".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".7z", ".rar", ".whl"] as const;
+const ARCHIVE_SUFFIXES = [
+  ".zip",
+  ".tar",
+  ".tar.gz",
+  ".tgz",
+  ".tar.bz2",
+  ".tbz2",
+  ".tar.xz",
+  ".txz",
+  ".7z",
+  ".rar",
+  ".whl",
+] as const;
 
 function startsWith(prefix: Uint8Array, magic: readonly number[]): boolean {
   if (prefix.length < magic.length) return false;

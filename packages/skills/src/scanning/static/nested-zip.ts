@@ -18,7 +18,10 @@ const MAGIC_BYTES = 4;
  * @param count - how many bytes are wanted.
  * @returns up to `count` bytes.
  */
-async function readPrefix(stream: NodeJS.ReadableStream & { destroy?: (error?: Error) => void }, count: number): Promise<Uint8Array> {
+async function readPrefix(
+  stream: NodeJS.ReadableStream & { destroy?: (error?: Error) => void },
+  count: number,
+): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {

@@ -92,7 +92,10 @@ export function pythonImportAliases(code: string): Map<string, string> {
       const m = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(item);
       if (m === null) continue;
       const target = m[1] ?? "";
-      aliases.set(m[2] ?? target.split(".")[0] ?? target, m[2] !== undefined ? target : (target.split(".")[0] ?? target));
+      aliases.set(
+        m[2] ?? target.split(".")[0] ?? target,
+        m[2] !== undefined ? target : (target.split(".")[0] ?? target),
+      );
     }
   }
   for (const match of code.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n;]+)/gm)) {
@@ -129,7 +132,12 @@ export function resolvePythonName(dotted: string, aliases: ReadonlyMap<string, s
  * @param relevant - which resolved names to return; others are dropped early.
  * @returns the calls in source order.
  */
-export function pythonCalls(code: string, aliases: ReadonlyMap<string, string>, brackets: BracketIndex, relevant: (name: string) => boolean = () => true): PythonCall[] {
+export function pythonCalls(
+  code: string,
+  aliases: ReadonlyMap<string, string>,
+  brackets: BracketIndex,
+  relevant: (name: string) => boolean = () => true,
+): PythonCall[] {
   const calls: PythonCall[] = [];
   for (const match of code.matchAll(/(?<![\w.])([A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*\(/g)) {
     const name = resolvePythonName((match[1] ?? "").replace(/[ \t]/g, ""), aliases);
@@ -137,7 +145,13 @@ export function pythonCalls(code: string, aliases: ReadonlyMap<string, string>, 
     if (/\b(?:def|class)[ \t]+$/.test(code.slice(Math.max(0, match.index - 16), match.index))) continue;
     if (/\.[ \t]*$/.test(code.slice(Math.max(0, match.index - 8), match.index))) continue;
     const open = match.index + match[0].length - 1;
-    calls.push({ name, index: match.index, open, argsStart: open + 1, argsEnd: brackets.close.get(open) ?? code.length });
+    calls.push({
+      name,
+      index: match.index,
+      open,
+      argsStart: open + 1,
+      argsEnd: brackets.close.get(open) ?? code.length,
+    });
   }
   return calls;
 }

@@ -76,7 +76,14 @@ export function pythonViews(text: string): PythonViews {
   return { code: code.join(""), withoutComments: noComments.join(""), strings };
 }
 
-function lexString(text: string, start: number, formatted: boolean, code: string[], noComments: string[], strings: PythonStringLiteral[]): number {
+function lexString(
+  text: string,
+  start: number,
+  formatted: boolean,
+  code: string[],
+  noComments: string[],
+  strings: PythonStringLiteral[],
+): number {
   const q = text[start] ?? '"';
   const triple = text.startsWith(q.repeat(3), start);
   const delim = triple ? q.repeat(3) : q;

@@ -28,7 +28,11 @@ describe("declarationFindings", () => {
 
   it("flags a non-local cleartext endpoint and keeps only host and port as evidence", () => {
     const [finding] = declarationFindings("SKILL.md", "Call http://user:pw@api.example.com:8080/v1 now");
-    expect(finding).toMatchObject({ ruleId: "declaration-external-endpoint", severity: "MEDIUM", evidence: "http://api.example.com:8080" });
+    expect(finding).toMatchObject({
+      ruleId: "declaration-external-endpoint",
+      severity: "MEDIUM",
+      evidence: "http://api.example.com:8080",
+    });
   });
 
   it("ignores https and local endpoints", () => {

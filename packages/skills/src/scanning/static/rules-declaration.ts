@@ -6,8 +6,10 @@ import type { Finding } from "../types.js";
 import { findingAtMatch, lineAt, makeFinding } from "./catalogue.js";
 import { httpUrls, isLocalHost } from "./http-urls.js";
 
-const PROMPT_OVERRIDE = /\b(?:ignore|disregard)\s+(?:all\s+)?(?:previous|prior)\s+instructions\b|\boverride\s+(?:the\s+)?(?:system|developer)\s+instructions\b/i;
-const SENSITIVE_CAPABILITY = /\bexecute\s+(?:arbitrary\s+)?commands?\b|\bshell\s+commands?\b|\bcredential\s+access\b|\bread\s+secrets?\b|\barbitrary\s+network\b|\bnetwork\s+egress\b/i;
+const PROMPT_OVERRIDE =
+  /\b(?:ignore|disregard)\s+(?:all\s+)?(?:previous|prior)\s+instructions\b|\boverride\s+(?:the\s+)?(?:system|developer)\s+instructions\b/i;
+const SENSITIVE_CAPABILITY =
+  /\bexecute\s+(?:arbitrary\s+)?commands?\b|\bshell\s+commands?\b|\bcredential\s+access\b|\bread\s+secrets?\b|\barbitrary\s+network\b|\bnetwork\s+egress\b/i;
 const SENSITIVE_PATH = /~\/\.ssh|\/etc\/passwd|\/etc\/shadow|docker\.sock|169\.254\.169\.254/;
 
 /**
@@ -31,7 +33,13 @@ export function declarationFindings(relPath: string, text: string): Finding[] {
   }
   for (const url of httpUrls(text)) {
     if (isLocalHost(url.host)) continue;
-    findings.push(makeFinding("declaration-external-endpoint", { file: relPath, line: lineAt(text, url.index), evidence: url.display }));
+    findings.push(
+      makeFinding("declaration-external-endpoint", {
+        file: relPath,
+        line: lineAt(text, url.index),
+        evidence: url.display,
+      }),
+    );
     break;
   }
   return findings;

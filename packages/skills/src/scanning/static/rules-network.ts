@@ -33,7 +33,13 @@ export function networkFindings(relPath: string, text: string): Finding[] {
   for (const url of httpUrls(text)) {
     const local = isLocalHost(url.host);
     if (local ? sawLocal : sawExternal) continue;
-    findings.push(makeFinding(local ? "network-local-http" : "network-cleartext-http", { file: relPath, line: lineAt(text, url.index), evidence: url.display }));
+    findings.push(
+      makeFinding(local ? "network-local-http" : "network-cleartext-http", {
+        file: relPath,
+        line: lineAt(text, url.index),
+        evidence: url.display,
+      }),
+    );
     if (local) sawLocal = true;
     else sawExternal = true;
     if (sawLocal && sawExternal) break;

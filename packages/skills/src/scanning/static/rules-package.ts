@@ -44,7 +44,8 @@ function isAbsoluteName(name: string): boolean {
 export function nameShapeFindings(rawName: string, file: string): Finding[] {
   if (rawName === "") return [];
   if (isAbsoluteName(rawName)) return [makeFinding("package-absolute-path", { file, evidence: rawName })];
-  if (rawName.replace(/\\/g, "/").split("/").includes("..")) return [makeFinding("package-path-traversal", { file, evidence: rawName })];
+  if (rawName.replace(/\\/g, "/").split("/").includes(".."))
+    return [makeFinding("package-path-traversal", { file, evidence: rawName })];
   if (rawName.includes(":")) return [makeFinding("package-ads-stream-name", { file, evidence: rawName })];
   return [];
 }
@@ -104,10 +105,14 @@ function isNestedSkillMd(relPath: string, minDepth: 1 | 2): boolean {
 export function fileMetadataFindings(relPath: string, size: number, nestedDepth: 1 | 2): Finding[] {
   const findings: Finding[] = [];
   const base = relPath.split("/").at(-1) ?? relPath;
-  if (isNestedSkillMd(relPath, nestedDepth)) findings.push(makeFinding("package-nested-skill-md", { file: relPath, evidence: relPath }));
-  if (size > MAX_ARCHIVE_FILE_BYTES) findings.push(makeFinding("package-oversized-file", { file: relPath, evidence: `${size} bytes` }));
-  if (isHiddenSensitivePath(relPath)) findings.push(makeFinding("package-hidden-sensitive-file", { file: relPath, evidence: base }));
-  if (relPath.split("/").includes(".git")) findings.push(makeFinding("package-git-directory", { file: relPath, evidence: ".git" }));
+  if (isNestedSkillMd(relPath, nestedDepth))
+    findings.push(makeFinding("package-nested-skill-md", { file: relPath, evidence: relPath }));
+  if (size > MAX_ARCHIVE_FILE_BYTES)
+    findings.push(makeFinding("package-oversized-file", { file: relPath, evidence: `${size} bytes` }));
+  if (isHiddenSensitivePath(relPath))
+    findings.push(makeFinding("package-hidden-sensitive-file", { file: relPath, evidence: base }));
+  if (relPath.split("/").includes(".git"))
+    findings.push(makeFinding("package-git-directory", { file: relPath, evidence: ".git" }));
   return findings;
 }
 
@@ -122,16 +127,26 @@ export function fileMetadataFindings(relPath: string, size: number, nestedDepth:
  * @param size - file size; nested zips above the per-file limit are not opened.
  * @returns the findings.
  */
-export async function filePrefixFindings(relPath: string, prefix: Uint8Array, absPath: string, size: number): Promise<Finding[]> {
+export async function filePrefixFindings(
+  relPath: string,
+  prefix: Uint8Array,
+  absPath: string,
+  size: number,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const kind = executableKind(prefix);
   if (kind !== null) findings.push(makeFinding("package-executable-binary", { file: relPath, evidence: kind }));
   if (hasArchiveSuffix(relPath) || looksLikeArchive(prefix)) {
     const name = relPath.split("/").at(-1) ?? relPath;
-    const smuggles = looksLikeZip(prefix) && size <= MAX_ARCHIVE_FILE_BYTES && (await nestedZipContainsExecutable(absPath));
+    const smuggles =
+      looksLikeZip(prefix) && size <= MAX_ARCHIVE_FILE_BYTES && (await nestedZipContainsExecutable(absPath));
     findings.push(
       smuggles
-        ? makeFinding("package-nested-archive", { file: relPath, evidence: `${name}: contains an executable binary member`, severity: "CRITICAL" })
+        ? makeFinding("package-nested-archive", {
+            file: relPath,
+            evidence: `${name}: contains an executable binary member`,
+            severity: "CRITICAL",
+          })
         : makeFinding("package-nested-archive", { file: relPath, evidence: name }),
     );
   }

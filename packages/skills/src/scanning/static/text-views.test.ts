@@ -4,11 +4,11 @@ import { shellViews } from "./shell-text.js";
 
 describe("pythonViews", () => {
   it("keeps offsets and blanks comments and string contents in the code view", () => {
-    const source = 'x = "a#b"  # note\ny = \'\'\'\nline\n\'\'\'\n';
+    const source = "x = \"a#b\"  # note\ny = '''\nline\n'''\n";
     const views = pythonViews(source);
     expect(views.code.length).toBe(source.length);
-    expect(views.code).toBe('x = "   "        \ny = \'\'\'\n    \n\'\'\'\n');
-    expect(views.withoutComments).toBe('x = "a#b"        \ny = \'\'\'\nline\n\'\'\'\n');
+    expect(views.code).toBe("x = \"   \"        \ny = '''\n    \n'''\n");
+    expect(views.withoutComments).toBe("x = \"a#b\"        \ny = '''\nline\n'''\n");
     expect(views.strings.map((s) => s.value)).toEqual(["a#b", "\nline\n"]);
   });
 
@@ -32,7 +32,9 @@ describe("shellViews", () => {
   });
 
   it("ends a heredoc on a CRLF delimiter line", () => {
-    expect(shellViews("cat <<EOF\r\nbody\r\nEOF\r\nenv\r\n").commands).toBe(`cat <<EOF\r\n${" ".repeat(5)}\n${" ".repeat(4)}\nenv\r\n`);
+    expect(shellViews("cat <<EOF\r\nbody\r\nEOF\r\nenv\r\n").commands).toBe(
+      `cat <<EOF\r\n${" ".repeat(5)}\n${" ".repeat(4)}\nenv\r\n`,
+    );
   });
 
   it("carries quote state across lines", () => {

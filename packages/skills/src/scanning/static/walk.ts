@@ -45,7 +45,9 @@ export async function walkPackage(root: string, maxEntries: number, signal?: Abo
   while (queue.length > 0) {
     signal?.throwIfAborted();
     const relDir = queue.shift() ?? "";
-    const names = (await fs.readdir(path.join(root, ...relDir.split("/").filter(Boolean))).catch(rethrowRelative(relDir || "."))).sort();
+    const names = (
+      await fs.readdir(path.join(root, ...relDir.split("/").filter(Boolean))).catch(rethrowRelative(relDir || "."))
+    ).sort();
     for (const name of names) {
       count++;
       if (count > maxEntries) return { entries, truncated: true, count };

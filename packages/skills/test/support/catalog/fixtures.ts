@@ -38,16 +38,48 @@ export async function writeSkill(root: string, rel: string, content: string): Pr
 export async function writeRealisticTree(root: string): Promise<void> {
   const pub = path.join(root, "public");
   await writeSkill(pub, "deep-research", skillMarkdown("deep-research", "Systematic multi-angle web research."));
-  await writeSkill(pub, "data-analysis", skillMarkdown("data-analysis", "Analyse Excel or CSV uploads & report.", "license: MIT\n"));
-  await writeSkill(pub, "vercel-deploy-claimable", skillMarkdown("vercel-deploy", "Deploy to Vercel and return a claim URL.", "metadata:\n  author: vercel\n  version: \"1.0.0\"\n"));
-  await writeSkill(pub, "skill-reviewer", skillMarkdown("skill-reviewer", "Review skill packages.", "allowed-tools:\n  - review_skill_package\n"));
+  await writeSkill(
+    pub,
+    "data-analysis",
+    skillMarkdown("data-analysis", "Analyse Excel or CSV uploads & report.", "license: MIT\n"),
+  );
+  await writeSkill(
+    pub,
+    "vercel-deploy-claimable",
+    skillMarkdown(
+      "vercel-deploy",
+      "Deploy to Vercel and return a claim URL.",
+      'metadata:\n  author: vercel\n  version: "1.0.0"\n',
+    ),
+  );
+  await writeSkill(
+    pub,
+    "skill-reviewer",
+    skillMarkdown("skill-reviewer", "Review skill packages.", "allowed-tools:\n  - review_skill_package\n"),
+  );
   await writeSkill(pub, "skill-reviewer/evals/fixtures/bad-skill", skillMarkdown("bad-skill", "An eval fixture."));
-  await writeSkill(pub, "skill-reviewer/evals/fixtures/good-skill", skillMarkdown("good-skill", "Another eval fixture."));
+  await writeSkill(
+    pub,
+    "skill-reviewer/evals/fixtures/good-skill",
+    skillMarkdown("good-skill", "Another eval fixture."),
+  );
   await writeSkill(pub, "team/helper", skillMarkdown("team-helper", "A namespaced helper skill."));
   await writeSkill(pub, ".history/old", skillMarkdown("old-skill", "Must stay hidden."));
-  await writeSkill(pub, "broken-yaml", "---\nname: broken-yaml\ndescription: this: breaks: yaml\n  - nope\n---\nbody\n");
+  await writeSkill(
+    pub,
+    "broken-yaml",
+    "---\nname: broken-yaml\ndescription: this: breaks: yaml\n  - nope\n---\nbody\n",
+  );
   // Anthropic-style package: name equals folder, long description, references/.
-  await writeSkill(pub, "pdf", skillMarkdown("pdf", "Comprehensive PDF manipulation toolkit for extracting text and tables.", "license: Proprietary. LICENSE.txt has complete terms\n"));
+  await writeSkill(
+    pub,
+    "pdf",
+    skillMarkdown(
+      "pdf",
+      "Comprehensive PDF manipulation toolkit for extracting text and tables.",
+      "license: Proprietary. LICENSE.txt has complete terms\n",
+    ),
+  );
   await fs.mkdir(path.join(pub, "pdf", "references"), { recursive: true });
   await fs.writeFile(path.join(pub, "pdf", "references", "forms.md"), "# forms\n");
   const custom = path.join(root, "custom");
@@ -57,7 +89,9 @@ export async function writeRealisticTree(root: string): Promise<void> {
 }
 
 /** A logger that records calls, for asserting on warnings. */
-export function recordingLogger(): Logger & { readonly calls: { level: string; obj: Record<string, unknown>; msg: string }[] } {
+export function recordingLogger(): Logger & {
+  readonly calls: { level: string; obj: Record<string, unknown>; msg: string }[];
+} {
   const calls: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
   const at = (level: string) => (obj: Record<string, unknown>, msg: string) => void calls.push({ level, obj, msg });
   return { calls, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };

@@ -7,7 +7,14 @@ import os from "node:os";
 import path from "node:path";
 import { SkillsError } from "../../../src/errors.js";
 import type { Logger } from "../../../src/logger.js";
-import type { Finding, ModerationInput, ModerationResult, ModerationScanner, ScanReport, SkillScanner } from "../../../src/scanning/types.js";
+import type {
+  Finding,
+  ModerationInput,
+  ModerationResult,
+  ModerationScanner,
+  ScanReport,
+  SkillScanner,
+} from "../../../src/scanning/types.js";
 
 /** A temp directory holding `custom/` and `public/` roots. */
 export interface TempRoots {
@@ -47,7 +54,12 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<SkillsErro
 export class ScriptedModeration implements ModerationScanner {
   readonly id = "scripted";
   readonly calls: ModerationInput[] = [];
-  constructor(private readonly answer: (input: ModerationInput) => ModerationResult = () => ({ decision: "allow", reason: "Looks fine." })) {}
+  constructor(
+    private readonly answer: (input: ModerationInput) => ModerationResult = () => ({
+      decision: "allow",
+      reason: "Looks fine.",
+    }),
+  ) {}
   moderate(input: ModerationInput): Promise<ModerationResult> {
     this.calls.push(input);
     return Promise.resolve(this.answer(input));
@@ -67,9 +79,25 @@ export class MarkerScanner implements SkillScanner {
       if (!stat.isFile()) continue;
       const text = await readFile(path.join(dir, file), "utf8");
       if (text.includes(this.marker)) {
-        findings.push({ ruleId: "test-marker", severity: "CRITICAL", file, line: 1, message: "Marker found.", remediation: "Remove it.", evidence: null });
+        findings.push({
+          ruleId: "test-marker",
+          severity: "CRITICAL",
+          file,
+          line: 1,
+          message: "Marker found.",
+          remediation: "Remove it.",
+          evidence: null,
+        });
       } else if (text.includes("http://")) {
-        findings.push({ ruleId: "network-cleartext-http", severity: "MEDIUM", file, line: 1, message: "Cleartext HTTP.", remediation: "Use https.", evidence: null });
+        findings.push({
+          ruleId: "network-cleartext-http",
+          severity: "MEDIUM",
+          file,
+          line: 1,
+          message: "Cleartext HTTP.",
+          remediation: "Use https.",
+          evidence: null,
+        });
       }
     }
     return { findings, blocked: findings.some((f) => f.severity === "CRITICAL"), scannerErrors: [] };
@@ -77,7 +105,9 @@ export class MarkerScanner implements SkillScanner {
 }
 
 /** A logger that keeps every call. */
-export function recordingLogger(): Logger & { entries: Array<{ level: string; obj: Record<string, unknown>; msg: string }> } {
+export function recordingLogger(): Logger & {
+  entries: Array<{ level: string; obj: Record<string, unknown>; msg: string }>;
+} {
   const entries: Array<{ level: string; obj: Record<string, unknown>; msg: string }> = [];
   const at = (level: string) => (obj: Record<string, unknown>, msg: string) => void entries.push({ level, obj, msg });
   return { entries, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };

@@ -2,7 +2,9 @@
  * Test-only: runs `fn` while sampling the resident set size, and reports how
  * far it rose above the level measured just before `fn` started.
  */
-export async function measureRssGrowth<T>(fn: () => Promise<T>): Promise<{ outcome: PromiseSettledResult<T>; growthBytes: number }> {
+export async function measureRssGrowth<T>(
+  fn: () => Promise<T>,
+): Promise<{ outcome: PromiseSettledResult<T>; growthBytes: number }> {
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   const timer = setInterval(() => {

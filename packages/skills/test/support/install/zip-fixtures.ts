@@ -29,7 +29,11 @@ export interface FixtureEntry {
 const FIXED_MTIME = new Date(2020, 0, 1);
 
 /** Writes a zip made of `entries` to `file` (with ZIP64 end records when `zip64`). */
-export async function writeZip(file: string, entries: readonly FixtureEntry[], options: { zip64?: boolean } = {}): Promise<void> {
+export async function writeZip(
+  file: string,
+  entries: readonly FixtureEntry[],
+  options: { zip64?: boolean } = {},
+): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const e of entries) {
     const options = {
@@ -92,7 +96,10 @@ export async function patchZipName(file: string, from: string, to: string): Prom
  * Overwrites the declared uncompressed size of every member (central directory
  * and local header) with `declared(name, realSize)`.
  */
-export async function forgeDeclaredSizes(file: string, declared: (name: string, real: number) => number): Promise<void> {
+export async function forgeDeclaredSizes(
+  file: string,
+  declared: (name: string, real: number) => number,
+): Promise<void> {
   const buf = await readFile(file);
   const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   let at = buf.readUInt32LE(eocd + 16);
@@ -118,7 +125,9 @@ export function skillMd(name: string, description = `The ${name} skill.`): strin
 }
 
 /** A member for {@link writeZipInChildProcess}: text, or `zeros` zero bytes. */
-export type ChildZipEntry = { readonly name: string; readonly text: string } | { readonly name: string; readonly zeros: number };
+export type ChildZipEntry =
+  | { readonly name: string; readonly text: string }
+  | { readonly name: string; readonly zeros: number };
 
 const CHILD_SCRIPT = `
 const [yazlPath, file, json] = process.argv.slice(1);
@@ -148,7 +157,11 @@ await pipeline(zip.outputStream, createWriteStream(file));
  */
 export async function writeZipInChildProcess(file: string, entries: readonly ChildZipEntry[]): Promise<void> {
   const yazlPath = pathToFileURL(createRequire(import.meta.url).resolve("yazl")).href;
-  await promisify(execFile)(process.execPath, ["--input-type=module", "-e", CHILD_SCRIPT, yazlPath, file, JSON.stringify(entries)], {
-    maxBuffer: 1 << 20,
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ["--input-type=module", "-e", CHILD_SCRIPT, yazlPath, file, JSON.stringify(entries)],
+    {
+      maxBuffer: 1 << 20,
+    },
+  );
 }

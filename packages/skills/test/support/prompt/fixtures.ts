@@ -21,6 +21,9 @@ export function makeSkill(name: string, overrides: Partial<Skill> = {}): Skill {
 }
 
 /** `count` enabled public skills named `skill-0000`... */
-export function manySkills(count: number, description = "A skill that does one specific thing well for the user."): Skill[] {
+export function manySkills(
+  count: number,
+  description = "A skill that does one specific thing well for the user.",
+): Skill[] {
   return Array.from({ length: count }, (_, i) => makeSkill(`skill-${String(i).padStart(4, "0")}`, { description }));
 }

@@ -4,7 +4,14 @@
  * messages and resolves to a scripted terminal result.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { SubagentParentContext, SubagentProgress, SubagentResult, SubagentTask, SubagentTerminalStatus, TokenUsage } from "../../../src/types.js";
+import type {
+  SubagentParentContext,
+  SubagentProgress,
+  SubagentResult,
+  SubagentTask,
+  SubagentTerminalStatus,
+  TokenUsage,
+} from "../../../src/types.js";
 import type { TaskExecutor } from "../../../src/task-tool/task-tool.js";
 
 /** What one scripted task does. */
@@ -39,7 +46,11 @@ export class FakeSubagentExecutor implements TaskExecutor {
    * @returns the scripted result
    * @throws the script's `throws` error
    */
-  async execute(task: SubagentTask, parent: SubagentParentContext, options: { onProgress?: (p: SubagentProgress) => void } = {}): Promise<SubagentResult> {
+  async execute(
+    task: SubagentTask,
+    parent: SubagentParentContext,
+    options: { onProgress?: (p: SubagentProgress) => void } = {},
+  ): Promise<SubagentResult> {
     this.calls.push({ task, parent });
     const s = typeof this.script === "function" ? this.script(task) : this.script;
     const modelName = s.modelName === undefined ? "fake-model" : s.modelName;
@@ -47,13 +58,19 @@ export class FakeSubagentExecutor implements TaskExecutor {
     await Promise.resolve();
     options.onProgress?.({ kind: "started", taskId: task.id, modelName });
     const messages = s.messages ?? [];
-    messages.forEach((message, i) => options.onProgress?.({ kind: "message", taskId: task.id, message, index: i + 1, usage }));
+    messages.forEach((message, i) =>
+      options.onProgress?.({ kind: "message", taskId: task.id, message, index: i + 1, usage }),
+    );
     if (s.throws) throw s.throws;
     const status = s.status ?? "completed";
     return {
       taskId: task.id,
       status,
-      ...(s.result !== undefined ? { result: s.result } : status === "completed" ? { result: `done: ${task.description}` } : {}),
+      ...(s.result !== undefined
+        ? { result: s.result }
+        : status === "completed"
+          ? { result: `done: ${task.description}` }
+          : {}),
       ...(s.error !== undefined ? { error: s.error } : {}),
       usage,
       modelName,
