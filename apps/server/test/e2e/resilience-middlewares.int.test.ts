@@ -12,16 +12,10 @@
  * 6. an empty answer after a tool run twice: DeerFlow's message, the run ends as an error;
  * 7. a `content_filter` stop with a tool call: the call never runs, `safety_capped`.
  */
-import {
-  startScriptedOpenAI,
-  type RecordedRequest,
-  type ScriptedOpenAI,
-  type ScriptStep,
-} from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
 const textOf = (m: Readonly<Record<string, unknown>>): string =>
   typeof m["content"] === "string"
@@ -45,23 +39,12 @@ function script(request: RecordedRequest): ScriptStep {
 }
 
 describe("resilience middlewares through the server", () => {
-  const temp = tempDirs();
-  let openai: ScriptedOpenAI;
-  let t: TestServer;
+  let server: ScriptedServer;
 
   beforeAll(async () => {
-    openai = await startScriptedOpenAI({ script });
-    const yaml = `
-models:
-  - name: main
-    model: scripted
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 2
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
+    server = await startScriptedServer(
+      script,
+      `
 llm_call:
   retry_max_attempts: 2
   retry_base_delay_ms: 20
@@ -71,29 +54,28 @@ circuit_breaker:
 loop_detection:
   warn_threshold: 2
   hard_limit: 3
-`;
-    t = await startServer(await temp.make(), yaml);
+`,
+      { maxRetries: 2 },
+    );
   });
 
   afterAll(async () => {
-    await t?.server.close({ drain: false });
-    await openai?.close();
-    await temp.cleanup();
+    await server?.close();
   });
 
   async function runScenario(name: string, steps: ScriptStep[]) {
     scenarios.set(name, steps);
-    const thread = await t.client.threads.create();
-    const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+    const thread = await server.t.client.threads.create();
+    const run = await server.t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
       input: { messages: [{ type: "human", content: name }] },
     });
-    await t.client.runs.join(thread.thread_id, run.run_id);
-    const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as {
+    await server.t.client.runs.join(thread.thread_id, run.run_id);
+    const record = (await server.t.client.runs.get(thread.thread_id, run.run_id)) as {
       status: string;
       stop_reason?: string;
       error?: string;
     };
-    const state = await t.client.threads.getState<{
+    const state = await server.t.client.threads.getState<{
       messages: { type: string; content: unknown; tool_calls?: unknown[] }[];
     }>(thread.thread_id);
     return { threadId: thread.thread_id, record, messages: state.values.messages, requests: seen.get(name) ?? [] };
@@ -133,7 +115,7 @@ loop_detection:
       /^The model provider could not answer \(.*503.*\) after 2 attempts\./,
     );
     // The thread goes on: the next run on it is answered.
-    const next = (await t.client.runs.wait(threadId, LEAD_AGENT_ASSISTANT_ID, {
+    const next = (await server.t.client.runs.wait(threadId, LEAD_AGENT_ASSISTANT_ID, {
       input: { messages: [{ type: "human", content: "try again" }] },
     })) as { messages: { content: unknown }[] };
     expect(next.messages.at(-1)?.content).toBe("Back again.");

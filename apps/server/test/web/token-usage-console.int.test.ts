@@ -7,45 +7,32 @@
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
-import { startScriptedOpenAI, type ScriptedOpenAI } from "@deerflow/agent/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
-import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import type { TestServer } from "../support/server-harness.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
 describe.skipIf(!HAVE_CHROMIUM)("console: token usage", () => {
-  const temp = tempDirs();
-  let openai: ScriptedOpenAI;
+  let scripted: ScriptedServer;
   let server: TestServer;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    openai = await startScriptedOpenAI({
-      script: () => ({ text: "Counted.", usage: { promptTokens: 1200, completionTokens: 34 } }),
-    });
-    const yaml = `
-models:
-  - name: main
-    model: scripted
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-storage:
-  data_dir: ./data
-`;
-    server = await startServer(await temp.make("deerflow-usage-console-"), yaml);
+    scripted = await startScriptedServer(() => ({
+      text: "Counted.",
+      usage: { promptTokens: 1200, completionTokens: 34 },
+    }));
+    server = scripted.t;
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await server?.server.close({ drain: false });
-    await openai?.close();
-    await temp.cleanup();
+    await scripted?.close();
   });
 
   const send = async (text: string) => {

@@ -11,19 +11,15 @@
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
-import {
-  startScriptedOpenAI,
-  type RecordedRequest,
-  type ScriptedOpenAI,
-  type ScriptStep,
-} from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agent/testing";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import type { TestServer } from "../support/server-harness.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
 const TITLE = "Otter Report Plan";
 const todos = [
@@ -47,6 +43,7 @@ function script(request: RecordedRequest): ScriptStep {
 
 describe.skipIf(!HAVE_CHROMIUM)("console: plan-mode todos and thread titles", () => {
   const temp = tempDirs();
+  let scripted: ScriptedServer;
   let openai: ScriptedOpenAI;
   let server: TestServer;
   let browser: Browser;
@@ -54,30 +51,15 @@ describe.skipIf(!HAVE_CHROMIUM)("console: plan-mode todos and thread titles", ()
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    openai = await startScriptedOpenAI({ script });
-    const yaml = `
-models:
-  - name: main
-    model: scripted
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-title:
-  model_name: main
-`;
-    server = await startServer(await temp.make("deerflow-work-console-"), yaml);
+    scripted = await startScriptedServer(script, "title:\n  model_name: main\n");
+    ({ openai, t: server } = scripted);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await server?.server.close({ drain: false });
-    await openai?.close();
+    await scripted?.close();
     await temp.cleanup();
   });
 
