@@ -44,6 +44,8 @@ describe("nodeTestRunner", () => {
       runner.beforeEach(async () => {}, 500);
       runner.afterAll(async () => {});
       runner.it("a test", async (...args) => void (seen = args[0]), 1_000);
+      // Not a skipped test of ours: a recording fake of node:test receives it, and the assertion
+      // below checks that the runner forwards `it.skip` to node:test's own `it.skip`.
       runner.it.skip("skipped", async () => {});
     });
     expect(calls.map((c) => [c.fn, c.name, c.options])).toEqual([
