@@ -24,6 +24,15 @@ export function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
+/** A comma-separated list of positive integers from the environment (e.g. `BENCH_CONCURRENCY`). */
+export function positiveIntList(name: string, fallback: string): number[] {
+  const raw = process.env[name] ?? fallback;
+  const values = raw.split(",").map((c) => Number.parseInt(c.trim(), 10));
+  if (values.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error(`${name} must list positive integers, got ${raw}`);
+  return values;
+}
+
 /** A server under load, in its own child process. */
 export interface Server {
   readonly name: string;

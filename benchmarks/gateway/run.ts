@@ -37,6 +37,7 @@ import {
   killChildrenNow,
   ms,
   positiveInt,
+  positiveIntList,
   rps,
   segment,
   settle,
@@ -52,11 +53,7 @@ const RUNS = positiveInt("BENCH_RUNS", 200);
 const RUNS_SERIAL = positiveInt("BENCH_RUNS_SERIAL", 60);
 const WARMUP = positiveInt("BENCH_WARMUP", 30);
 const LANGGRAPH_WORKERS = positiveInt("BENCH_LANGGRAPH_WORKERS", 10);
-const CONCURRENCY = (process.env["BENCH_CONCURRENCY"] ?? "1,10,100")
-  .split(",")
-  .map((c) => Number.parseInt(c.trim(), 10));
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1))
-  throw new Error(`BENCH_CONCURRENCY must list positive integers`);
+const CONCURRENCY = positiveIntList("BENCH_CONCURRENCY", "1,10,100");
 const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
 
 // ---------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import {
   killChildrenNow,
   ms,
   positiveInt,
+  positiveIntList,
   rps,
   segment,
   startServer,
@@ -37,9 +38,7 @@ import {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNS = positiveInt("BENCH_RUNS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 30);
-const CONCURRENCY = (process.env["BENCH_CONCURRENCY"] ?? "10,100").split(",").map((c) => Number.parseInt(c.trim(), 10));
-if (CONCURRENCY.some((c) => !Number.isInteger(c) || c < 1))
-  throw new Error(`BENCH_CONCURRENCY must list positive integers`);
+const CONCURRENCY = positiveIntList("BENCH_CONCURRENCY", "10,100");
 const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
 
 /** The assistant each server runs. */
