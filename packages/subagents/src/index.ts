@@ -16,6 +16,7 @@ export type {
   SubagentParentContext,
   SubagentProgress,
   SubagentResult,
+  SubagentRunScope,
   SubagentStatus,
   SubagentTask,
   SubagentTerminalStatus,
@@ -32,6 +33,9 @@ export {
   selectSubagentTools,
   type ExecuteOptions,
   type SubagentExecutorOptions,
+  type SubagentMiddleware,
+  type SubagentMiddlewareFactory,
+  type SubagentMiddlewareScope,
   type TaskEntry,
   type TaskStoreOptions,
 } from "./executor/index.js";

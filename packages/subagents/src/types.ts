@@ -77,6 +77,24 @@ export interface SubagentResult {
   readonly messages: readonly BaseMessage[];
 }
 
+/**
+ * The run a task works for, carried into the subagent's run config as
+ * `configurable.thread_id`, `user_id` and `run_id`, so the subagent's tools and
+ * middleware resolve the same per-thread resources (its sandbox, its outputs
+ * folder) as the lead. With a scope the subagent's run carries these keys only:
+ * none of the lead's checkpoint coordinates, so it never writes into the
+ * lead's checkpoints (DeerFlow compiles subagents without a checkpointer).
+ */
+export interface SubagentRunScope {
+  readonly threadId?: string;
+  readonly userId?: string;
+  /**
+   * The subagent run's id. Give it one of its own (not the lead's), so whatever
+   * is held per run, like a sandbox lease, is held and released per task.
+   */
+  readonly runId?: string;
+}
+
 /** What the executor needs from the lead's run to build a subagent. */
 export interface SubagentParentContext {
   /** The lead's model (for `model: "inherit"`). */
@@ -85,4 +103,6 @@ export interface SubagentParentContext {
   readonly tools: readonly StructuredToolInterface[];
   /** Aborting it (the parent run was cancelled) cancels the task. */
   readonly signal?: AbortSignal;
+  /** Thread, user and run of the subagent's run; without it the run inherits the caller's config. */
+  readonly scope?: SubagentRunScope;
 }

@@ -15,10 +15,12 @@ import type {
   SubagentParentContext,
   SubagentProgress,
   SubagentResult,
+  SubagentRunScope,
   SubagentTask,
   SubagentTerminalStatus,
 } from "../types.js";
 import { StepCollector } from "./messages.js";
+import type { SubagentMiddleware } from "./middleware.js";
 import { Semaphore, type Release } from "@deerflow/kernel";
 import { TaskStore } from "./task-store.js";
 import { selectSubagentTools } from "./tools.js";
@@ -33,6 +35,12 @@ export interface SubagentExecutorOptions {
   readonly resolveModel?: (name: string) => BaseChatModel | undefined | Promise<BaseChatModel | undefined>;
   /** Where task statuses are kept; default a store with 0 ms retention. */
   readonly store?: TaskStore;
+  /**
+   * Middleware of every subagent's agent: a list shared by all tasks, or a factory called once
+   * per task with its scope (thread, user, run, signal). Default none. A factory that throws
+   * fails the task.
+   */
+  readonly middleware?: SubagentMiddleware;
 }
 
 /** Per-call options of {@link SubagentExecutor.execute}. */
@@ -60,13 +68,14 @@ export class SubagentExecutor {
   readonly #registry: SubagentRegistry;
   readonly #logger: Logger;
   readonly #resolveModel: SubagentExecutorOptions["resolveModel"];
+  readonly #middleware: SubagentMiddleware;
   readonly #semaphore: Semaphore;
   readonly #shutdown = new AbortController();
   /** Finished-task bookkeeping; exposed for status queries. */
   readonly store: TaskStore;
 
   /**
-   * @param options - registry, concurrency cap, logger, model resolver
+   * @param options - registry, concurrency cap, logger, model resolver, middleware
    * @throws {@link SubagentError} `CONFIG_INVALID` when `maxConcurrent` is not an integer ≥ 1
    */
   constructor(options: SubagentExecutorOptions) {
@@ -79,6 +88,7 @@ export class SubagentExecutor {
     this.#registry = options.registry;
     this.#logger = options.logger ?? silentLogger;
     this.#resolveModel = options.resolveModel;
+    this.#middleware = options.middleware ?? [];
     this.#semaphore = new Semaphore(max);
     this.store = options.store ?? new TaskStore();
   }
@@ -177,14 +187,25 @@ export class SubagentExecutor {
     let failure: unknown;
     try {
       if (signal.aborted) throw signal.reason;
+      const scope = parent.scope ?? {};
+      const middleware =
+        typeof this.#middleware === "function"
+          ? await this.#middleware({ task, subagent: config, ...scope, signal })
+          : this.#middleware;
       const agent = createAgent({
         model,
         tools: selectSubagentTools(config, parent.tools),
+        middleware: [...middleware],
         ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
       });
       const stream = await agent.stream(
         { messages: [new HumanMessage(task.prompt)] },
-        { streamMode: "values", recursionLimit, signal },
+        {
+          streamMode: "values",
+          recursionLimit,
+          signal,
+          ...(parent.scope === undefined ? {} : { configurable: runConfigurable(parent.scope) }),
+        },
       );
       for await (const chunk of stream) {
         // Cooperative check as well: a tool that ignores the signal must not extend the run.
@@ -254,6 +275,14 @@ export class SubagentExecutor {
     this.#logger.info({ ...fields, status: stored.status, usage: stored.usage }, "subagent task finished");
     return stored;
   }
+}
+
+function runConfigurable(scope: SubagentRunScope): Record<string, string> {
+  const configurable: Record<string, string> = {};
+  if (scope.threadId !== undefined) configurable["thread_id"] = scope.threadId;
+  if (scope.userId !== undefined) configurable["user_id"] = scope.userId;
+  if (scope.runId !== undefined) configurable["run_id"] = scope.runId;
+  return configurable;
 }
 
 function combine(signals: ReadonlyArray<AbortSignal | undefined>): AbortSignal {

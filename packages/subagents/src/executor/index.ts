@@ -7,3 +7,4 @@ export {
 } from "./executor.js";
 export { TaskStore, type TaskEntry, type TaskStoreOptions } from "./task-store.js";
 export { selectSubagentTools } from "./tools.js";
+export type { SubagentMiddleware, SubagentMiddlewareFactory, SubagentMiddlewareScope } from "./middleware.js";
