@@ -95,4 +95,19 @@ describe("SubagentExecutor middleware", () => {
     const result = await executor.execute(task("t3"), { model: fakeModel().respond(new AIMessage("x")), tools: [] });
     expect(result).toMatchObject({ status: "failed", error: "no chain for you" });
   });
+
+  it("fails the task when the last answer is a model-failure answer (finish_reason error)", async () => {
+    const executor = new SubagentExecutor({ registry: new SubagentRegistry() });
+    const answer = new AIMessage({
+      content: "The model failed after 3 attempts: 500",
+      response_metadata: { finish_reason: "error" },
+    });
+    const failed = await executor.execute(task("t4"), { model: fakeModel().respond(answer), tools: [] });
+    expect(failed).toMatchObject({ status: "failed", error: "The model failed after 3 attempts: 500" });
+    const fine = await executor.execute(task("t5"), {
+      model: fakeModel().respond(new AIMessage("Error: looks like an error, but is an answer")),
+      tools: [],
+    });
+    expect(fine.status).toBe("completed");
+  });
 });

@@ -229,6 +229,11 @@ export class SubagentExecutor {
       return outcome("cancelled", { error: this.#cancelText(signal) });
     }
     if (failure === undefined) {
+      // DeerFlow: the model-failure answer of the error-handling middleware fails the task.
+      if (steps.lastAiIsErrorFallback()) {
+        this.#logger.warn(fields, "subagent model failed after retries");
+        return outcome("failed", { error: steps.lastAiText() ?? "The model call failed" });
+      }
       return outcome("completed", { result: steps.lastAiText() ?? steps.lastText() ?? "No response generated" });
     }
     if (

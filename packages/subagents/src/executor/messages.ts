@@ -51,6 +51,24 @@ export class StepCollector {
     return undefined;
   }
 
+  /**
+   * Whether the last AI message is a model-failure answer: `response_metadata.finish_reason`
+   * `"error"` (what `@deerflow/agent`'s LLM error handling answers with once retries are spent)
+   * or DeerFlow's `additional_kwargs.deerflow_error_fallback`.
+   */
+  lastAiIsErrorFallback(): boolean {
+    for (let i = this.messages.length - 1; i >= 0; i -= 1) {
+      const message = this.messages[i];
+      if (message !== undefined && AIMessage.isInstance(message)) {
+        return (
+          message.response_metadata?.["finish_reason"] === "error" ||
+          message.additional_kwargs?.["deerflow_error_fallback"] === true
+        );
+      }
+    }
+    return false;
+  }
+
   /** Text of the last captured message of any kind, or `undefined`. */
   lastText(): string | undefined {
     const last = this.messages.at(-1);
