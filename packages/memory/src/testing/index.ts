@@ -1,0 +1,12 @@
+/**
+ * `@deerflow/memory/testing`: the conformance kit for `MemoryBackend`
+ * implementations. The kit registers its suite with the test functions it is
+ * given (vitest's or jest's `describe`, `it`, `expect`); no test framework is imported.
+ *
+ * @packageDocumentation
+ */
+export {
+  memoryBackendConformance,
+  type MemoryBackendConformanceOptions,
+  type MemoryBackendHandle,
+} from "./memory-backend-conformance.js";
