@@ -1,0 +1,355 @@
+/**
+ * `McpToolset`: the MCP servers of a config source as LangChain tools, loaded
+ * lazily and reloaded when the source's signature changes (DeerFlow's
+ * `get_cached_mcp_tools`). Each server is discovered on its own, concurrently
+ * and within its init timeout: a failing or hanging server is skipped with a
+ * logged reason and a `failed` status, the others load. A reload builds a new
+ * generation of tools; the old one closes its sessions only after its calls in
+ * flight have ended, so no call is dropped.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { loadMcpTools } from "@langchain/mcp-adapters";
+import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { silentLogger, type Logger } from "@deerflow/kernel";
+import { mcpErrorText, toToolContent } from "./call-result.js";
+import type { McpConfigSource } from "./config-source.js";
+import { connectMcpServer } from "./connect.js";
+import { McpError } from "./errors.js";
+import { OAuthTokenProvider } from "./oauth-token.js";
+import { MCP_TOOL_NAME_PATTERN, mcpToolName, type McpServerSpec } from "./server-spec.js";
+import type { McpServerStatus, McpToolSummary } from "./server-status.js";
+import { McpSessionPool } from "./session-pool.js";
+
+/** Options of {@link McpToolset}. */
+export interface McpToolsetOptions {
+  readonly source: McpConfigSource;
+  readonly logger?: Logger;
+  /** Bound of spawn + initialize + tools/list per server, unless its `session_init_timeout` says otherwise. Default 60 s. */
+  readonly connectTimeoutMs?: number;
+  /** Bound of one tool call, unless the server's `tool_call_timeout` says otherwise. Default 120 s. */
+  readonly callTimeoutMs?: number;
+  /** Pooled sessions kept (LRU beyond). Default 256 (DeerFlow's `MAX_SESSIONS`). */
+  readonly maxSessions?: number;
+  /** A pooled session unused this long is closed. Default 10 minutes. */
+  readonly sessionIdleMs?: number;
+}
+
+/** The metadata every MCP tool carries (`tool.metadata.mcp`); deferral keys off it. */
+export interface McpToolMetadata {
+  readonly server: string;
+  /** The tool's name on the server. */
+  readonly tool: string;
+}
+
+/**
+ * The MCP tag of a tool.
+ *
+ * @param tool - any tool
+ * @returns its server and original name, or `undefined` for a tool that is not from MCP
+ */
+export function mcpMetadataOf(tool: StructuredToolInterface): McpToolMetadata | undefined {
+  const mcp = (tool as { metadata?: Record<string, unknown> }).metadata?.["mcp"];
+  return mcp !== null && typeof mcp === "object" ? (mcp as McpToolMetadata) : undefined;
+}
+
+interface ServerState {
+  readonly spec: McpServerSpec;
+  status: McpServerStatus;
+}
+
+/** One loaded configuration: its tools, sessions and calls in flight. */
+class Generation {
+  readonly tools: StructuredToolInterface[] = [];
+  readonly servers = new Map<string, ServerState>();
+  readonly pool: McpSessionPool;
+  readonly oauth = new Map<string, OAuthTokenProvider>();
+  #inflight = 0;
+  #retired = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(
+    readonly signature: string | undefined,
+    pool: (gen: Generation) => McpSessionPool,
+  ) {
+    this.pool = pool(this);
+  }
+
+  enter(): () => void {
+    this.#inflight += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#inflight -= 1;
+      if (this.#retired && this.#inflight === 0) void this.close();
+    };
+  }
+
+  retire(): Promise<void> {
+    this.#retired = true;
+    return this.#inflight === 0 ? this.close() : Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.pool.close();
+    return this.#closed;
+  }
+}
+
+const threadIdOf = (config: RunnableConfig | undefined): string => {
+  const id = config?.configurable?.["thread_id"];
+  return typeof id === "string" ? id : "";
+};
+
+/** The toolset. */
+export class McpToolset {
+  readonly #options: McpToolsetOptions;
+  readonly #logger: Logger;
+  #current: Generation | undefined;
+  #loading: Promise<Generation> | undefined;
+  #stale = false;
+  #closed = false;
+  readonly #retiring = new Set<Promise<void>>();
+
+  /** @param options - source, logger, timeouts, pool bounds */
+  constructor(options: McpToolsetOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * The current tools, loading or reloading first when the source changed.
+   *
+   * @returns the tools of every server that loaded
+   * @throws McpError `MCP_CLOSED` after {@link close}; whatever the source throws on the first load
+   */
+  async tools(): Promise<readonly StructuredToolInterface[]> {
+    return (await this.#generation()).tools;
+  }
+
+  /**
+   * Per-server status, after loading if needed.
+   *
+   * @returns one entry per configured server, sorted by name
+   */
+  async status(): Promise<McpServerStatus[]> {
+    const gen = await this.#generation();
+    return [...gen.servers.values()].map((s) => s.status).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Forgets the loaded tools: the next use reloads (DeerFlow's `POST /api/mcp/cache/reset`). */
+  reset(): void {
+    this.#stale = true;
+  }
+
+  /**
+   * Closes every session (stdio children exit) and refuses further use.
+   *
+   * @returns when everything has closed
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const loading = this.#loading;
+    if (loading !== undefined) await loading.catch(() => undefined);
+    await Promise.all([this.#current?.close(), ...this.#retiring]);
+  }
+
+  async #generation(): Promise<Generation> {
+    if (this.#closed) throw new McpError("MCP_CLOSED", "the MCP toolset is closed");
+    const current = this.#current;
+    const signature = await this.#options.source.signature();
+    const fresh = current !== undefined && !this.#stale && (signature === undefined || signature === current.signature);
+    if (fresh) return current;
+    this.#loading ??= this.#load(signature).finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #load(signature: string | undefined): Promise<Generation> {
+    this.#stale = false;
+    const servers = await this.#options.source.load();
+    const gen = new Generation(
+      signature,
+      (g) =>
+        new McpSessionPool({
+          open: (server) => this.#connect(g, server),
+          logger: this.#logger,
+          ...(this.#options.maxSessions === undefined ? {} : { maxSessions: this.#options.maxSessions }),
+          ...(this.#options.sessionIdleMs === undefined ? {} : { idleMs: this.#options.sessionIdleMs }),
+        }),
+    );
+    for (const [name, spec] of Object.entries(servers)) {
+      gen.servers.set(name, {
+        spec,
+        status: {
+          name,
+          enabled: spec.enabled !== false,
+          type: spec.type ?? "stdio",
+          state: "disabled",
+          toolCount: 0,
+          tools: [],
+        },
+      });
+      if (spec.oauth !== undefined && spec.oauth.enabled !== false && spec.type !== "stdio")
+        gen.oauth.set(name, new OAuthTokenProvider(spec.oauth));
+    }
+    const enabled = [...gen.servers.entries()].filter(([, s]) => s.spec.enabled !== false);
+    const loaded = await Promise.all(enabled.map(([name, s]) => this.#discover(gen, name, s)));
+    const seen = new Set<string>();
+    for (const tools of loaded)
+      for (const tool of tools) {
+        if (seen.has(tool.name)) {
+          this.#logger.warn({ tool: tool.name }, `Skipping duplicate MCP tool name '${tool.name}'`);
+          continue;
+        }
+        seen.add(tool.name);
+        gen.tools.push(tool);
+      }
+    if (this.#closed) {
+      await gen.close();
+      throw new McpError("MCP_CLOSED", "the MCP toolset is closed");
+    }
+    const previous = this.#current;
+    this.#current = gen;
+    if (previous !== undefined) {
+      const retiring = previous.retire().finally(() => this.#retiring.delete(retiring));
+      this.#retiring.add(retiring);
+    }
+    this.#logger.info(
+      { servers: enabled.length, tools: gen.tools.length },
+      `MCP tools loaded: ${gen.tools.length} from ${enabled.length} server(s)`,
+    );
+    return gen;
+  }
+
+  #initTimeoutMs(spec: McpServerSpec): number {
+    const s = spec.sessionInitTimeout;
+    if (s === Infinity) return 2_147_483_647;
+    return s === undefined ? (this.#options.connectTimeoutMs ?? 60_000) : s * 1000;
+  }
+
+  #connect(gen: Generation, server: string): Promise<Client> {
+    const state = gen.servers.get(server);
+    if (state === undefined)
+      return Promise.reject(new McpError("MCP_CONFIG_INVALID", `unknown MCP server '${server}'`));
+    return connectMcpServer(server, state.spec, {
+      timeoutMs: this.#initTimeoutMs(state.spec),
+      oauth: gen.oauth.get(server),
+    });
+  }
+
+  async #discover(gen: Generation, name: string, state: ServerState): Promise<StructuredToolInterface[]> {
+    const spec = state.spec;
+    const timeoutMs = this.#initTimeoutMs(spec);
+    let timer: NodeJS.Timeout | undefined;
+    let client: Client | undefined;
+    const work = (async () => {
+      client = await this.#connect(gen, name);
+      return loadMcpTools(name, client, { throwOnLoadError: false });
+    })();
+    try {
+      const discovered = await Promise.race([
+        work,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new McpError("MCP_TIMEOUT", `tool discovery timed out (${timeoutMs / 1000}s)`)),
+            timeoutMs,
+          );
+        }),
+      ]);
+      const tools = this.#wrap(gen, name, spec, discovered);
+      state.status = {
+        ...state.status,
+        state: "connected",
+        toolCount: tools.length,
+        tools: tools.map((t): McpToolSummary => ({ name: t.name, description: t.description })),
+      };
+      return tools;
+    } catch (err) {
+      const timedOut = McpError.isInstance(err) && err.code === "MCP_TIMEOUT";
+      const reason = timedOut
+        ? `Skipping MCP server '${name}' after tool discovery timed out (${timeoutMs / 1000}s)`
+        : `Skipping MCP server '${name}': tool discovery failed: ${(err as Error).message}`;
+      this.#logger.warn({ server: name, err }, reason);
+      state.status = { ...state.status, state: "failed", error: reason };
+      // A connect still under way is closed when it settles (its own timeout bounds it).
+      void work.catch(() => undefined);
+      return [];
+    } finally {
+      clearTimeout(timer);
+      const closeDiscovery = (): void => void client?.close().catch(() => undefined);
+      void work.then(closeDiscovery, closeDiscovery);
+    }
+  }
+
+  #wrap(
+    gen: Generation,
+    server: string,
+    spec: McpServerSpec,
+    discovered: readonly DynamicStructuredTool[],
+  ): StructuredToolInterface[] {
+    const callTimeoutMs =
+      spec.toolCallTimeout === undefined ? (this.#options.callTimeoutMs ?? 120_000) : spec.toolCallTimeout * 1000;
+    const pooledPerThread = (spec.type ?? "stdio") === "stdio";
+    const out: StructuredToolInterface[] = [];
+    for (const d of discovered) {
+      const original = d.name;
+      const name = mcpToolName(server, original, spec.toolNamePrefix !== false);
+      if (!MCP_TOOL_NAME_PATTERN.test(name)) {
+        this.#logger.warn(
+          { server, tool: original },
+          `Dropping MCP tool '${name}': the name must match ${MCP_TOOL_NAME_PATTERN.source}`,
+        );
+        continue;
+      }
+      const metadata: McpToolMetadata = { server, tool: original };
+      out.push(
+        new DynamicStructuredTool({
+          name,
+          description: d.description,
+          schema: d.schema,
+          metadata: { mcp: metadata },
+          responseFormat: "content_and_artifact",
+          func: async (args: Record<string, unknown>, _run, config?: RunnableConfig) => {
+            const leave = gen.enter();
+            try {
+              const lease = await gen.pool.acquire(server, pooledPerThread ? threadIdOf(config) : "");
+              try {
+                const result = await lease.client
+                  .callTool({ name: original, arguments: args }, undefined, {
+                    timeout: callTimeoutMs,
+                    ...(config?.signal === undefined ? {} : { signal: config.signal }),
+                  })
+                  .catch((err: unknown) => {
+                    const code = (err as { code?: unknown }).code;
+                    if (code === -32001)
+                      throw new McpError(
+                        "MCP_TIMEOUT",
+                        `MCP tool '${original}' on server '${server}' timed out after ${callTimeoutMs / 1000}s`,
+                        { cause: err },
+                      );
+                    throw new McpError(
+                      "MCP_CALL_FAILED",
+                      `MCP tool '${original}' on server '${server}' failed: ${(err as Error).message}`,
+                      { cause: err },
+                    );
+                  });
+                if (result.isError === true)
+                  throw new McpError("MCP_CALL_FAILED", mcpErrorText(result as Parameters<typeof mcpErrorText>[0]));
+                const content = toToolContent(result as Parameters<typeof toToolContent>[0]);
+                return [content, { ...metadata, structuredContent: result.structuredContent }];
+              } finally {
+                lease.release();
+              }
+            } finally {
+              leave();
+            }
+          },
+        }),
+      );
+    }
+    return out;
+  }
+}

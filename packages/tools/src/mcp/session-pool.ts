@@ -1,0 +1,152 @@
+/**
+ * MCP client sessions kept per (server, scope) — DeerFlow pools stdio sessions
+ * per thread so consecutive calls in a thread share server state. LRU-bounded
+ * (DeerFlow: 256) with an idle close; a session is never closed under a call:
+ * an evicted or idle one closes when its last call ends.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { LruCache, type Logger } from "@deerflow/kernel";
+
+/** Opens a session for a server. */
+export type SessionOpener = (server: string) => Promise<Client>;
+
+/** Options of {@link McpSessionPool}. */
+export interface McpSessionPoolOptions {
+  readonly open: SessionOpener;
+  /** Most sessions kept (LRU beyond). Default 256. */
+  readonly maxSessions?: number;
+  /** A session unused this long is closed. Default 10 minutes; 0 = never. */
+  readonly idleMs?: number;
+  readonly logger: Logger;
+}
+
+interface PooledSession {
+  readonly key: string;
+  readonly client: Promise<Client>;
+  active: number;
+  /** Removed from the pool: close when `active` reaches 0. */
+  retired: boolean;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** A leased session: call {@link SessionLease.release} when the call ends. */
+export interface SessionLease {
+  readonly client: Client;
+  release(): void;
+}
+
+/** The pool. */
+export class McpSessionPool {
+  readonly #options: McpSessionPoolOptions;
+  readonly #sessions: LruCache<string, PooledSession>;
+  readonly #closing = new Set<Promise<void>>();
+  #closed = false;
+
+  /** @param options - opener, bounds, logger */
+  constructor(options: McpSessionPoolOptions) {
+    this.#options = options;
+    this.#sessions = new LruCache(options.maxSessions ?? 256);
+  }
+
+  /** Sessions held now. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Leases the session of (server, scope), opening it if needed.
+   *
+   * @param server - the server's name
+   * @param scope - the thread id (or any scope key)
+   * @returns the lease
+   * @throws whatever the opener throws (the failed session is not kept)
+   */
+  async acquire(server: string, scope: string): Promise<SessionLease> {
+    if (this.#closed) throw new Error("MCP session pool is closed");
+    const key = `${server}\u0000${scope}`;
+    let entry = this.#sessions.get(key);
+    if (entry === undefined) {
+      const opened = this.#options.open(server);
+      entry = { key, client: opened, active: 0, retired: false, idleTimer: undefined };
+      const created = entry;
+      for (const [, evicted] of this.#sessions.set(key, created)) this.#retire(evicted);
+      opened.then(
+        (client) => {
+          // A server that exits drops out of the pool; the next call opens a new session.
+          client.onclose = () => {
+            if (this.#sessions.get(key) === created) this.#sessions.delete(key);
+            created.retired = true;
+          };
+        },
+        () => {
+          if (this.#sessions.get(key) === created) this.#sessions.delete(key);
+          created.retired = true;
+        },
+      );
+    }
+    const held = entry;
+    held.active += 1;
+    clearTimeout(held.idleTimer);
+    let client: Client;
+    try {
+      client = await held.client;
+    } catch (err) {
+      held.active -= 1;
+      throw err;
+    }
+    let released = false;
+    return {
+      client,
+      release: () => {
+        if (released) return;
+        released = true;
+        held.active -= 1;
+        if (held.active > 0) return;
+        if (held.retired) this.#closeEntry(held);
+        else this.#armIdle(held);
+      },
+    };
+  }
+
+  /**
+   * Closes every session (waiting for calls in flight is the caller's job).
+   *
+   * @returns when every session has closed
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = this.#sessions.values();
+    this.#sessions.clear();
+    for (const entry of all) {
+      entry.retired = true;
+      this.#closeEntry(entry);
+    }
+    await Promise.all([...this.#closing]);
+  }
+
+  #armIdle(entry: PooledSession): void {
+    const idleMs = this.#options.idleMs ?? 600_000;
+    if (idleMs <= 0) return;
+    entry.idleTimer = setTimeout(() => {
+      if (entry.active > 0 || this.#sessions.get(entry.key) !== entry) return;
+      this.#sessions.delete(entry.key);
+      entry.retired = true;
+      this.#closeEntry(entry);
+    }, idleMs);
+    entry.idleTimer.unref();
+  }
+
+  #retire(entry: PooledSession): void {
+    entry.retired = true;
+    if (entry.active === 0) this.#closeEntry(entry);
+  }
+
+  #closeEntry(entry: PooledSession): void {
+    clearTimeout(entry.idleTimer);
+    const closing = entry.client
+      .then((client) => client.close())
+      .catch((err: unknown) => this.#options.logger.debug({ err, session: entry.key }, "closing an MCP session failed"))
+      .finally(() => this.#closing.delete(closing));
+    this.#closing.add(closing);
+  }
+}
