@@ -5,7 +5,8 @@
  * `["deerflow", "memory"]`):
  *
  * - `[...prefix, <user>]`, key `summaries`: `{ version, revision, lastUpdated, user, history }`
- * - `[...prefix, <user>, "agents", <agent bucket>]`, key `<fact id>`: one fact each
+ * - `[...prefix, <user>, "agents", <agent>]`, key `<fact id>`: one fact each (agent `~default` for
+ *   the default lead agent)
  *
  * Writes of one user are serialised in this process (duplicate checks and the
  * revision stay exact); `BaseStore` has no compare-and-set, so two server
@@ -15,7 +16,7 @@
  */
 import { KeyedLock } from "@deerflow/kernel";
 import type { BaseStore, Item } from "@langchain/langgraph";
-import { agentBucketOf, applySummaryUpdate, byConfidence, emptySummaries, readSummaries, searchFacts } from "../document.js";
+import { DEFAULT_AGENT_BUCKET, agentBucketOf, applySummaryUpdate, byConfidence, emptySummaries, readSummaries, searchFacts } from "../document.js";
 import { MEMORY_ERROR_TEXT, MemoryError } from "../errors.js";
 import { buildFact, checkFactId, factKey, parseStoredFact, patchFact } from "../facts/fact-rules.js";
 import type {
@@ -48,8 +49,23 @@ interface StoredManifest extends MemorySummaries {
   readonly lastUpdated: string;
 }
 
-/** Store namespace labels cannot hold dots; user ids may. */
-const label = (id: string): string => encodeURIComponent(id).replaceAll(".", "%2E");
+/**
+ * A namespace label for an id: stores refuse dots (every store), and `%`, `_`
+ * and `\\` (PostgresStore: LIKE wildcards), which user ids and fact buckets
+ * may hold. Every byte outside `[A-Za-z0-9-]` becomes `~<hex>`: injective and
+ * readable for plain ids.
+ */
+function label(id: string): string {
+  let out = "";
+  for (const byte of Buffer.from(id, "utf8")) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9-]/.test(c) ? c : `~${byte.toString(16).padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** The default agent's label (`~` then a non-hex letter: no encoded name looks like it). */
+const DEFAULT_AGENT_LABEL = "~default";
 
 /** Memory on a LangGraph `BaseStore`. */
 export class StoreMemoryBackend implements MemoryBackend {
@@ -72,7 +88,8 @@ export class StoreMemoryBackend implements MemoryBackend {
   }
 
   #factsNs(scope: MemoryScope): string[] {
-    return [...this.#prefix, label(scope.userId), "agents", agentBucketOf(scope)];
+    const bucket = agentBucketOf(scope);
+    return [...this.#prefix, label(scope.userId), "agents", bucket === DEFAULT_AGENT_BUCKET ? DEFAULT_AGENT_LABEL : label(bucket)];
   }
 
   async #manifest(scope: MemoryScope): Promise<StoredManifest> {
@@ -121,7 +138,7 @@ export class StoreMemoryBackend implements MemoryBackend {
     return { ...manifest, facts: facts.sort(byConfidence) };
   }
 
-  addFact(scope: MemoryScope, input: NewFact): Promise<MemoryFact> {
+  async addFact(scope: MemoryScope, input: NewFact): Promise<MemoryFact> {
     const fact = buildFact(input, this.#now().toISOString());
     return this.#write(scope, async () => {
       const key = factKey(fact.content);
@@ -133,7 +150,7 @@ export class StoreMemoryBackend implements MemoryBackend {
     });
   }
 
-  updateFact(scope: MemoryScope, id: string, patch: FactPatch): Promise<MemoryFact> {
+  async updateFact(scope: MemoryScope, id: string, patch: FactPatch): Promise<MemoryFact> {
     checkFactId(id);
     return this.#write(scope, async () => {
       const facts = await this.#facts(scope);
@@ -149,7 +166,7 @@ export class StoreMemoryBackend implements MemoryBackend {
     });
   }
 
-  deleteFact(scope: MemoryScope, id: string): Promise<void> {
+  async deleteFact(scope: MemoryScope, id: string): Promise<void> {
     checkFactId(id);
     return this.#write(scope, async () => {
       const ns = this.#factsNs(scope);
@@ -160,14 +177,14 @@ export class StoreMemoryBackend implements MemoryBackend {
     });
   }
 
-  updateSummaries(scope: MemoryScope, update: SummaryUpdate): Promise<void> {
+  async updateSummaries(scope: MemoryScope, update: SummaryUpdate): Promise<void> {
     return this.#write(scope, async () => {
       const current = await this.#manifest(scope);
       await this.#bump(scope, applySummaryUpdate(current, update, this.#now().toISOString()));
     });
   }
 
-  clear(scope: MemoryScope): Promise<MemoryDocument> {
+  async clear(scope: MemoryScope): Promise<MemoryDocument> {
     return this.#write(scope, async () => {
       const ns = this.#factsNs(scope);
       const facts = await this.#facts(scope);
@@ -177,7 +194,7 @@ export class StoreMemoryBackend implements MemoryBackend {
     });
   }
 
-  importMemory(scope: MemoryScope, document: unknown): Promise<MemoryDocument> {
+  async importMemory(scope: MemoryScope, document: unknown): Promise<MemoryDocument> {
     if (typeof document !== "object" || document === null || Array.isArray(document))
       throw new MemoryError("INVALID_INPUT", "An import must be a memory document (an object).");
     const doc = document as Record<string, unknown>;
