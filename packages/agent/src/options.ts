@@ -9,6 +9,7 @@ import type { CustomSkillStore, SkillPromptMode, SkillSource } from "@deerflow/s
 import type { SubagentRegistry } from "@deerflow/subagents";
 import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
+import type { AgentMiddleware } from "langchain";
 import type { Logger } from "./logger.js";
 import type { LoopDetectionOptions } from "./middleware/loop-detection/loop-detection.js";
 import type { LlmErrorHandlingOptions } from "./middleware/llm-error-handling/llm-error-handling.js";
@@ -109,6 +110,11 @@ export interface LeadMiddlewareOptions {
    * and `modelName` (`title.model_name`: a configured model asked for the title; unset = local fallback).
    */
   readonly title?: Omit<TitleMiddlewareOptions, "model" | "logger"> & { readonly modelName?: string };
+  /**
+   * The MCP tools of each model call: `createMcpToolsMiddleware` of `@deerflow/tools` (it offers the
+   * toolset's current tools, or `tool_search` and the deferred list, and runs their calls). Default none.
+   */
+  readonly mcpTools?: AgentMiddleware;
 }
 
 /** What the lead agent is compiled from. */

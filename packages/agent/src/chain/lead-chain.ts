@@ -97,6 +97,8 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     name: "RunToolsMiddleware",
     create: (p) => (p.toolFilters.length === 0 ? undefined : createRunToolsMiddleware({ filters: p.toolFilters })),
   },
+  // Tools resolved per model call (MCP servers: the set follows extensions_config.json without recompiling).
+  { name: "McpToolsMiddleware", create: ({ options }) => options.mcpTools },
   // DeerFlow row 5 (lead only): announces the last message's uploads; checks them in the thread's sandbox.
   {
     name: "UploadsMiddleware",
