@@ -24,6 +24,7 @@ import { createDisabledSkillGuard } from "./skills/skill-path-guard.js";
 import { SkillPromptView } from "./skills/skill-prompt-view.js";
 import { LeadAgentState } from "./state/thread-state.js";
 import { createRunTaskTool } from "./subagents/run-task-tool.js";
+import { SUBAGENT_CHAIN } from "./subagents/subagent-chain.js";
 
 /** Default recursion limit of a lead-agent run (DeerFlow uses 100 too). */
 export const DEFAULT_RECURSION_LIMIT = 100;
@@ -94,10 +95,6 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   if (options.skills?.skillManage !== undefined)
     lead.push(createSkillManageTool(options.skills.skillManage, { logger }));
   const subagents = options.subagents;
-  if (subagents !== undefined) {
-    lead.push(createRunTaskTool({ registry: subagents.registry, models, parentTools: sharedFor, logger }));
-    toolFilters.push((run) => (run.subagentEnabled === false ? [TASK_TOOL_NAME] : []));
-  }
 
   const prompt = createRunPromptBuilder({
     agentName: options.prompt?.agentName ?? "DeerFlow",
@@ -106,15 +103,23 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     subagents,
     extraInstructions: options.prompt?.extraInstructions,
   });
-  const middleware = buildLeadChain({
-    logger,
-    models,
-    prompt,
-    toolFilters,
-    sessions,
-    subagents,
-    options: options.middleware ?? {},
-  });
+  const chainParts = { logger, models, prompt, toolFilters, sessions, subagents, options: options.middleware ?? {} };
+  if (subagents !== undefined) {
+    lead.push(
+      createRunTaskTool({
+        registry: subagents.registry,
+        models,
+        parentTools: sharedFor,
+        logger,
+        // Subagents run the runtime part of the same chain (DeerFlow rows 1-4, 6-13).
+        middleware: buildLeadChain(chainParts, SUBAGENT_CHAIN),
+        ...(sessions === undefined ? {} : { sessions }),
+        withheldTools: options.middleware?.guardrails?.requireApproval ?? [],
+      }),
+    );
+    toolFilters.push((run) => (run.subagentEnabled === false ? [TASK_TOOL_NAME] : []));
+  }
+  const middleware = buildLeadChain(chainParts);
 
   logger.debug(
     { model: models.defaultName, tools: lead.map((t) => t.name), middleware: middleware.map((m) => m.name) },

@@ -234,6 +234,7 @@ export { releaseSandboxesAfterRuns } from "./sandbox/release-after-runs.js";
 export { createDisabledSkillGuard, disabledSkillMessage } from "./skills/skill-path-guard.js";
 export { SkillPromptView, DEFAULT_SKILLS_CONTAINER_BASE } from "./skills/skill-prompt-view.js";
 export { createRunTaskTool, type RunTaskToolOptions } from "./subagents/run-task-tool.js";
+export { SUBAGENT_CHAIN, SUBAGENT_ENTRY_NAMES, selectChainEntries } from "./subagents/subagent-chain.js";
 export {
   createAskClarificationTool,
   ASK_CLARIFICATION_TOOL_NAME,

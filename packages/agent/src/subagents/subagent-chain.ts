@@ -1,0 +1,63 @@
+/**
+ * The subagents' chain: the runtime part of the lead's, DeerFlow's rows 1–4
+ * and 6–13 ("Subagents reuse rows 1–4 and 6–13, including DanglingToolCall but
+ * without Uploads"). It selects entries of {@link LEAD_CHAIN} by name, so each
+ * middleware has one definition and the lead's order; nothing is copied.
+ *
+ * Selected: tool-error handling, input sanitisation, the tool-output budget,
+ * tool-result sanitisation, the sandbox (the subagent's run holds its own lease
+ * on the thread's sandbox session: the same sandbox as the lead), dangling
+ * tool calls, LLM error handling (retries, circuit breaker, fallback models),
+ * the guardrail provider and read-before-write. Not selected: the lead's run
+ * choices (model, prompt, tools: a subagent has its own), uploads, artifacts
+ * (`present_files` is the lead's), summarization, plan mode, token usage,
+ * title, view_image, the subagent limit, loop detection, the token budget,
+ * the finish-reason guards and clarification.
+ *
+ * Deliberate differences: the human-approval step (ours, under `guardrails:`)
+ * is not selected, because a subagent's run has no checkpointer to pause on;
+ * the tools that need approval are withheld from subagents instead (see
+ * `createRunTaskTool`), so delegating never bypasses an approval. The
+ * capabilities notes name DeerFlow's subagent tail (`build_subagent_runtime_middlewares`)
+ * without listing it, so no tail is added.
+ */
+import { LEAD_CHAIN, type LeadChainEntry } from "../chain/lead-chain.js";
+import { AgentError } from "../errors.js";
+
+/** Names of the lead-chain entries subagents get (in the lead chain's order). */
+export const SUBAGENT_ENTRY_NAMES: ReadonlySet<string> = new Set([
+  "ToolErrorHandlingMiddleware",
+  "InputSanitizationMiddleware",
+  "ToolOutputBudgetMiddleware",
+  "ToolResultSanitizationMiddleware",
+  "SandboxMiddleware",
+  "DanglingToolCallMiddleware",
+  "LlmErrorHandlingMiddleware",
+  "GuardrailMiddleware",
+  "ReadBeforeWriteMiddleware",
+]);
+
+/**
+ * Selects the named entries of a chain, in its order.
+ *
+ * @param chain - the lead chain
+ * @param names - the entries to keep
+ * @returns the entries
+ * @throws {@link AgentError} `CONFIG_INVALID` when a name is not in the chain (a renamed entry must not silently drop out)
+ */
+export function selectChainEntries(
+  chain: readonly LeadChainEntry[],
+  names: ReadonlySet<string>,
+): readonly LeadChainEntry[] {
+  const present = new Set(chain.map((e) => e.name));
+  const missing = [...names].filter((n) => !present.has(n));
+  if (missing.length > 0) {
+    throw new AgentError("CONFIG_INVALID", `The chain has no entries named ${missing.join(", ")}`, {
+      details: { missing },
+    });
+  }
+  return chain.filter((e) => names.has(e.name));
+}
+
+/** The subagents' chain: {@link SUBAGENT_ENTRY_NAMES} of {@link LEAD_CHAIN}. */
+export const SUBAGENT_CHAIN: readonly LeadChainEntry[] = selectChainEntries(LEAD_CHAIN, SUBAGENT_ENTRY_NAMES);
