@@ -2,7 +2,7 @@
  * One local server speaking the documented HTTP API of every built-in
  * provider (request shape, auth header, answer shape), with failure modes
  * switched by the query text: `quota` → 429, `slow` → never answers, `broken`
- * → a non-JSON 200. The key is `good-key`; any other gets 401.
+ * → a non-JSON 200, `nothing` → no hits. The key is `good-key`; any other gets 401.
  */
 import type { IncomingMessage } from "node:http";
 import { json, startServer, type TestServer } from "./http-server.js";
@@ -28,10 +28,11 @@ export async function startFakeProviders(): Promise<TestServer> {
     const query = String(url.searchParams.get("q") ?? payload["q"] ?? payload["query"] ?? payload["url"] ?? "");
     if (query.includes("slow")) return; // never answers: the tool's timeout must end it
     if (query.includes("quota")) return json(res, 429, { error: "rate limited" });
-    const keyless = url.pathname === "/search" && req.method === "GET" && url.searchParams.get("format") === "json";
+    const keyless = req.method === "GET" && url.searchParams.get("format") === "json";
     const ddg = url.pathname === "/html/";
     const jina = url.pathname === "/" && req.method === "POST";
     if (!keyless && !ddg && !jina && keyOf(req) !== GOOD_KEY) return json(res, 401, { error: "invalid key" });
+    if (query.includes("nothing")) return json(res, 200, { results: [], organic: [], web: { results: [] } });
     if (query.includes("broken")) {
       res.writeHead(200, { "content-type": "text/plain" });
       return res.end("<html>oops");

@@ -39,6 +39,10 @@ export function htmlToMarkdown(html: string, url?: string): ExtractedPage {
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
   const title = (article?.title ?? pageTitle).trim();
   const bodyHtml = article?.content ?? parseHTML(html).document.querySelector("body")?.innerHTML ?? "";
-  const body = turndown.turndown(bodyHtml).trim();
+  // turndown pads list markers to a tab stop ("-   item"); one space reads the same and costs fewer tokens.
+  const body = turndown
+    .turndown(bodyHtml)
+    .replace(/^(\s*)(-|\d+\.)\s{2,}(?=\S)/gm, "$1$2 ")
+    .trim();
   return { title, markdown: title === "" ? body : `# ${title}\n\n${body}` };
 }
