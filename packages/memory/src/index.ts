@@ -28,11 +28,7 @@ export type { MemoryBackend, MemorySearchOptions } from "./backend/memory-backen
 export { StoreMemoryBackend, type StoreMemoryBackendOptions } from "./backend/store-memory-backend.js";
 export { HttpMemoryBackend, type HttpMemoryBackendOptions } from "./backend/http-memory-backend.js";
 export { DEFAULT_MEMORY_SETTINGS, resolveMemorySettings, type MemorySettings } from "./memory-settings.js";
-export {
-  MemoryManager,
-  type MemoryManagerOptions,
-  type MemoryWriteResult,
-} from "./memory-manager.js";
+export { MemoryManager, type MemoryManagerOptions, type MemoryWriteResult } from "./memory-manager.js";
 export { memoryScopeOf, type RunScopeSource } from "./memory-scope-of.js";
 export {
   gateMemoryUpdate,
@@ -54,7 +50,12 @@ export {
   type MemoryQueueItem,
   type MemoryUpdateQueueOptions,
 } from "./queue/memory-update-queue.js";
-export { formatMemory, countTokensByChars, type MemoryFormatOptions, type TokenCounter } from "./injection/format-memory.js";
+export {
+  formatMemory,
+  countTokensByChars,
+  type MemoryFormatOptions,
+  type TokenCounter,
+} from "./injection/format-memory.js";
 export {
   createMemoryMiddleware,
   MEMORY_MESSAGE_SUFFIX,

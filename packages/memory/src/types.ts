@@ -6,7 +6,15 @@
  */
 
 /** Fact categories; `other` carries a `categoryExtension`. */
-export const FACT_CATEGORIES = ["preference", "knowledge", "context", "behavior", "goal", "correction", "other"] as const;
+export const FACT_CATEGORIES = [
+  "preference",
+  "knowledge",
+  "context",
+  "behavior",
+  "goal",
+  "correction",
+  "other",
+] as const;
 
 /** One of {@link FACT_CATEGORIES}. */
 export type FactCategory = (typeof FACT_CATEGORIES)[number];

@@ -7,14 +7,7 @@
  * Scoping is the backend's job: summaries are per user, facts per user and
  * agent, and nothing one scope does is visible from another.
  */
-import type {
-  FactPatch,
-  MemoryDocument,
-  MemoryFact,
-  MemoryScope,
-  NewFact,
-  SummaryUpdate,
-} from "../types.js";
+import type { FactPatch, MemoryDocument, MemoryFact, MemoryScope, NewFact, SummaryUpdate } from "../types.js";
 
 /** Options of {@link MemoryBackend.search}. */
 export interface MemorySearchOptions {

@@ -16,7 +16,15 @@
  */
 import { KeyedLock } from "@deerflow/kernel";
 import type { BaseStore, Item } from "@langchain/langgraph";
-import { DEFAULT_AGENT_BUCKET, agentBucketOf, applySummaryUpdate, byConfidence, emptySummaries, readSummaries, searchFacts } from "../document.js";
+import {
+  DEFAULT_AGENT_BUCKET,
+  agentBucketOf,
+  applySummaryUpdate,
+  byConfidence,
+  emptySummaries,
+  readSummaries,
+  searchFacts,
+} from "../document.js";
 import { MEMORY_ERROR_TEXT, MemoryError } from "../errors.js";
 import { buildFact, checkFactId, factKey, parseStoredFact, patchFact } from "../facts/fact-rules.js";
 import type {
@@ -89,7 +97,12 @@ export class StoreMemoryBackend implements MemoryBackend {
 
   #factsNs(scope: MemoryScope): string[] {
     const bucket = agentBucketOf(scope);
-    return [...this.#prefix, label(scope.userId), "agents", bucket === DEFAULT_AGENT_BUCKET ? DEFAULT_AGENT_LABEL : label(bucket)];
+    return [
+      ...this.#prefix,
+      label(scope.userId),
+      "agents",
+      bucket === DEFAULT_AGENT_BUCKET ? DEFAULT_AGENT_LABEL : label(bucket),
+    ];
   }
 
   async #manifest(scope: MemoryScope): Promise<StoredManifest> {

@@ -68,9 +68,7 @@ export class MemoryUpdater {
     const current = await manager.get(request.scope);
     const stale = staleCandidates(current.facts, manager.settings, now);
     const model =
-      typeof this.#options.model === "function"
-        ? await this.#options.model()
-        : (this.#options.model as BaseChatModel);
+      typeof this.#options.model === "function" ? await this.#options.model() : (this.#options.model as BaseChatModel);
     const structured = model.withStructuredOutput(MEMORY_UPDATE_SCHEMA as unknown as Record<string, unknown>, {
       name: "memory_update",
       ...(this.#options.structuredOutputMethod === undefined ? {} : { method: this.#options.structuredOutputMethod }),

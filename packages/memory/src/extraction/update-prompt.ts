@@ -54,7 +54,9 @@ export function memoryUpdateUserPrompt(
     `<conversation>\n${turns.map((t) => `${t.role}: ${escapeText(t.text)}`).join("\n\n")}\n</conversation>`,
   ];
   if (signals.has("correction"))
-    parts.push("The user corrected the assistant in this conversation: record the correction as a fact of category correction.");
+    parts.push(
+      "The user corrected the assistant in this conversation: record the correction as a fact of category correction.",
+    );
   if (stale.length > 0)
     parts.push(
       `<staleness_review>\nThese facts may be outdated. List the ones no longer true in staleFactsToRemove and the ones still true in staleFactsToExtend.\n${stale.map(factLine).join("\n")}\n</staleness_review>`,

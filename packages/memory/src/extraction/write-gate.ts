@@ -173,7 +173,10 @@ export function gateMemoryUpdate(
       content,
       category,
       confidence,
-      source: context.threadId === undefined ? { type: "conversation" } : { type: "conversation", threadId: context.threadId },
+      source:
+        context.threadId === undefined
+          ? { type: "conversation" }
+          : { type: "conversation", threadId: context.threadId },
       ...(typeof days === "number" && Number.isInteger(days) && days >= 1
         ? { expectedValidDays: Math.min(days, maxDays) }
         : {}),

@@ -40,7 +40,8 @@ export interface MemoryFormatOptions {
 }
 
 function factLine(f: MemoryFact): string {
-  const avoid = f.category === "correction" && f.sourceError !== undefined ? ` (avoid: ${escapeText(f.sourceError)})` : "";
+  const avoid =
+    f.category === "correction" && f.sourceError !== undefined ? ` (avoid: ${escapeText(f.sourceError)})` : "";
   return `- [${f.category} | ${f.confidence.toFixed(2)}] ${escapeText(f.content)}${avoid}`;
 }
 

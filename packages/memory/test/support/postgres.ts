@@ -16,7 +16,8 @@ export async function requirePostgres(): Promise<string | null> {
     await client.query("SELECT 1");
     return url;
   } catch (err) {
-    if (process.env["CI"] === "true") throw new Error(`PostgreSQL is required under CI=true: ${(err as Error).message}`);
+    if (process.env["CI"] === "true")
+      throw new Error(`PostgreSQL is required under CI=true: ${(err as Error).message}`);
     process.stderr.write(`\n!!! PostgreSQL unavailable (${(err as Error).message}): its tests are SKIPPED.\n`);
     return null;
   } finally {
