@@ -1,3 +1,4 @@
+import type { StructuredToolInterface, ToolRunnableConfig } from "@langchain/core/tools";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { StoreMemoryBackend } from "../backend/store-memory-backend.js";
@@ -14,10 +15,10 @@ const setup = () => {
 };
 const alice = { configurable: { user_id: "alice" } };
 const call = async (
-  tool: { invoke: (a: unknown, c: unknown) => Promise<unknown> } | undefined,
-  args: unknown,
-  config: unknown = alice,
-) => JSON.parse(String(await tool?.invoke(args, config))) as Record<string, unknown>;
+  tool: StructuredToolInterface | undefined,
+  args: Record<string, unknown>,
+  config: ToolRunnableConfig = alice,
+): Promise<Record<string, unknown>> => JSON.parse(String(await tool?.invoke(args, config))) as Record<string, unknown>;
 
 describe("createMemoryTools", () => {
   it("adds, searches, updates and deletes facts in the run's scope", async () => {
