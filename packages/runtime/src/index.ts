@@ -64,6 +64,9 @@ export {
 export { checkpointRefOf, cleanConfig, serializeModePayload, type CheckpointRef } from "./worker/mode-payloads.js";
 export { restoreThreadCheckpoint, type RestoreResult } from "./worker/rollback.js";
 
+// Long-term store (LangGraph's BaseStore)
+export { createGraphStore, type GraphStoreConfig, type GraphStoreHandle } from "./graph-store/create-graph-store.js";
+
 // Checkpointers
 export {
   createCheckpointer,

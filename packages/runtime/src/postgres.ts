@@ -9,3 +9,4 @@ export {
   type PostgresRunStoreConnection,
   type PostgresRunStoreOptions,
 } from "./runs/postgres/postgres-run-store.js";
+export { PostgresGraphStore, type PostgresGraphStoreOptions } from "./graph-store/postgres-graph-store.js";

@@ -9,3 +9,4 @@ export {
   type SqliteRunStoreConnection,
   type SqliteRunStoreOptions,
 } from "./runs/sqlite/sqlite-run-store.js";
+export { SqliteStore, type SqliteStoreOptions } from "./graph-store/sqlite-store.js";

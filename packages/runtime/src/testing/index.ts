@@ -31,6 +31,13 @@ export {
   type RunCoordinatorRunner,
 } from "./run-coordinator-conformance.js";
 export {
+  baseStoreConformance,
+  type BaseStoreConformanceOptions,
+  type BaseStoreHandle,
+  type BaseStoreRunner,
+  type MakeBaseStore,
+} from "./base-store-conformance.js";
+export {
   assertExpect,
   nodeTestRunner,
   type ConformanceDescribe,
