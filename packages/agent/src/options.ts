@@ -115,6 +115,11 @@ export interface LeadMiddlewareOptions {
    * toolset's current tools, or `tool_search` and the deferred list, and runs their calls). Default none.
    */
   readonly mcpTools?: AgentMiddleware;
+  /**
+   * Long-term memory: `createMemoryMiddleware` of `@deerflow/memory` (DeerFlow rows 14 and 22: injects the
+   * user's memory into a conversation's first turn, queues the conversation for extraction). Default none.
+   */
+  readonly memory?: AgentMiddleware;
 }
 
 /** What the lead agent is compiled from. */

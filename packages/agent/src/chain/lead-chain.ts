@@ -198,6 +198,8 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
       return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
     },
   },
+  // DeerFlow rows 14 and 22: memory injected into a conversation's first turn, the conversation queued after the run.
+  { name: "MemoryMiddleware", create: ({ options }) => options.memory },
   // DeerFlow row 23: view_image and the viewed images for runs whose model has supports_vision (needs a sandbox).
   {
     name: "ViewImageMiddleware",
