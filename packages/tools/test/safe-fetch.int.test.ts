@@ -67,16 +67,15 @@ describe("createSafeFetch against local servers", () => {
       });
   });
 
-  it("a redirect from a public name to a private one is refused", async () => {
+  it("a redirect to a name that resolves to a metadata address is refused at the hop", async () => {
     const s = await server((req, res) => {
       if (req.url === "/start") {
         res.writeHead(301, { location: `http://inner.test:${s.port}/secret` });
         return res.end();
       }
-      res.end("secret");
+      return res.end("secret");
     });
-    // "outer" may be reached (private allowed for it only by mapping it to a public-looking answer is impossible
-    // locally), so this test uses the policy: private allowed, then the redirect names a metadata host.
+    // Local servers are loopback, so the first hop needs private allowed; the hop's name resolves to metadata.
     const resolver: HostResolver = async (h) =>
       h === "outer.test" ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
     const f = createSafeFetch({ allowPrivateAddresses: true, resolver });
@@ -91,7 +90,7 @@ describe("createSafeFetch against local servers", () => {
         res.writeHead(302, { location: `/${n + 1}` });
         return res.end();
       }
-      res.end("end");
+      return res.end("end");
     });
     const ok = await createSafeFetch({ allowPrivateAddresses: true })(`${s.url}/0`);
     expect(await ok.text()).toBe("end");

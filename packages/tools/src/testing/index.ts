@@ -1,1 +1,17 @@
-export {};
+/**
+ * `@deerflow/tools/testing`: conformance kits for plugin authors. Each kit
+ * registers its suites with the test functions it is given (`describe`, `it`,
+ * `expect`: vitest's or jest's as they are, or `nodeTestRunner(nodeTest)`).
+ *
+ * @packageDocumentation
+ */
+export { pluginToolConformance, type PluginToolConformanceOptions } from "./plugin-tool-conformance.js";
+export {
+  nodeTestRunner,
+  type ConformanceDescribe,
+  type ConformanceExpect,
+  type ConformanceIt,
+  type ConformanceMatchers,
+  type ConformanceRunner,
+  type NodeTestModule,
+} from "@deerflow/kernel";

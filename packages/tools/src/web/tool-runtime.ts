@@ -23,12 +23,15 @@ export interface WebToolDeps {
   readonly logger?: Logger;
 }
 
-/** Where a tool's options come from. */
-export type OptionsSource = () => Readonly<Record<string, unknown>> | undefined;
+/** Where a tool's options come from, read at each call. */
+export type OptionsSource = () =>
+  | Readonly<Record<string, unknown>>
+  | undefined
+  | Promise<Readonly<Record<string, unknown>> | undefined>;
 
-/** Options read from the store's current entry at each call. */
+/** Options read from the store's current entry at each call (after its refresh). */
 export function storeOptions(store: ToolConfigStore, entryName: string): OptionsSource {
-  return () => store.entry(entryName)?.options;
+  return async () => (await store.current()).tools.find((t) => t.name === entryName)?.options;
 }
 
 /** Builds the provider context of one call. */

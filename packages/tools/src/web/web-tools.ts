@@ -100,7 +100,7 @@ export function createWebSearchTool(options: WebToolOptions<WebSearchProvider>):
   const safe = safeFetchCache(options.resolver);
   return tool(
     async (input: { query: string; max_results?: number }, config: ToolRunnableConfig) => {
-      const opts = current();
+      const opts = await current();
       if (opts === undefined) return notConfiguredText(name);
       const query = String(input.query ?? "").trim();
       if (query === "") return JSON.stringify({ error: "The query is empty", query });
@@ -138,7 +138,7 @@ export function createWebFetchTool(options: WebToolOptions<WebFetchProvider>): S
   const safe = safeFetchCache(options.resolver);
   return tool(
     async (input: { url: string }, config: ToolRunnableConfig) => {
-      const opts = current();
+      const opts = await current();
       if (opts === undefined) return notConfiguredText(name);
       try {
         const url = parseHttpUrl(String(input.url ?? "").trim()).href;
@@ -176,7 +176,7 @@ export function createImageSearchTool(options: WebToolOptions<ImageSearchProvide
   const safe = safeFetchCache(options.resolver);
   return tool(
     async (input: { query: string; max_results?: number }, config: ToolRunnableConfig) => {
-      const opts = current();
+      const opts = await current();
       if (opts === undefined) return notConfiguredText(name);
       const query = String(input.query ?? "").trim();
       try {

@@ -9,10 +9,22 @@ import type { ToolEntry, ToolsConfig } from "./tool-entry.js";
 export class ToolConfigStore {
   #config: ToolsConfig;
   #version = 0;
+  readonly #refresh: (() => Promise<void>) | undefined;
 
-  /** @param initial - validated sections (see `validateToolsConfig`) */
-  constructor(initial: ToolsConfig) {
+  /**
+   * @param initial - validated sections (see `validateToolsConfig`)
+   * @param options - `refresh`: called before each tool call reads its options (the server checks
+   *   whether `config.yaml` changed there and calls {@link ToolConfigStore.replace})
+   */
+  constructor(initial: ToolsConfig, options: { readonly refresh?: () => Promise<void> } = {}) {
     this.#config = initial;
+    this.#refresh = options.refresh;
+  }
+
+  /** The sections after a refresh (what a tool call reads). */
+  async current(): Promise<ToolsConfig> {
+    if (this.#refresh !== undefined) await this.#refresh();
+    return this.#config;
   }
 
   /** The current sections. */
