@@ -16,6 +16,7 @@ import { thinkingSettings } from "./resolve-model-thinking.js";
 import { resolveRuntime } from "./resolve-runtime.js";
 import { resolveTitle } from "./resolve-title.js";
 import { resolveSafety } from "./resolve-safety.js";
+import { resolveTools } from "./resolve-tools.js";
 import { resolveResilience } from "./resolve-resilience.js";
 import type {
   CustomSubagentSettings,
@@ -269,9 +270,12 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
   const safety = resolveSafety(doc, problem);
 
+  const tools = resolveTools(doc, problem);
+
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
     config: {
+      tools,
       server,
       models,
       defaultModel,

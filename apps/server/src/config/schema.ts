@@ -216,6 +216,9 @@ export const CONFIG_SCHEMA: Schema = obj({
     provider: obj({ use: use(), config: pluginOptions() }, ["use"]),
     require_approval: list(nonEmpty()),
   }),
+  // Entries are checked per provider by @deerflow/tools (resolve-tools.ts), with their key paths.
+  tools: list({ type: "object" }),
+  tool_groups: list({ type: "object" }),
   extensions_config: nonEmpty(),
 });
 

@@ -6,6 +6,7 @@
 import type { LeadMiddlewareOptions } from "@deerflow/agent";
 import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
+import type { ToolsConfig } from "@deerflow/tools";
 import type { ResilienceSettings } from "./resolve-resilience.js";
 
 /** `server:` — the HTTP listener. */
@@ -238,6 +239,8 @@ export interface ServerConfig {
   readonly guardrails?: GuardrailsSettings;
   /** `llm_call:`, `circuit_breaker:`, `loop_detection:`, `safety_finish_reason:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly resilience?: ResilienceSettings;
+  /** `tools:` and `tool_groups:` (absent in hand-built configs: no configured tools). */
+  readonly tools?: ToolsConfig;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }
