@@ -18,6 +18,7 @@ import {
 } from "@deerflow/sandbox";
 import { CustomSkillStore, SkillCatalog, StaticSkillScanner, type SkillScanner } from "@deerflow/skills";
 import { SubagentRegistry } from "@deerflow/subagents";
+import { McpToolset, createMcpToolsMiddleware } from "@deerflow/tools";
 import type { LoadedConfig } from "../config/load-config.js";
 import { ServerConfigError } from "../config/errors.js";
 import type { ServerConfig } from "../config/types.js";
@@ -27,6 +28,7 @@ import { loadPlugin } from "../plugins/index.js";
 import { combineScanners, isSkillScanner } from "./composite-scanner.js";
 import { titleMiddlewareOptions } from "./title-deps.js";
 import { safetyMiddlewareOptions } from "./safety-deps.js";
+import { serverMcpSource } from "../mcp/mcp-source.js";
 
 /** Options of {@link createLeadAgentDeps}. */
 export interface CreateLeadAgentDepsOptions {
@@ -49,6 +51,8 @@ export interface LeadAgentResources {
   readonly catalog: SkillCatalog | undefined;
   /** Whether sandbox commands run isolated (bubblewrap or a remote plugin). */
   readonly isolated: boolean;
+  /** The MCP servers of `extensions_config.json` (loaded on first use, reloaded when the file changes). */
+  readonly mcp: McpToolset;
   close(): Promise<void>;
 }
 
@@ -212,6 +216,12 @@ export async function createLeadAgentDeps(
       }
     : undefined;
 
+  // MCP: the tools follow extensions_config.json per model call (no recompile); closed with the server.
+  const mcp = new McpToolset({
+    source: serverMcpSource(config.extensionsConfigPath, options.env ?? process.env),
+    logger,
+  });
+
   const deps: LeadAgentOptions = {
     models,
     sandboxProvider,
@@ -224,6 +234,11 @@ export async function createLeadAgentDeps(
       ...config.contextMiddleware,
       ...titleMiddlewareOptions(config),
       ...(await safetyMiddlewareOptions(config, lookup)),
+      mcpTools: createMcpToolsMiddleware({
+        toolset: mcp,
+        logger,
+        ...(config.toolSearch === undefined ? {} : { toolSearch: config.toolSearch }),
+      }),
     },
     logger,
   };
@@ -233,9 +248,10 @@ export async function createLeadAgentDeps(
     sandboxProvider,
     catalog,
     isolated,
+    mcp,
     async close() {
       catalog?.close();
-      await sandboxProvider.shutdown();
+      await Promise.all([sandboxProvider.shutdown(), mcp.close()]);
     },
   };
 }

@@ -269,6 +269,11 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
   const safety = resolveSafety(doc, problem);
+  const ts = section(doc, "tool_search");
+  const toolSearch = {
+    enabled: (ts["enabled"] as boolean | undefined) ?? false,
+    autoTokenBudget: (ts["auto_token_budget"] as number | undefined) ?? 10_000,
+  };
 
   const tools = resolveTools(doc, problem);
 
@@ -289,6 +294,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       uploads,
       resilience,
       extensionsConfigPath,
+      toolSearch,
       ...context,
       ...safety,
     },

@@ -219,6 +219,8 @@ export const CONFIG_SCHEMA: Schema = obj({
   // Entries are checked per provider by @deerflow/tools (resolve-tools.ts), with their key paths.
   tools: list({ type: "object" }),
   tool_groups: list({ type: "object" }),
+  // DeerFlow's deferred MCP tools (§2.5); auto_token_budget is ours: defer above this many schema tokens (0 = never).
+  tool_search: obj({ enabled: bool(), auto_promote_top_k: int(1), auto_token_budget: int(0) }),
   extensions_config: nonEmpty(),
 });
 

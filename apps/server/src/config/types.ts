@@ -241,6 +241,8 @@ export interface ServerConfig {
   readonly resilience?: ResilienceSettings;
   /** `tools:` and `tool_groups:` (absent in hand-built configs: no configured tools). */
   readonly tools?: ToolsConfig;
+  /** `tool_search:`: deferred MCP tools (absent in hand-built configs: off unless the MCP schemas exceed 10000 tokens). */
+  readonly toolSearch?: { readonly enabled: boolean; readonly autoTokenBudget: number };
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }

@@ -20,6 +20,7 @@ import { modelCatalogOf } from "./model-catalog.js";
 import type { ServerLogger } from "./logger.js";
 import type { RuntimeComponents } from "./runtime-components.js";
 import { consoleInfo, consoleRoutes } from "./static-console.js";
+import { mcpRoutes } from "../mcp/mcp-routes.js";
 
 /** What the gateway is built over. */
 export interface ServerGatewayParts {
@@ -80,6 +81,7 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
         assistants: parts.assistants,
         heartbeatMs: parts.deployment.heartbeatMs,
       }),
+      mcpRoutes({ filePath: loaded.config.extensionsConfigPath, toolset: agent.mcp, env: parts.env }),
     ],
     // The web console and GET /api/info: no API key needed.
     publicRoutes: [

@@ -10,6 +10,7 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { createMiddleware, type AgentMiddleware } from "langchain";
+import { silentLogger, type Logger } from "@deerflow/kernel";
 import type { McpToolset } from "./mcp-toolset.js";
 import {
   TOOL_SEARCH_TOOL_NAME,
@@ -30,6 +31,8 @@ export interface ToolSearchOptions {
 /** Options of {@link createMcpToolsMiddleware}. */
 export interface McpToolsMiddlewareOptions {
   readonly toolset: McpToolset;
+  /** Where a failed load is reported (the model call then goes on without MCP tools). */
+  readonly logger?: Logger;
   readonly toolSearch?: ToolSearchOptions;
 }
 
@@ -81,6 +84,7 @@ function promotedNames(messages: readonly BaseMessage[], hash: string): Set<stri
  */
 export function createMcpToolsMiddleware(options: McpToolsMiddlewareOptions): AgentMiddleware {
   const { toolset } = options;
+  const logger = options.logger ?? silentLogger;
   const budget = options.toolSearch?.autoTokenBudget ?? 10_000;
   const offers = new WeakMap<readonly StructuredToolInterface[], Offer>();
   const offerOf = (tools: readonly StructuredToolInterface[]): Offer => {
@@ -105,7 +109,13 @@ export function createMcpToolsMiddleware(options: McpToolsMiddlewareOptions): Ag
   return createMiddleware({
     name: "McpToolsMiddleware",
     wrapModelCall: async (request, handler) => {
-      const tools = await toolset.tools();
+      let tools: readonly StructuredToolInterface[];
+      try {
+        tools = await toolset.tools();
+      } catch (err) {
+        logger.warn({ err }, `MCP tools unavailable for this model call: ${(err as Error).message}`);
+        return handler(request);
+      }
       if (tools.length === 0) return handler(request);
       const offer = offerOf(tools);
       if (!offer.deferred) return handler({ ...request, tools: [...request.tools, ...tools] });

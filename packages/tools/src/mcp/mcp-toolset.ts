@@ -110,6 +110,7 @@ export class McpToolset {
   #loading: Promise<Generation> | undefined;
   #stale = false;
   #closed = false;
+  #failedSignature: string | undefined;
   readonly #retiring = new Set<Promise<void>>();
 
   /** @param options - source, logger, timeouts, pool bounds */
@@ -159,11 +160,25 @@ export class McpToolset {
     if (this.#closed) throw new McpError("MCP_CLOSED", "the MCP toolset is closed");
     const current = this.#current;
     const signature = await this.#options.source.signature();
-    const fresh = current !== undefined && !this.#stale && (signature === undefined || signature === current.signature);
+    const fresh =
+      current !== undefined &&
+      !this.#stale &&
+      (signature === undefined || signature === current.signature || signature === this.#failedSignature);
     if (fresh) return current;
-    this.#loading ??= this.#load(signature).finally(() => {
-      this.#loading = undefined;
-    });
+    this.#loading ??= this.#load(signature)
+      .catch((err: unknown) => {
+        // A config that cannot be read keeps the last good tools until it changes again.
+        if (current === undefined) throw err;
+        this.#failedSignature = signature;
+        this.#logger.warn(
+          { err },
+          `MCP configuration could not be loaded; keeping the previous tools: ${(err as Error).message}`,
+        );
+        return current;
+      })
+      .finally(() => {
+        this.#loading = undefined;
+      });
     return this.#loading;
   }
 
