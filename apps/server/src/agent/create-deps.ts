@@ -27,6 +27,7 @@ import { ModelRegistry } from "../models/model-registry.js";
 import { loadPlugin } from "../plugins/index.js";
 import { combineScanners, isSkillScanner } from "./composite-scanner.js";
 import { titleMiddlewareOptions } from "./title-deps.js";
+import { createConfiguredToolDeps } from "./configured-tools.js";
 import { safetyMiddlewareOptions } from "./safety-deps.js";
 import { serverMcpSource } from "../mcp/mcp-source.js";
 
@@ -222,9 +223,13 @@ export async function createLeadAgentDeps(
     logger,
   });
 
+  // tools: of config.yaml (web_search, web_fetch, image_search, plugin tools); the lead and its subagents get them.
+  const configuredTools = await createConfiguredToolDeps(loaded, { logger, env: options.env ?? process.env, cwd: lookup.cwd });
+
   const deps: LeadAgentOptions = {
     models,
     sandboxProvider,
+    tools: configuredTools.tools(),
     sandboxTools: toolOptions,
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),

@@ -75,7 +75,7 @@ export function maskServer(entry: Entry): Entry {
   return out;
 }
 
-function restoreMap(name: string, what: string, incoming: unknown, stored: unknown): unknown {
+function restoreMap(what: string, incoming: unknown, stored: unknown): unknown {
   if (!isObject(incoming)) return incoming;
   const out: Entry = {};
   for (const [k, v] of Object.entries(incoming)) {
@@ -85,9 +85,6 @@ function restoreMap(name: string, what: string, incoming: unknown, stored: unkno
       throw new GatewayError(
         "BAD_REQUEST",
         `Cannot set ${what} '${k}' to masked value '${MASK}'; provide a real value.`,
-        {
-          detail: { server: name },
-        },
       );
   }
   return out;
@@ -96,17 +93,16 @@ function restoreMap(name: string, what: string, incoming: unknown, stored: unkno
 /**
  * Restores masked values of an entry written through the API.
  *
- * @param name - the server's name
  * @param incoming - the entry of the request
  * @param stored - the entry on disk, if the server exists
  * @returns the entry to write
  * @throws GatewayError `BAD_REQUEST` (400) for `***` where nothing is stored (DeerFlow's text)
  */
-export function restoreServer(name: string, incoming: Entry, stored: Entry | undefined): Entry {
+export function restoreServer(incoming: Entry, stored: Entry | undefined): Entry {
   const out: Entry = {};
   for (const [k, v] of Object.entries(incoming)) {
-    if (k === "env") out[k] = restoreMap(name, "env key", v, stored?.["env"]);
-    else if (k === "headers") out[k] = restoreMap(name, "header", v, stored?.["headers"]);
+    if (k === "env") out[k] = restoreMap("env key", v, stored?.["env"]);
+    else if (k === "headers") out[k] = restoreMap("header", v, stored?.["headers"]);
     else if (k === "oauth" && isObject(v)) {
       const o: Entry = { ...v };
       const before = isObject(stored?.["oauth"]) ? (stored["oauth"] as Entry) : {};
@@ -123,9 +119,6 @@ export function restoreServer(name: string, incoming: Entry, stored: Entry | und
         throw new GatewayError(
           "BAD_REQUEST",
           `Cannot set extra config key '${k}' to masked value '${MASK}'; provide a real value.`,
-          {
-            detail: { server: name },
-          },
         );
       out[k] = stored[k];
     } else out[k] = v;

@@ -186,7 +186,7 @@ export function mcpRoutes(options: McpRoutesOptions): FastifyPluginAsync {
             const next: Record<string, Entry> = {};
             const body = request.body as { mcp_servers: Record<string, Entry> };
             for (const [name, incoming] of Object.entries(body.mcp_servers)) {
-              const entry = restoreServer(name, incoming, stored[name]);
+              const entry = restoreServer(incoming, stored[name]);
               if (isStdio(entry) && entry["enabled"] !== false && !sameLaunch(entry, stored[name]))
                 checkStdioCommand(name, entry, env);
               next[name] = entry;
