@@ -1,6 +1,7 @@
 /**
  * Options of {@link createGateway}.
  */
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyServerOptions } from "fastify";
 import type { AuthOptions } from "./auth/api-keys.js";
 import type { ThreadAuthorizer } from "./auth/thread-access.js";
@@ -61,6 +62,12 @@ export interface GatewayOptions {
   readonly documentConverter?: DocumentConverter;
   /** Mounts `GET /api/models` and `GET /api/models/:name` over the server's models. */
   readonly models?: ModelCatalog;
+  /**
+   * Mounts the LangGraph Platform store API (`PUT|GET|DELETE /api/store/items`,
+   * `POST /api/store/items/search`, `POST /api/store/namespaces`) over this store, each
+   * caller's items under a namespace prefix of their own (see the README).
+   */
+  readonly store?: BaseStore;
   /** Per-thread authorization for every route taking a thread id. */
   readonly authorizeThread?: ThreadAuthorizer;
   /**

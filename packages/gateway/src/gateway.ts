@@ -15,6 +15,7 @@ import { installJsonParser } from "./http/json-parser.js";
 import { recordRoutes, registerPublicRoutes } from "./http/public-routes.js";
 import { registerOpenApi } from "./openapi/openapi.js";
 import { skillsRoutes } from "./skills/skills-routes.js";
+import { storeRoutes } from "./store/store-routes.js";
 
 /** Default largest JSON body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -80,7 +81,7 @@ function checkOptions(options: GatewayOptions): void {
  * - `GET /health`, `GET /ok`, `GET /openapi.json`,
  * - draining for a graceful shutdown ({@link drainGateway}: new requests 503, open streams go on),
  * - the skills routes (`options.skills`), the thread files routes
- *   (`options.threadFiles`) and `options.routes`, all under `/api`,
+ *   (`options.threadFiles`), the store API (`options.store`) and `options.routes`, all under `/api`,
  * - `options.publicRoutes` at the root, answered without a key (a web console),
  * - one error format: `{"detail": ...}` (see the README's error table).
  *
@@ -156,6 +157,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
   const { models } = options;
   if (models !== undefined)
     await app.register(async (api) => registerModelsRoutes(api, models), { prefix: API_PREFIX });
+  if (options.store !== undefined) await app.register(storeRoutes({ store: options.store }), { prefix: API_PREFIX });
   for (const plugin of options.routes ?? []) await app.register(plugin, { prefix: API_PREFIX });
   if (options.publicRoutes !== undefined) await registerPublicRoutes(app, options.publicRoutes, API_PREFIX, routes);
   return app;

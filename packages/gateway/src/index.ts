@@ -81,6 +81,10 @@ export { claimUniqueName } from "./files/unique-name.js";
 export { entityTag, ifRangeAllows, parseByteRange, type RangeDecision } from "./files/byte-range.js";
 export { contentDisposition, contentTypeFor, isActiveContent } from "./files/content-type.js";
 
+// LangGraph Platform store API
+export { STORE_KEY_REQUIRED_MESSAGE, storeRoutes, type StoreRoutesOptions } from "./store/store-routes.js";
+export { STORE_ROUTES_ROOT, ownerPrefix, userLabel } from "./store/store-owner.js";
+
 // LangGraph-Platform-compatible API
 export { DEFAULT_HEARTBEAT_MS, langgraphRoutes, type LangGraphRoutesOptions } from "./langgraph/langgraph-routes.js";
 export {
