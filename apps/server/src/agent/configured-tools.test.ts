@@ -1,0 +1,79 @@
+import { writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configTexts } from "../../test/support/config-text.js";
+import { silentLogger } from "../logger.js";
+import { createConfiguredToolDeps } from "./configured-tools.js";
+
+// A SearXNG stand-in: `GET /search?format=json` with twelve hits.
+let searx: Server;
+let base = "";
+beforeAll(async () => {
+  searx = createServer((req, res) => {
+    const q = new URL(req.url ?? "/", "http://x").searchParams.get("q") ?? "";
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        results: Array.from({ length: 12 }, (_, i) => ({ title: `${q} ${i}`, url: `https://e.org/${i}`, content: "c" })),
+      }),
+    );
+  });
+  await new Promise<void>((r) => searx.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(searx.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => searx.close(() => r())));
+
+const cfg = configTexts();
+const yaml = (maxResults: number | string, extra = "") =>
+  [
+    "models:",
+    "  - name: demo",
+    "    use: demo",
+    "tool_groups:",
+    "  - name: web",
+    "tools:",
+    "  - name: web_search",
+    "    group: web",
+    "    use: searxng",
+    `    base_url: ${base}`,
+    `    max_results: ${maxResults}`,
+    extra,
+  ].join("\n");
+
+describe("tools: in config.yaml", () => {
+  it("bad entries are config errors naming the key path", async () => {
+    expect(await cfg.problems(yaml(0))).toBe("config.yaml: tools[0].max_results: must be >= 1");
+    expect(await cfg.problems(yaml(3, "    api_key: nope"))).toBe("config.yaml: tools[0].api_key: unknown key for this provider");
+    expect(await cfg.problems(yaml(3).replace("use: searxng", "use: bingo"))).toMatch(
+      /^config\.yaml: tools\[0\]\.use: unknown web_search provider 'bingo' \(built-in: searxng, tavily, brave, serper, exa, duckduckgo/,
+    );
+    expect(await cfg.problems(yaml(3).replace("group: web", "group: files"))).toBe(
+      "config.yaml: tools[0].group: 'files' is not declared under tool_groups (declared: web)",
+    );
+  });
+
+  it("options are re-read when config.yaml changes, without a restart; a broken file keeps the last good ones", async () => {
+    const loaded = await cfg.load(yaml(2));
+    const warnings: string[] = [];
+    const deps = await createConfiguredToolDeps(loaded, {
+      logger: { ...silentLogger, warn: (_o, msg) => void warnings.push(msg) },
+      env: {},
+      cwd: loaded.dir,
+    });
+    const [search] = deps.tools(["web"]);
+    expect(deps.tools(["other"])).toEqual([]);
+    const count = async () =>
+      (JSON.parse(String(await search?.invoke({ query: "deer" }))) as { total_results: number }).total_results;
+    expect(await count()).toBe(2);
+    const file = path.join(loaded.dir, "config.yaml");
+    await writeFile(file, yaml(7));
+    expect(await count()).toBe(7);
+    await writeFile(file, yaml("seven"));
+    expect(await count()).toBe(7);
+    expect(warnings).toContain("tools: config.yaml changed but does not load; the previous tool options stay");
+    await writeFile(file, yaml(4));
+    expect(await count()).toBe(4);
+  });
+});
