@@ -125,6 +125,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       ...opt("maxTokens", m["max_tokens"] as number | undefined),
       ...opt("timeoutMs", secondsToMs(m["timeout_seconds"] as number | undefined)),
       ...opt("maxRetries", m["max_retries"] as number | undefined),
+      ...opt("replayReasoning", m["replay_reasoning"] as boolean | undefined),
       ...thinkingSettings(m),
     });
   });

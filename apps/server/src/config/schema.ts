@@ -50,6 +50,7 @@ const model = obj(
     thinking: pluginOptions(),
     reasoning_effort: { enum: ["none", "minimal", "low", "medium", "high"] },
     context_window: int(1),
+    replay_reasoning: bool(),
     options: pluginOptions(),
   },
   ["name"],

@@ -60,6 +60,11 @@ export interface ModelConfig {
   readonly reasoningEffort?: string;
   /** `context_window` (tokens): shown by the console as the share of the window used. */
   readonly contextWindow?: number;
+  /**
+   * `replay_reasoning` (false; `use: openai` only): send each earlier assistant message's
+   * `reasoning_content` back to the provider (DeepSeek-style thinking models want it).
+   */
+  readonly replayReasoning?: boolean;
   /** Extra fields for the provider or plugin, as written. */
   readonly options: Readonly<Record<string, unknown>>;
 }

@@ -2,7 +2,8 @@
  * `createChatModel`: one `models:` entry → a LangChain chat model.
  *
  * - `use: openai` (default): `ChatOpenAI` against any OpenAI-compatible
- *   endpoint (`base_url`), with `api_key` from the entry or `OPENAI_API_KEY`.
+ *   endpoint (`base_url`), with `api_key` from the entry or `OPENAI_API_KEY`;
+ *   `replay_reasoning: true` replays earlier `reasoning_content` (see `reasoning-replay.ts`).
  * - `use: anthropic` / `use: google`: `ChatAnthropic` / `ChatGoogleGenerativeAI` (see `provider-models.ts`).
  * - `use: demo`: the offline {@link DemoChatModel}.
  * - `use: "<module>:<export>"`: a plugin. A class is constructed, a function
@@ -17,6 +18,7 @@ import { loadPlugin } from "../plugins/index.js";
 import { DemoChatModel } from "./demo-chat-model.js";
 import { ModelError } from "./errors.js";
 import { createAnthropicModel, createGoogleModel } from "./provider-models.js";
+import { ReasoningReplayCompletions } from "./reasoning-replay.js";
 
 /** Options of {@link createChatModel}. */
 export interface CreateChatModelOptions {
@@ -128,7 +130,7 @@ export async function createChatModel(
         );
       }
       try {
-        return new ChatOpenAI({
+        const fields = {
           model: model.model,
           apiKey,
           ...(model.baseUrl === undefined ? {} : { configuration: { baseURL: model.baseUrl } }),
@@ -137,7 +139,11 @@ export async function createChatModel(
           ...(model.timeoutMs === undefined ? {} : { timeout: model.timeoutMs }),
           ...(model.maxRetries === undefined ? {} : { maxRetries: model.maxRetries }),
           ...model.options,
-        });
+        };
+        // replay_reasoning: the Chat Completions half sends earlier reasoning_content back.
+        return new ChatOpenAI(
+          model.replayReasoning === true ? { ...fields, completions: new ReasoningReplayCompletions(fields) } : fields,
+        );
       } catch (err) {
         logger.error({ model: model.name, err: (err as Error).message }, "cannot create the OpenAI-compatible model");
         throw new ModelError("MODEL_CREATE_FAILED", model.name, `Model "${model.name}": ${(err as Error).message}`, {
