@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
 
 /**
  * @typedef {{ ruleId: string, severity: "CRITICAL" | "HIGH" | "MEDIUM" | "LOW", file: string | null, line: number | null,
@@ -127,4 +128,34 @@ export class CommandWordGuardrail {
       reasons: [{ code: "example.command_word", message: `commands containing '${word}' are not allowed` }],
     };
   }
+}
+
+/**
+ * A plugin tool (`tools: [{ name, group, use }]` in config.yaml): counts the
+ * words and characters of a text. A factory gets the entry's other keys as
+ * options (snake_case, as written) plus `logger`; it may also export a ready
+ * tool instead. Check a tool with `pluginToolConformance` from
+ * `@deerflow/tools/testing`.
+ *
+ * @param {{ max_chars?: number }} [options] - longer texts are refused
+ * @returns {import("@langchain/core/tools").StructuredToolInterface}
+ */
+export function createWordCountTool(options = {}) {
+  const maxChars = options.max_chars ?? 100_000;
+  return tool(
+    async ({ text }) => {
+      if (text.length > maxChars) return `Error: the text is longer than ${maxChars} characters`;
+      const words = text.trim() === "" ? 0 : text.trim().split(/\s+/).length;
+      return JSON.stringify({ words, characters: text.length });
+    },
+    {
+      name: "word_count",
+      description: "Count the words and characters of a text.",
+      schema: {
+        type: "object",
+        properties: { text: { type: "string", description: "The text to count" } },
+        required: ["text"],
+      },
+    },
+  );
 }
