@@ -1,9 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { load as parseYaml } from "js-yaml";
+import { validateToolsConfig } from "@deerflow/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configTexts } from "../../test/support/config-text.js";
+import { loadConfig } from "../config/index.js";
 import { silentLogger } from "../logger.js";
 import { createConfiguredToolDeps } from "./configured-tools.js";
 
@@ -75,5 +80,33 @@ describe("tools: in config.yaml", () => {
     expect(warnings).toContain("tools: config.yaml changed but does not load; the previous tool options stay");
     await writeFile(file, yaml(4));
     expect(await count()).toBe(4);
+  });
+});
+
+describe("config.example.yaml's tools", () => {
+  const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+  it("loads with a working web_search, web_fetch and image_search", async () => {
+    const loaded = await loadConfig({ cwd: appDir, path: "config.example.yaml", env: { OPENAI_API_KEY: "sk-x" } });
+    expect(loaded.config.tools?.tools.map((t) => [t.name, t.use])).toEqual([
+      ["web_search", "duckduckgo"],
+      ["web_fetch", "fetch"],
+      ["image_search", "serper"],
+    ]);
+  });
+
+  it("every commented provider alternative is a valid entry", async () => {
+    const text = await readFile(path.join(appDir, "config.example.yaml"), "utf8");
+    const section = text.slice(text.indexOf("\ntools:\n"));
+    const alternatives = [...section.matchAll(/^  # (- \{ name: .*\})/gm)].map((m) => parseYaml(m[1]!.replace(/\s+#.*$/, "")));
+    const entries = alternatives.flat() as Record<string, unknown>[];
+    expect(entries.map((e) => e["use"])).toEqual(
+      expect.arrayContaining(["searxng", "tavily", "brave", "serper", "exa", "jina", "firecrawl"]),
+    );
+    for (const entry of entries) {
+      // "$VAR" references are substituted at load time; any string stands in for them here.
+      const { problems } = validateToolsConfig({ tools: [entry] });
+      expect(problems, JSON.stringify(entry)).toEqual([]);
+    }
   });
 });
