@@ -10,6 +10,7 @@ import { Link, navigate, parseRoute, usePathname, type Route } from "./lib/route
 import type { ServerInfo } from "./lib/types";
 import { ChatPage } from "./pages/ChatPage";
 import { FilesPage } from "./pages/FilesPage";
+import { McpPage } from "./pages/McpPage";
 import { SkillsPage } from "./pages/SkillsPage";
 import { ThreadsPage } from "./pages/ThreadsPage";
 
@@ -18,6 +19,7 @@ const NAV: ReadonlyArray<{ page: Route["page"]; to: string; label: string }> = [
   { page: "threads", to: "/threads", label: "Threads" },
   { page: "skills", to: "/skills", label: "Skills" },
   { page: "files", to: "/files", label: "Files" },
+  { page: "mcp", to: "/mcp", label: "MCP" },
 ];
 
 function useServerInfo(): { info: ServerInfo | null; error: string | null } {
@@ -44,6 +46,8 @@ function Page({ route }: { route: Route }) {
       return <SkillsPage selected={route.params[0] ?? null} />;
     case "files":
       return <FilesPage threadId={route.params[0] ?? null} />;
+    case "mcp":
+      return <McpPage />;
     default:
       return (
         <section className="page" aria-labelledby="page-title">
