@@ -4,6 +4,7 @@
  */
 import type { Message } from "@langchain/langgraph-sdk";
 import { ReasoningView } from "./ReasoningView";
+import { WebResults } from "./WebResults";
 
 /** The text of a message's content (string or content blocks). */
 function textOf(content: unknown): string {
@@ -48,6 +49,12 @@ function toolKind(name: string, args: Record<string, unknown>): string {
     case "describe_skill":
     case "skill_manage":
       return "Skill";
+    case "web_search":
+      return "Web search";
+    case "image_search":
+      return "Image search";
+    case "web_fetch":
+      return "Web page";
     default:
       return "Tool";
   }
@@ -81,6 +88,7 @@ function ToolCallView({ call, result, running }: { call: ToolCall; result: Messa
           {JSON.stringify(call.args, null, 2)}
         </pre>
       )}
+      {result !== undefined && <WebResults text={textOf(result.content)} />}
       {result !== undefined && (
         <details className="tool-result" open={textOf(result.content).length < 600}>
           <summary>Result of {call.name}</summary>
