@@ -50,13 +50,14 @@ export interface HttpEverything {
 }
 
 /**
- * Starts `server-everything streamableHttp` and waits until it listens.
+ * Starts `server-everything` over HTTP and waits until it listens.
  *
- * @returns its `/mcp` URL and a close function
+ * @param mode - `streamableHttp` (URL `/mcp`) or `sse` (URL `/sse`)
+ * @returns its URL and a close function
  */
-export async function startHttpEverything(): Promise<HttpEverything> {
+export async function startHttpEverything(mode: "streamableHttp" | "sse" = "streamableHttp"): Promise<HttpEverything> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], {
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -64,12 +65,12 @@ export async function startHttpEverything(): Promise<HttpEverything> {
     let seen = "";
     child.stderr?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes("listening")) resolve();
+      if (seen.includes("listening") || seen.includes("running on port")) resolve();
     });
     child.once("exit", (code) => reject(new Error(`everything server exited (${code}): ${seen}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`,
     async close() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
