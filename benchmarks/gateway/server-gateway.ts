@@ -14,11 +14,14 @@ import { workflow } from "./graph.js";
 if (process.send === undefined) throw new Error("server-gateway.ts is started by run.ts (needs an IPC channel)");
 
 const checkpointer = new MemorySaver();
-// Compiled once per checkpointer and reused by every run, as langgraph-api reuses its one compiled graph.
+// Compiled once per checkpointer and reused by every run, as langgraph-api reuses its one compiled graph:
+// once for the state routes (the saver itself) and once for runs (the runtime hands every run the same
+// view of its saver). More would mean a compile per run, which this baseline must not pay: it fails loudly.
 const compiled = new Map<BaseCheckpointSaver | undefined, ReturnType<typeof workflow.compile>>();
 const build = (saver?: BaseCheckpointSaver) => {
   let graph = compiled.get(saver);
   if (graph === undefined) {
+    if (compiled.size >= 2) throw new Error("server-gateway.ts: the graph is being compiled per run");
     graph = workflow.compile(saver === undefined ? {} : { checkpointer: saver });
     compiled.set(saver, graph);
   }

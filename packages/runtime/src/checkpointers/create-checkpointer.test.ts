@@ -66,6 +66,41 @@ describe("createCheckpointer", () => {
     await second.close();
   });
 
+  it("opens the file with synchronous NORMAL and compiles each statement once, with every write and filtered list still right", async () => {
+    const file = path.join(dir, "statements.db");
+    const handle = await createCheckpointer({ type: "file", path: file });
+    const saver = handle.checkpointer as BaseCheckpointSaver & {
+      db: { pragma(s: string, o: { simple: true }): unknown; prepare(sql: string): unknown };
+    };
+    expect(saver.db.pragma("synchronous", { simple: true })).toBe(1);
+    const graph = echoGraph(saver);
+    for (const [thread, runId] of [
+      ["a", "r1"],
+      ["a", "r2"],
+      ["b", "r3"],
+    ] as const)
+      await graph.invoke(
+        { messages: [new HumanMessage(runId)] },
+        { configurable: { thread_id: thread }, metadata: { run_id: runId } },
+      );
+    const put = `INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+    expect(saver.db.prepare(put)).toBe(saver.db.prepare(put));
+    const state = await graph.getState({ configurable: { thread_id: "a" } });
+    expect(state.values.messages.map((m: { content: unknown }) => m.content)).toEqual(["r1", "echo 1", "r2", "echo 3"]);
+    const runsOf = async (filter: Record<string, unknown>, thread = "a"): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      for await (const t of saver.list({ configurable: { thread_id: thread } }, { filter }))
+        out.push((t.metadata as Record<string, unknown> | undefined)?.["run_id"]);
+      return out;
+    };
+    // Same SQL text, different bound values: each list sees its own parameters.
+    expect(new Set(await runsOf({ run_id: "r1" }))).toEqual(new Set(["r1"]));
+    expect(new Set(await runsOf({ run_id: "r2" }))).toEqual(new Set(["r2"]));
+    expect(new Set(await runsOf({ run_id: "r3" }, "b"))).toEqual(new Set(["r3"]));
+    expect(await runsOf({ run_id: "r3" })).toEqual([]);
+    await handle.close();
+  });
+
   it("sets up a new file at creation: deleteThread, getTuple and list work before the first checkpoint", async () => {
     const { checkpointer, close } = await createCheckpointer({
       type: "file",

@@ -19,6 +19,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-chec
 import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { withRunMetadata } from "./run-metadata.js";
+import { cachePreparedStatements } from "./sqlite-statement-cache.js";
 
 /** In-process checkpoints, lost when the process exits. */
 export interface MemoryCheckpointerConfig {
@@ -149,7 +150,12 @@ function once(close: () => Promise<void>): () => Promise<void> {
 
 /** `setup()` is protected in the saver's typings but idempotent (`CREATE TABLE IF NOT EXISTS`) and safe to call. */
 interface SqliteSaverModule {
-  SqliteSaver: { fromConnString(pathOrConn: string): BaseCheckpointSaver & { db: { close(): void }; setup(): void } };
+  SqliteSaver: {
+    fromConnString(pathOrConn: string): BaseCheckpointSaver & {
+      db: { close(): void; prepare(sql: string): unknown; pragma(source: string): unknown };
+      setup(): void;
+    };
+  };
 }
 
 interface PgPoolClient {
@@ -232,6 +238,11 @@ export async function createCheckpointer(
       try {
         // One process owns the file; another opening it at the same time waits on SQLite's busy timeout.
         saver.setup();
+        // WAL (set by setup) with NORMAL sync: a commit is not fsynced, so a crash of this process loses
+        // nothing and the file stays consistent; a power loss may undo the last checkpoints. better-sqlite3
+        // builds with this default; it is set here so that the durability does not hang on a build flag.
+        saver.db.pragma("synchronous = NORMAL");
+        cachePreparedStatements(saver.db);
       } catch (cause) {
         saver.db.close();
         throw new RuntimeError("CONFIG_INVALID", `Cannot set up checkpoint file ${file}: ${(cause as Error).message}`, {

@@ -23,6 +23,9 @@ describe("withRunMetadata", () => {
     const raw = new MemorySaver();
     const once = withRunMetadata(raw);
     expect(withRunMetadata(once)).toBe(once);
+    // Wrapping the same saver again gives the same view (graphs compiled for it stay reusable).
+    expect(withRunMetadata(raw)).toBe(once);
+    expect(once.getTuple).toBe(once.getTuple);
     expect(recordsRunMetadata(once)).toBe(true);
     expect(recordsRunMetadata(raw)).toBe(false);
     expect(once).toBeInstanceOf(MemorySaver);

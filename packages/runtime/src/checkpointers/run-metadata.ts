@@ -32,6 +32,8 @@ function configMetadata(config: unknown): Record<string, unknown> {
   );
 }
 
+const views = new WeakMap<BaseCheckpointSaver, BaseCheckpointSaver>();
+
 /** True when `saver` already records run metadata (wrapped by {@link withRunMetadata}). */
 export function recordsRunMetadata(saver: BaseCheckpointSaver): boolean {
   return (saver as unknown as Record<symbol, unknown>)[WRAPPED] === true;
@@ -40,7 +42,7 @@ export function recordsRunMetadata(saver: BaseCheckpointSaver): boolean {
 /**
  * Returns a view of `saver` whose `put` stores `{...config.metadata, ...metadata}`
  * (LangGraph's own keys win). Every other method is the saver's own; wrapping
- * twice returns the same view.
+ * twice, or wrapping the same saver again, returns the same view.
  *
  * @example
  * ```ts
@@ -51,15 +53,26 @@ export function recordsRunMetadata(saver: BaseCheckpointSaver): boolean {
  */
 export function withRunMetadata<T extends BaseCheckpointSaver>(saver: T): T {
   if (recordsRunMetadata(saver)) return saver;
+  // One view per saver: graphs compiled for it (and caches keyed on it) see the same object on every run.
+  const known = views.get(saver);
+  if (known !== undefined) return known as T;
   const put: BaseCheckpointSaver["put"] = (config, checkpoint, metadata, newVersions) =>
     saver.put(config, checkpoint, { ...configMetadata(config), ...metadata }, newVersions);
-  return new Proxy(saver, {
+  const bound = new Map<PropertyKey, { own: unknown; method: unknown }>();
+  const view = new Proxy(saver, {
     get(target, prop) {
       if (prop === WRAPPED) return true;
       if (prop === "put") return put;
       const value: unknown = Reflect.get(target, prop, target);
-      // Bound to the real saver so private fields and `this`-based helpers keep working.
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== "function") return value;
+      // Bound to the real saver so private fields and `this`-based helpers keep working; bound once per method.
+      const cached = bound.get(prop);
+      if (cached?.own === value) return cached.method;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(prop, { own: value, method });
+      return method;
     },
   });
+  views.set(saver, view);
+  return view;
 }

@@ -69,6 +69,39 @@ describe("RunManager on one instance", () => {
     expect(await stateOf(checkpointer, threadId)).toEqual(["a", "done:a"]);
   });
 
+  it("hands the graph factory the same checkpointer on every run, so a graph compiled for it is compiled once", async () => {
+    const checkpointer = new MemorySaver();
+    const seen = new Set<unknown>();
+    const compiled = new Map<unknown, ReturnType<typeof buildWorkGraph>>();
+    let compiles = 0;
+    const manager = new RunManager({
+      graphs: {
+        work: ({ checkpointer: saver }) => {
+          seen.add(saver);
+          let graph = compiled.get(saver);
+          if (graph === undefined) {
+            compiles++;
+            graph = buildWorkGraph(saver);
+            compiled.set(saver, graph);
+          }
+          return graph;
+        },
+      },
+      checkpointer,
+    });
+    managers.push(manager);
+    const threads = [randomUUID(), randomUUID()];
+    for (const threadId of [...threads, threads[0]!]) {
+      const run = await manager.create({ threadId, assistantId: "work", input: { log: [threadId] } });
+      expect((await manager.join(run.runId)).status).toBe("success");
+    }
+    expect(seen.size).toBe(1);
+    expect(compiles).toBe(1);
+    // The view writes through to the manager's saver (what the state routes and rollback read).
+    const t = threads[0]!;
+    expect(await stateOf(checkpointer, t)).toEqual([t, `done:${t}`, t, `done:${t}`]);
+  });
+
   it("status is terminal before the stream ends", async () => {
     const { manager } = makeManager();
     const run = await manager.create({ threadId: randomUUID(), assistantId: "work", input: { log: ["a"] } });

@@ -14,7 +14,14 @@ import { graphInputOf, graphStreamOptionsOf } from "./graph-input.js";
 import { ABORTED, GraphSteps } from "./graph-steps.js";
 import { capturePreRunCheckpoint, rollBack, UNKNOWN_PRE_RUN, type PreRunCheckpoint } from "./pre-run-checkpoint.js";
 import { PublishFailure, PublishWindow } from "./publish-window.js";
-import { abortOutcome, errorOutcome, reportedOutcome, timeoutError, type RunOutcome } from "./run-outcome.js";
+import {
+  abortOutcome,
+  errorOutcome,
+  reportedOutcome,
+  timeoutError,
+  withReportedTokens,
+  type RunOutcome,
+} from "./run-outcome.js";
 import { safeLogger } from "./safe-logger.js";
 import { graphStreamModesFor, normalizeStreamModes } from "./stream-modes.js";
 import { parseGraphStreamItem, StreamTranslator } from "./stream-translator.js";
@@ -35,6 +42,8 @@ export class RunExecution {
   private preRun: PreRunCheckpoint = UNKNOWN_PRE_RUN;
   private graphStarted = false;
   private tracked: TrackedCheckpointer | undefined;
+  /** The graph's middlewares report a stop reason, an error and token usage here. */
+  private readonly report: RunReport = {};
 
   constructor(private readonly input: ExecuteRunInput) {
     this.run = input.run;
@@ -46,7 +55,7 @@ export class RunExecution {
   async execute(): Promise<RunOutcome> {
     const timer = this.armTimeout();
     try {
-      return await this.executeSteps();
+      return withReportedTokens(await this.executeSteps(), this.report);
     } finally {
       if (timer) clearTimeout(timer);
     }
@@ -91,7 +100,8 @@ export class RunExecution {
     if (this.signal.aborted) return undefined;
     const { run, store } = this.input;
     // Checkpoints written through the factory's checkpointer record run_id and the run's metadata,
-    // and are tracked so an abort can wait for the writes still in flight.
+    // and are tracked so an abort can wait for the writes still in flight. The view is the same
+    // object on every run of this saver, so a factory can compile its graph once for it.
     this.tracked = this.input.checkpointer
       ? trackCheckpointerWrites(withRunMetadata(this.input.checkpointer))
       : undefined;
@@ -111,7 +121,7 @@ export class RunExecution {
     const subgraphs = this.run.kwargs.streamSubgraphs === true;
     const options = graphStreamOptionsOf(this.run, graphStreamModesFor(modes), this.signal);
     // The graph's middlewares report a stop reason (or an error) here; read once the graph is done.
-    const report: RunReport = {};
+    const report = this.report;
     (options["configurable"] as Record<string, unknown>)[RUN_REPORT_KEY] = report;
     // A failed publish stops the graph at once, whatever it is waiting for.
     const window = new PublishWindow(this.input.bridge, this.run.runId, this.maxInFlightPublishes(), (publishFailure) =>
@@ -168,7 +178,10 @@ export class RunExecution {
 
   /** Lets the stopped graph's last step and checkpoint writes land (bounded by the grace period). */
   private async settleGraph(): Promise<void> {
-    const settled = await this.graphSteps.stop(this.input.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS, this.tracked?.idle());
+    const settled = await this.graphSteps.stop(
+      this.input.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
+      this.tracked?.idle(this.run.threadId),
+    );
     if (!settled) this.logger.warn({}, "graph or its checkpoint writes did not settle within the abort grace period");
   }
 

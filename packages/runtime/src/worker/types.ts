@@ -19,7 +19,11 @@ export interface StreamableGraph {
 export interface GraphFactoryContext {
   /** The run being executed. */
   run: RunRecord;
-  /** Compile the graph with this checkpointer so the run's state is persisted where the runtime reads it. */
+  /**
+   * Compile the graph with this checkpointer so the run's state is persisted where the runtime reads it.
+   * It is the same object on every run of a manager (the runtime's view of its saver, recording run
+   * metadata and tracking writes), so a factory may compile once and cache the graph keyed on it.
+   */
   checkpointer: BaseCheckpointSaver | undefined;
   /** Long-term store for the graph, when configured. */
   store: BaseStore | undefined;

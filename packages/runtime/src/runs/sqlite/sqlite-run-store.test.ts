@@ -306,6 +306,7 @@ describe("SqliteRunStore", () => {
       { path, database: db },
       { path, busyTimeoutMs: -1 },
       { path, busyTimeoutMs: 1.5 },
+      { path, synchronous: "off" },
       { database: {} },
       null,
     ];

@@ -52,6 +52,14 @@ export type SqliteRunStoreOptions = SqliteRunStoreConnection & {
    * Only applies to a file the store opens.
    */
   busyTimeoutMs?: number;
+  /**
+   * How a file the store opens is synced (SQLite's `synchronous` in WAL mode). `"normal"` (default): a
+   * commit survives a crash of the process and the file never corrupts, but a power loss or OS crash may
+   * undo the last commits; runs it leaves `running` are ended by orphan recovery at the next start. This
+   * is the durability of LangGraph's SQLite checkpointer. `"full"`: every commit is fsynced (survives a
+   * power loss) at the cost of a blocking sync per write. Ignored for a caller's `database`.
+   */
+  synchronous?: "normal" | "full";
 };
 
 /**
