@@ -8,11 +8,14 @@
  * files no longer in the thread's uploads folder are skipped; at most
  * `maxFiles` are listed, the rest summarised. Older uploads are not announced.
  *
- * Deliberate differences from DeerFlow: no per-file document outline or
- * preview (the block points at `read_file`/`grep` instead); a Markdown
- * companion is named from the entry's `markdown_virtual_path` (what our upload
- * route returns) when it exists in the uploads folder, rather than guessed
- * from the file name.
+ * Each listed file gets DeerFlow's optional outline (`L<line>: <heading>` of
+ * a Markdown file or of a document's Markdown companion) or a preview of its
+ * first lines, when `listUploads` returns a `ThreadUploadsListing` (the lead
+ * chain's does; reads are bounded, see `uploads-outline.ts`).
+ *
+ * Deliberate difference from DeerFlow: a Markdown companion is named from the
+ * entry's `markdown_virtual_path` (what our upload route returns) when it
+ * exists in the uploads folder, rather than guessed from the file name.
  *
  * Config keys: none in `config.yaml`; options `maxFiles` (10), `listUploads`.
  */
@@ -29,6 +32,7 @@ import {
   UPLOADS_VIRTUAL_DIR,
   type AnnouncedUpload,
 } from "./uploads-text.js";
+import { describeUploads } from "./thread-uploads.js";
 
 /** Options of {@link createUploadsMiddleware}. */
 export interface UploadsMiddlewareOptions {
@@ -101,7 +105,9 @@ export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}):
         logger.info({ entries: raw.length }, "files metadata was present but no files were found on disk");
         return undefined;
       }
-      const block = currentUploadsBlock(files.slice(0, maxFiles), files.slice(maxFiles));
+      // A ThreadUploadsListing (the lead chain's) adds each listed file's outline or first lines.
+      const listed = await describeUploads(files.slice(0, maxFiles), present);
+      const block = currentUploadsBlock(listed, files.slice(maxFiles));
       const content =
         typeof last.content === "string"
           ? `${block}\n\n${last.content}`

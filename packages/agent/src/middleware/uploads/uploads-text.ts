@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { neutralizeUntrustedTags } from "../sanitization/neutralize.js";
+import type { UploadGlance } from "./uploads-outline.js";
 
 /** Where uploads are mounted in the sandbox. */
 export const UPLOADS_VIRTUAL_DIR = "/mnt/user-data/uploads";
@@ -21,6 +22,8 @@ export interface AnnouncedUpload {
   readonly size: number;
   /** Virtual path of its Markdown companion (document text extraction), when there is one. */
   readonly markdownVirtualPath?: string;
+  /** Its outline or first lines, when they could be read (see `ThreadUploadsListing.describe`). */
+  readonly glance?: UploadGlance;
 }
 
 /**
@@ -48,17 +51,35 @@ function omittedTypes(files: readonly AnnouncedUpload[]): string {
     .join(", ");
 }
 
+/** The outline (`L<line>: <heading>`) or preview lines; file content is untrusted, so its tags are neutralised. */
+function glanceLines(glance: UploadGlance | undefined): string[] {
+  if (glance === undefined) return [];
+  if (glance.kind === "preview") {
+    return [`  Preview (first lines):`, ...glance.lines.map((l) => `    ${neutralizeUntrustedTags(l)}`)];
+  }
+  const lines = [
+    `  Outline of ${neutralizeUntrustedTags(glance.path)} (line numbers for \`read_file\` start_line/end_line):`,
+    ...glance.headings.map((h) => `    L${h.line}: ${neutralizeUntrustedTags(h.text)}`),
+  ];
+  if (glance.more > 0) {
+    lines.push(
+      `    ... ${glance.more} more heading(s): \`grep(pattern='^#', path='${neutralizeUntrustedTags(glance.path)}')\` lists them.`,
+    );
+  }
+  return lines;
+}
+
 function fileLines(file: AnnouncedUpload): string[] {
   const name = neutralizeUntrustedTags(file.filename);
   const lines = [`- ${name} (${formatUploadSize(file.size)})`, `  Path: ${UPLOADS_VIRTUAL_DIR}/${name}`];
-  if (file.markdownVirtualPath !== undefined) {
+  if (file.markdownVirtualPath !== undefined)
     lines.push(`  Generated Markdown: ${neutralizeUntrustedTags(file.markdownVirtualPath)}`);
-    lines.push("  Use `grep` on the Generated Markdown path to search for keywords.");
-  } else {
-    lines.push(
-      `  Use \`grep\` to search for keywords (e.g. \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\`).`,
-    );
-  }
+  lines.push(...glanceLines(file.glance));
+  lines.push(
+    file.markdownVirtualPath !== undefined
+      ? "  Use `grep` on the Generated Markdown path to search for keywords."
+      : `  Use \`grep\` to search for keywords (e.g. \`grep(pattern='keyword', path='${UPLOADS_VIRTUAL_DIR}/')\`).`,
+  );
   lines.push("");
   return lines;
 }
