@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { pluginToolConformance, type PluginToolConformanceOptions } from "./plugin-tool-conformance.js";
+export { pluginToolConformance, type ConformingTool, type PluginToolConformanceOptions } from "./plugin-tool-conformance.js";
 export {
   nodeTestRunner,
   type ConformanceDescribe,

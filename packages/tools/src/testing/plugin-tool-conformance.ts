@@ -6,15 +6,22 @@
  * when the run is cancelled. The built-in web tools pass it.
  */
 import type { ConformanceRunner } from "@deerflow/kernel";
-import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
+
+/** What the kit calls on a tool: a LangChain tool (`tool()`, `StructuredTool`, `DynamicTool`) fits as it is. */
+export interface ConformingTool {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: unknown;
+  invoke(input: Record<string, unknown>, config?: { signal?: AbortSignal }): Promise<unknown>;
+}
 
 /** Options of {@link pluginToolConformance}. */
 export interface PluginToolConformanceOptions extends ConformanceRunner {
   /** Suite name. */
   readonly name: string;
   /** A fresh tool for each test. */
-  readonly makeTool: () => StructuredToolInterface | Promise<StructuredToolInterface>;
+  readonly makeTool: () => ConformingTool | Promise<ConformingTool>;
   /** An input the tool answers successfully. */
   readonly validInput: Record<string, unknown>;
   /** Checks the text answer to `validInput` beyond "non-empty" (e.g. parse a JSON shape). */
