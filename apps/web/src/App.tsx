@@ -11,6 +11,7 @@ import type { ServerInfo } from "./lib/types";
 import { ChatPage } from "./pages/ChatPage";
 import { FilesPage } from "./pages/FilesPage";
 import { McpPage } from "./pages/McpPage";
+import { MemoryPage } from "./pages/MemoryPage";
 import { SkillsPage } from "./pages/SkillsPage";
 import { ThreadsPage } from "./pages/ThreadsPage";
 
@@ -20,6 +21,7 @@ const NAV: ReadonlyArray<{ page: Route["page"]; to: string; label: string }> = [
   { page: "skills", to: "/skills", label: "Skills" },
   { page: "files", to: "/files", label: "Files" },
   { page: "mcp", to: "/mcp", label: "MCP" },
+  { page: "memory", to: "/memory", label: "Memory" },
 ];
 
 function useServerInfo(): { info: ServerInfo | null; error: string | null } {
@@ -48,6 +50,8 @@ function Page({ route }: { route: Route }) {
       return <FilesPage threadId={route.params[0] ?? null} />;
     case "mcp":
       return <McpPage />;
+    case "memory":
+      return <MemoryPage />;
     default:
       return (
         <section className="page" aria-labelledby="page-title">

@@ -34,11 +34,11 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
 
 /** The route of a path: page name and the segments after it. */
 export interface Route {
-  readonly page: "chat" | "threads" | "skills" | "files" | "mcp" | "not-found";
+  readonly page: "chat" | "threads" | "skills" | "files" | "mcp" | "memory" | "not-found";
   readonly params: readonly string[];
 }
 
-/** Parses `/chat/<id>`, `/threads`, `/skills`, `/files/<id>`, `/mcp`; `/` is the chat. */
+/** Parses `/chat/<id>`, `/threads`, `/skills`, `/files/<id>`, `/mcp`, `/memory`; `/` is the chat. */
 export function parseRoute(pathname: string): Route {
   const parts = pathname
     .split("/")
@@ -46,7 +46,14 @@ export function parseRoute(pathname: string): Route {
     .map((p) => decodeURIComponent(p));
   const [first, ...rest] = parts;
   if (first === undefined) return { page: "chat", params: [] };
-  if (first === "chat" || first === "threads" || first === "skills" || first === "files" || first === "mcp")
+  if (
+    first === "chat" ||
+    first === "threads" ||
+    first === "skills" ||
+    first === "files" ||
+    first === "mcp" ||
+    first === "memory"
+  )
     return { page: first, params: rest };
   return { page: "not-found", params: parts };
 }
