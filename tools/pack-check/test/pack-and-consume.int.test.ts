@@ -82,6 +82,18 @@ const PLANS: Readonly<Record<string, ConsumerPlan>> = {
     ].join("\n"),
   },
   "@deerflow/subagents": { prints: "task_completed" },
+  "@deerflow/tools": {
+    prints: "Refusing to fetch 169.254.169.254: it is a metadata address",
+    // The plugin-tool kit against the built-in web_fetch (a refused URL needs no network), under node:test.
+    kitTest: [
+      'import * as nodeTest from "node:test";',
+      'import { createWebFetchTool } from "@deerflow/tools";',
+      'import { nodeTestRunner, pluginToolConformance } from "@deerflow/tools/testing";',
+      "const runner = nodeTestRunner(nodeTest);",
+      'pluginToolConformance({ name: "web_fetch", makeTool: () => createWebFetchTool({ provider: "fetch" }), validInput: { url: "http://169.254.169.254/" }, checkResult: (t) => runner.expect(t).toMatch(/^Error: Refusing to fetch/), ...runner });',
+      "",
+    ].join("\n"),
+  },
 };
 
 const MANAGERS: readonly PackageManager[] = ["npm", "pnpm"];
@@ -103,7 +115,7 @@ function tarballOf(pkg: PublishedPackage): Tarball {
 const bin = (name: string): string => path.join(repoRoot, "node_modules", ".bin", name);
 
 describe("the published packages", () => {
-  it("are the six workspace libraries, each with a consumer plan", () => {
+  it("are the workspace libraries, each with a consumer plan", () => {
     expect(packages.map((p) => p.name)).toEqual(Object.keys(PLANS).sort());
   });
 
