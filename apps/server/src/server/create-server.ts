@@ -50,7 +50,7 @@ export interface DeerFlowServer {
   readonly loaded: LoadedConfig;
   readonly deployment: DeploymentSettings;
   /** The runtime components behind the manager. */
-  readonly components: Pick<RuntimeComponents, "store" | "bridge" | "coordinator" | "checkpointer">;
+  readonly components: Pick<RuntimeComponents, "store" | "bridge" | "coordinator" | "checkpointer" | "graphStore">;
   /**
    * Starts listening (default: `server.host` / `server.port` of the config; port 0 picks a free one).
    * @returns the URL, e.g. `http://127.0.0.1:2024`
@@ -132,6 +132,8 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       bridge: components.bridge,
       coordinator: components.coordinator,
       checkpointer: components.checkpointer,
+      // Every run streams with it: getStore() in graph nodes, the store of createAgent's runtime.
+      graphStore: components.graphStore,
       logger,
       retentionMs: config.runtime.retention.finishedRunsMs,
       streamRetentionMs: config.runtime.retention.streamReplayMs,
@@ -180,6 +182,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         bridge: components.bridge,
         coordinator: components.coordinator,
         checkpointer: components.checkpointer,
+        graphStore: components.graphStore,
       },
       async listen(listenOptions = {}) {
         const host = listenOptions.host ?? config.server.host;

@@ -2,20 +2,22 @@
  * Builds the runtime components a deployment is configured with: the run store
  * (memory, SQLite file, PostgreSQL or a plugin), the stream bridge (memory,
  * Redis Streams or a plugin), the run coordinator (Redis whenever runs are
- * shared through Redis, else in-process) and the checkpointer (memory, SQLite
- * file, PostgreSQL or a plugin), plus the health checks of the shared ones.
+ * shared through Redis, else in-process), the checkpointer (memory, SQLite
+ * file, PostgreSQL or a plugin) and the long-term store (`graph-store.ts`),
+ * plus the health checks of the shared ones.
  */
 import {
   LocalRunCoordinator,
   MemoryRunStore,
   MemoryStreamBridge,
   createCheckpointer,
+  createGraphStore,
   type CheckpointerConfig,
   type RunCoordinator,
   type RunStore,
   type StreamBridge,
 } from "@deerflow/runtime";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { LoadedConfig } from "../config/load-config.js";
@@ -24,6 +26,7 @@ import { maskUrl } from "../config/mask.js";
 import type { Logger } from "../logger.js";
 import { loadPlugin } from "../plugins/index.js";
 import type { DeploymentSettings } from "./deployment.js";
+import { graphStoreConfigOf } from "./graph-store.js";
 import { ServerStartError } from "./errors.js";
 
 /** A named readiness probe of `GET /health`. */
@@ -35,10 +38,17 @@ export interface RuntimeComponents {
   readonly bridge: StreamBridge;
   readonly coordinator: RunCoordinator;
   readonly checkpointer: BaseCheckpointSaver;
+  /**
+   * The long-term store (LangGraph's `BaseStore`): SQLite `store.sqlite` under the data dir embedded,
+   * PostgreSQL with a PostgreSQL checkpointer (`graph-store.ts`). The one instance of the server: runs get it
+   * (`getStore()`), the lead agent is compiled with it, the gateway serves it at `/api/store/...`, and
+   * other parts keeping long-lived per-user data use it. Closed by {@link RuntimeComponents.close}.
+   */
+  readonly graphStore: BaseStore;
   /** `run_store` (a read), `stream_bridge` (a Redis PING for the Redis bridge), `coordinator` (Redis PING with a plugin bridge). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /**
-   * Closes the checkpointer, bridge, store and coordinator, then the shared
+   * Closes the long-term store, checkpointer, bridge, run store and coordinator, then the shared
    * connections. `abandon` leaves the coordinator's leases to expire (crash semantics).
    * Errors are logged, never thrown. Idempotent.
    */
@@ -163,6 +173,22 @@ export async function createRuntimeComponents(
 
     const checkpointer = await createCheckpointerFor(rt.checkpointer, { ...options, lookup, closers });
 
+    const graphStoreConfig = graphStoreConfigOf(config, deployment, options.env);
+    let graphStore: BaseStore;
+    try {
+      const handle = await createGraphStore(graphStoreConfig);
+      closers.push({ what: "long-term store", close: () => handle.close() });
+      graphStore = handle.store;
+    } catch (err) {
+      const where =
+        graphStoreConfig.type === "postgres"
+          ? maskUrl(graphStoreConfig.connectionString)
+          : graphStoreConfig.type === "file"
+            ? graphStoreConfig.path
+            : undefined;
+      throw componentFailed(`${graphStoreConfig.type} long-term store`, err, where);
+    }
+
     const sharedStore = rt.runStore.type === "postgres" || rt.runStore.type === "plugin";
     if (bridge.supportsCrossProcess && !sharedStore) {
       logger.warn(
@@ -181,6 +207,7 @@ export async function createRuntimeComponents(
       bridge,
       coordinator,
       checkpointer,
+      graphStore,
       healthChecks,
       close(closeOptions = {}) {
         closing ??= closeAll(closeOptions.abandon === true);

@@ -74,6 +74,8 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
     ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
     models: modelCatalogOf(loaded.config),
+    // The LangGraph Platform store API (/api/store/...): each user's items under ["user-store", <user>].
+    store: components.graphStore,
     routes: [
       langgraphRoutes({
         manager,
