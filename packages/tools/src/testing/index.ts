@@ -5,7 +5,12 @@
  *
  * @packageDocumentation
  */
-export { pluginToolConformance, type ConformingTool, type PluginToolConformanceOptions } from "./plugin-tool-conformance.js";
+export {
+  pluginToolConformance,
+  type ConformingTool,
+  type PluginToolConformanceOptions,
+} from "./plugin-tool-conformance.js";
+export { mcpConfigSourceConformance, type McpConfigSourceConformanceOptions } from "./mcp-config-source-conformance.js";
 export {
   nodeTestRunner,
   type ConformanceDescribe,

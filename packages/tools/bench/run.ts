@@ -1,0 +1,22 @@
+/**
+ * `pnpm bench` for @deerflow/tools: every figure with a baseline measured in
+ * the same run, printed and appended to BENCHMARKS.md.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { mcpFigures } from "./mcp.js";
+import { appendRows, machineDescription, printFigure, type Figure } from "./report.js";
+import { webFetchFigures } from "./web-fetch.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const benchmarksFile = path.resolve(here, "../../../BENCHMARKS.md");
+
+async function main(): Promise<void> {
+  process.stdout.write(`@deerflow/tools benchmarks\n${machineDescription()}\n\n`);
+  const figures: Figure[] = [...webFetchFigures(), ...(await mcpFigures())];
+  for (const f of figures) printFigure(f);
+  await appendRows(benchmarksFile, figures);
+  process.stdout.write(`\nAppended ${figures.length} rows to ${path.relative(process.cwd(), benchmarksFile)}\n`);
+}
+
+await main();
