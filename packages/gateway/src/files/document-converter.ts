@@ -3,13 +3,16 @@
  * §6.2): an uploaded document the injected {@link DocumentConverter} accepts
  * gets a Markdown companion next to it in `/mnt/user-data/uploads` — `report.md`
  * for `report.pdf`, else `report_1.md`... — never replacing a file already there
- * or another file of the same request. The gateway only calls the interface,
+ * or another file of the same request, except the companion an earlier upload
+ * of the same name got (see `markdown-companion.ts`, which also lets a delete
+ * of the upload remove its companion). The gateway only calls the interface,
  * so it does not depend on any parser; a conversion that fails leaves the
  * upload without a companion (logged), it never fails the upload.
  */
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { ThreadFileInfo, ThreadFiles, ThreadScope } from "./thread-files.js";
+import { findMarkdownCompanion, recordMarkdownCompanion } from "./markdown-companion.js";
 import { claimUniqueName } from "./unique-name.js";
 import { parseUserDataPath } from "./virtual-path.js";
 
@@ -61,7 +64,8 @@ export async function writeMarkdownCompanions(
   const wanted = stored.filter((f) => converter.accepts(f.filename));
   if (wanted.length === 0) return companions;
   // Every name in the folder (this request's uploads included) is taken: a companion never replaces one.
-  const claimed = new Set((await files.list(scope, "uploads")).map((f) => f.filename));
+  const listed = await files.list(scope, "uploads");
+  const claimed = new Set(listed.map((f) => f.filename));
   for (const info of wanted) {
     let markdown: string;
     try {
@@ -75,15 +79,23 @@ export async function writeMarkdownCompanions(
     }
     const stem =
       info.filename.slice(0, info.filename.length - path.posix.extname(info.filename).length) || info.filename;
-    const name = claimUniqueName(`${stem}.md`, claimed);
+    // A new upload of the same name replaces its earlier companion rather than leaving it stale.
+    const previous = await findMarkdownCompanion(files, scope, info.filename, listed);
+    const name = previous ?? claimUniqueName(`${stem}.md`, claimed);
+    claimed.add(name);
     const batch = await files.beginUpload(scope);
+    let written: ThreadFileInfo | undefined;
     try {
       await batch.add(name, once(markdown));
-      const [written] = await batch.commit();
-      if (written !== undefined) companions.set(info.filename, written);
+      [written] = await batch.commit();
     } finally {
       await batch.abort();
     }
+    if (written === undefined) continue;
+    companions.set(info.filename, written);
+    await recordMarkdownCompanion(files, scope, info.filename, written).catch((err: unknown) => {
+      logger?.warn({ err, filename: info.filename }, "could not record the Markdown companion");
+    });
   }
   return companions;
 }

@@ -10,6 +10,7 @@ import { successMessageSchema, threadParamsSchema } from "../schemas.js";
 import { registerArtifactRoute } from "./artifact-route.js";
 import { writeMarkdownCompanions, type DocumentConverter } from "./document-converter.js";
 import { toWireFileInfo } from "./file-info-wire.js";
+import { deleteMarkdownCompanion } from "./markdown-companion.js";
 import { DEFAULT_UPLOAD_LIMITS, receiveUploads, type UploadLimits } from "./receive-uploads.js";
 import { existingFilename } from "./safe-filename.js";
 import {
@@ -49,7 +50,8 @@ type ThreadParams = { thread_id: string };
  *   a name repeated in the request is stored as `name_1.ext`, `name_2.ext`...
  * - `GET /threads/:thread_id/uploads/limits` → `{max_files, max_file_size, max_total_size}`
  * - `GET /threads/:thread_id/uploads/list` → `{files, count}`
- * - `DELETE /threads/:thread_id/uploads/:filename` → `{success, message}`
+ * - `DELETE /threads/:thread_id/uploads/:filename` → `{success, message}`; also removes the file's generated
+ *   Markdown companion (while unchanged since it was generated)
  * - `GET|HEAD /threads/:thread_id/artifacts/*` → the file at that virtual path, or a member of a `.skill`
  *   archive on it (`?download=true` for an attachment; one `Range` per request)
  * - `GET /threads/:thread_id/files` → `{outputs, uploads}` (outputs recursively)
@@ -179,6 +181,8 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (app, o
       const filename = existingFilename(request.params.filename);
       const scope = await scopeOf(request);
       await files.deleteUpload(scope, filename);
+      // DeerFlow §6.1: the generated Markdown companion goes with its document.
+      await deleteMarkdownCompanion(files, scope, filename, request.log);
       return { success: true, message: `Deleted ${filename}` };
     },
   );
