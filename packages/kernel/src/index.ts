@@ -24,9 +24,13 @@ export {
   RUN_REPORT_KEY,
   reportRunError,
   reportRunStop,
+  reportRunTokens,
   runReportOf,
+  type CountedTokens,
   type RunReport,
   type RunReportCarrier,
+  type RunTokenUsage,
+  type TokenCounts,
 } from "./runs/run-report.js";
 export { assertExpect } from "./conformance/assert-expect.js";
 export { nodeTestRunner, type NodeTestModule } from "./conformance/node-test-runner.js";

@@ -11,6 +11,9 @@
  * the graph is done and records it on the run (`stopReason`, status `error`).
  * A graph run outside that runtime has no report, and the calls do nothing.
  * DeerFlow writes the same values into the run's runtime context.
+ *
+ * The report also sums the tokens the run's model calls used
+ * ({@link reportRunTokens}), which the runtime records in the run's metadata.
  */
 
 /** The `configurable` key of a run's {@link RunReport} (`__` keeps it out of checkpoint metadata). */
@@ -22,6 +25,26 @@ export interface RunReport {
   stopReason?: string;
   /** Set when the run must end as an error although the graph finished. */
   error?: string;
+  /** The tokens of the run's model calls so far (summed by {@link reportRunTokens}). */
+  tokenUsage?: RunTokenUsage;
+}
+
+/** Token counts (the wire names of LangChain's `usage_metadata`). */
+export interface TokenCounts {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+}
+
+/** Token counts and the model calls they come from. */
+export interface CountedTokens extends TokenCounts {
+  readonly llm_call_count: number;
+}
+
+/** A run's token usage: its total, and per model when calls named theirs. */
+export interface RunTokenUsage extends CountedTokens {
+  /** Per model name (the calls that named no model are only in the total). */
+  readonly by_model: Readonly<Record<string, CountedTokens>>;
 }
 
 /** Anything carrying a run's config: a `RunnableConfig` or a middleware's `runtime`. */
@@ -65,5 +88,32 @@ export function reportRunError(config: RunReportCarrier | undefined, message: st
   const report = runReportOf(config);
   if (report === undefined) return false;
   report.error ??= message;
+  return true;
+}
+
+const add = (a: CountedTokens | undefined, b: TokenCounts): CountedTokens => ({
+  input_tokens: (a?.input_tokens ?? 0) + b.input_tokens,
+  output_tokens: (a?.output_tokens ?? 0) + b.output_tokens,
+  total_tokens: (a?.total_tokens ?? 0) + b.total_tokens,
+  llm_call_count: (a?.llm_call_count ?? 0) + 1,
+});
+
+/**
+ * Adds one model call's tokens to the run's usage.
+ *
+ * @param config - the run's config, or a middleware's `runtime`
+ * @param call - the call's counts
+ * @param model - the model's name, when known (counted per model too)
+ * @returns whether a report received it
+ */
+export function reportRunTokens(config: RunReportCarrier | undefined, call: TokenCounts, model?: string): boolean {
+  const report = runReportOf(config);
+  if (report === undefined) return false;
+  const previous = report.tokenUsage;
+  const byModel = previous?.by_model ?? {};
+  report.tokenUsage = {
+    ...add(previous, call),
+    by_model: model === undefined ? byModel : { ...byModel, [model]: add(byModel[model], call) },
+  };
   return true;
 }

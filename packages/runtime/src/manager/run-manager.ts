@@ -408,6 +408,8 @@ export class RunManager {
       status: outcome.status,
       error: outcome.error,
       ...(outcome.stopReason === undefined ? {} : { stopReason: outcome.stopReason }),
+      // The run's token usage, for `GET /runs/:run_id` (`metadata.token_usage`, DeerFlow's run counters).
+      ...(outcome.tokenUsage === undefined ? {} : { metadata: { token_usage: outcome.tokenUsage } }),
       threadStatus: outcome.threadStatus,
       expectStatus: ["running"],
     });

@@ -130,6 +130,7 @@ export class MemoryRunOperations {
     record.status = update.status;
     if (update.error !== undefined) record.error = update.error;
     if (update.stopReason !== undefined) record.stopReason = update.stopReason;
+    if (update.metadata !== undefined) record.metadata = { ...record.metadata, ...update.metadata };
     record.endedAt = now;
     record.updatedAt = now;
     this.tables.settleThread(record.threadId, update.threadStatus, now);

@@ -64,6 +64,8 @@ export interface FinishRunInput {
   error?: string | null;
   /** Omitted: keep the stored value; null clears it. */
   stopReason?: string | null;
+  /** Shallow-merged into the run's metadata (e.g. the run's `token_usage`); omitted: unchanged. */
+  metadata?: Record<string, unknown>;
   /**
    * Thread status to set when no other run on the thread is active; when one is,
    * the thread stays `busy`.

@@ -215,6 +215,8 @@ export interface CheckedFinishRunInput {
   status: FinishRunInput["status"];
   error: string | null | undefined;
   stopReason: string | null | undefined;
+  /** Keys to set in the run's metadata; `undefined`: none. */
+  metadata: Record<string, unknown> | undefined;
   threadStatus: ThreadStatus;
   expectStatus: RunStatus[];
 }
@@ -242,6 +244,7 @@ export function checkFinishRunInput(input: FinishRunInput): CheckedFinishRunInpu
     status,
     error: optionalText(input.error, "error"),
     stopReason: optionalText(input.stopReason, "stopReason"),
+    metadata: input.metadata === undefined ? undefined : toJsonObject(input.metadata, "metadata"),
     threadStatus: checkThreadStatus(input.threadStatus, "threadStatus"),
     expectStatus: expect.map((s, i) => checkRunStatus(s, `expectStatus[${i}]`)),
   };

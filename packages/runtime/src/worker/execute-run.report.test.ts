@@ -1,4 +1,4 @@
-import { reportRunError, reportRunStop } from "@deerflow/kernel";
+import { reportRunError, reportRunStop, reportRunTokens } from "@deerflow/kernel";
 import { MemorySaver, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { executeRun } from "./execute-run.js";
@@ -51,6 +51,33 @@ describe("executeRun run report", () => {
     });
     expect(outcome).toEqual({ status: "error", error: "no final answer", threadStatus: "error", rolledBack: false });
     expect(bridge.events.at(-1)).toMatchObject({ event: "error", data: { message: "no final answer" } });
+  });
+
+  it("carries the tokens the graph's model calls reported, also on a run that failed afterwards", async () => {
+    const usage = { input_tokens: 12, output_tokens: 3, total_tokens: 15 };
+    const counted = {
+      ...usage,
+      llm_call_count: 1,
+      by_model: { fast: { ...usage, llm_call_count: 1 } },
+    };
+    const succeeded = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () => reportingGraph((config) => reportRunTokens(config, usage, "fast")),
+      bridge: new RecordingBridge(),
+      signal: never(),
+    });
+    expect(succeeded).toMatchObject({ status: "success", tokenUsage: counted });
+    const failed = await executeRun({
+      run: makeRun({ input: userInput }),
+      graph: () =>
+        reportingGraph((config) => {
+          reportRunTokens(config, usage, "fast");
+          throw new Error("after the model call");
+        }),
+      bridge: new RecordingBridge(),
+      signal: never(),
+    });
+    expect(failed).toMatchObject({ status: "error", error: "after the model call", tokenUsage: counted });
   });
 
   it("reports nothing for a graph that reported nothing", async () => {

@@ -2,7 +2,7 @@
  * How a run ended, as the worker reports it to its caller, and the outcome of
  * each way a run can stop early.
  */
-import type { RunReport } from "@deerflow/kernel";
+import type { RunReport, RunTokenUsage } from "@deerflow/kernel";
 import type { RunAbortAction } from "./types.js";
 
 /** How a run ended, for the caller to record. */
@@ -20,6 +20,16 @@ export interface RunOutcome {
   rolledBack: boolean;
   /** Why the graph stopped early, as it reported through its run report (`loop_capped`…); absent otherwise. */
   stopReason?: string;
+  /** The tokens its model calls used, as the graph reported them (however the run ended); absent when none did. */
+  tokenUsage?: RunTokenUsage;
+}
+
+/**
+ * The outcome with the tokens the graph reported, whatever the outcome (a
+ * failed or aborted run used its tokens too).
+ */
+export function withReportedTokens(outcome: RunOutcome, report: RunReport): RunOutcome {
+  return report.tokenUsage === undefined ? outcome : { ...outcome, tokenUsage: report.tokenUsage };
 }
 
 /** The graph ran to its end; it may have stopped at an interrupt. */

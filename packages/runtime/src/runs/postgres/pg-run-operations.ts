@@ -179,6 +179,9 @@ export class PgRunOperations {
       // `undefined` keeps the stored value; null clears it.
       if (update.error !== undefined) sets.push(`error = $${params.push(update.error)}`);
       if (update.stopReason !== undefined) sets.push(`stop_reason = $${params.push(update.stopReason)}`);
+      // jsonb `||` is a shallow merge, as the other stores do.
+      if (update.metadata !== undefined)
+        sets.push(`metadata = metadata || $${params.push(JSON.stringify(update.metadata))}::jsonb`);
       const row = await one<RunRow>(
         c,
         `UPDATE ${tables.runs} SET ${sets.join(", ")} WHERE run_id = $1 AND status = ANY($2::text[]) RETURNING *`,

@@ -163,11 +163,16 @@ export class SqliteRunOperations {
     const update = checkFinishRunInput(input);
     return db.transaction("finishRun", () => {
       const now = this.store.now();
+      // A shallow merge, like jsonb `||`; SQLite's json_patch would merge recursively.
+      const stored = update.metadata === undefined ? undefined : tables.runRow(runId);
+      const metadata =
+        stored === undefined ? null : JSON.stringify({ ...toRunRecord(stored).metadata, ...update.metadata });
       // `undefined` keeps the stored value; null clears it.
       const row = db.get<RunRow>(
         `UPDATE runs SET status = @status, ended_at = @now, updated_at = @now,
            error = CASE WHEN @keepError THEN error ELSE @error END,
-           stop_reason = CASE WHEN @keepStopReason THEN stop_reason ELSE @stopReason END
+           stop_reason = CASE WHEN @keepStopReason THEN stop_reason ELSE @stopReason END,
+           metadata = coalesce(@metadata, metadata)
          WHERE run_id = @runId AND status IN (SELECT value FROM json_each(@expect))
          RETURNING ${RUN}`,
         {
@@ -178,6 +183,7 @@ export class SqliteRunOperations {
           error: update.error ?? null,
           keepStopReason: update.stopReason === undefined ? 1 : 0,
           stopReason: update.stopReason ?? null,
+          metadata,
           expect: JSON.stringify(update.expectStatus),
         },
       );

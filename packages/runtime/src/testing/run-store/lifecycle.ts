@@ -99,6 +99,29 @@ export function lifecycleTests(test: AddTest, expect: ConformanceExpect): void {
     expect(await store!.finishRun(uid("missing"), { status: "success", threadStatus: "idle" })).toBeNull();
   });
 
+  test("finishRun shallow-merges metadata into the run's, and keeps it when none is given", async ([store]) => {
+    const threadId = uid("t");
+    const running = await admitRunning(store!, threadId, {
+      metadata: { source: "sdk", token_usage: { stale: true }, nested: { a: 1 } },
+    });
+    const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15, llm_call_count: 1, by_model: {} };
+    const done = await store!.finishRun(running.runId, {
+      status: "success",
+      threadStatus: "idle",
+      metadata: { token_usage: usage },
+    });
+    // Top-level keys are replaced whole (no recursive merge); the others stay.
+    expect(done?.metadata).toEqual({ source: "sdk", token_usage: usage, nested: { a: 1 } });
+    expect((await store!.getRun(running.runId))?.metadata).toEqual(done?.metadata);
+    const other = await admitRunning(store!, uid("t"), { metadata: { source: "sdk" } });
+    const plain = await store!.finishRun(other.runId, { status: "success", threadStatus: "idle" });
+    expect(plain?.metadata).toEqual({ source: "sdk" });
+    await expectRuntimeError(
+      store!.finishRun(uid("r"), { status: "success", threadStatus: "idle", metadata: [] as never }),
+      "INVALID_ARGUMENT",
+    );
+  });
+
   test("finishRun honours expectStatus, and keeps error/stopReason unless given", async ([store]) => {
     const threadId = uid("t");
     const running = await admitRunning(store!, threadId);
