@@ -7,7 +7,7 @@
 import { GatewayError } from "@deerflow/gateway";
 
 /** The mask. */
-export const MASK = "***";
+const MASK = "***";
 
 type Entry = Record<string, unknown>;
 

@@ -20,7 +20,7 @@ import { maskServer, restoreServer } from "./mask-secrets.js";
 import { checkStdioCommand } from "./stdio-command-policy.js";
 
 /** DeerFlow's 403 detail. */
-export const MCP_ADMIN_MESSAGE = "Admin privileges required to manage MCP configuration.";
+const MCP_ADMIN_MESSAGE = "Admin privileges required to manage MCP configuration.";
 
 /** What the routes work on. */
 export interface McpRoutesOptions {

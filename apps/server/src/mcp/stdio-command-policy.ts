@@ -35,7 +35,7 @@ const SHELL_META = /[;|&`$<>\n\r\s]/;
  * @param env - the environment
  * @returns the default names plus those of {@link STDIO_ALLOWLIST_ENV}
  */
-export function stdioAllowlist(env: NodeJS.ProcessEnv): string[] {
+function stdioAllowlist(env: NodeJS.ProcessEnv): string[] {
   const extra = (env[STDIO_ALLOWLIST_ENV] ?? "")
     .split(",")
     .map((s) => s.trim())

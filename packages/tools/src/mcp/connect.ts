@@ -31,7 +31,7 @@ export interface ConnectOptions {
  * @returns an unstarted transport
  * @throws McpError `MCP_CONFIG_INVALID` for a missing `command`/`url` or an unknown type (DeerFlow's texts)
  */
-export function createMcpTransport(name: string, spec: McpServerSpec, oauth?: OAuthTokenProvider): Transport {
+function createMcpTransport(name: string, spec: McpServerSpec, oauth?: OAuthTokenProvider): Transport {
   const type = spec.type ?? "stdio";
   if (type === "stdio") {
     if (spec.command === undefined || spec.command === "")

@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LruCache, type Logger } from "@deerflow/kernel";
 
 /** Opens a session for a server. */
-export type SessionOpener = (server: string) => Promise<Client>;
+type SessionOpener = (server: string) => Promise<Client>;
 
 /** Options of {@link McpSessionPool}. */
 export interface McpSessionPoolOptions {

@@ -6,12 +6,16 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import net from "node:net";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServerSpec } from "../../src/mcp/index.js";
 
-const nodeModules = new URL("../../node_modules/@modelcontextprotocol/", import.meta.url);
-export const EVERYTHING_BIN = fileURLToPath(new URL("server-everything/dist/index.js", nodeModules));
-export const FILESYSTEM_BIN = fileURLToPath(new URL("server-filesystem/dist/index.js", nodeModules));
+// Resolved like imports, so the devDependencies are declared where they are used.
+const require = createRequire(import.meta.url);
+const binOf = (pkg: string): string => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
+const EVERYTHING_BIN = binOf("@modelcontextprotocol/server-everything");
+const FILESYSTEM_BIN = binOf("@modelcontextprotocol/server-filesystem");
 
 export const everythingStdio = (): McpServerSpec => ({
   type: "stdio",
