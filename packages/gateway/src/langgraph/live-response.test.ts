@@ -18,9 +18,18 @@ class FakeRaw extends EventEmitter {
   flushHeaders(): void {
     this.flushed = true;
   }
+  /** cork / write / uncork calls in order. */
+  readonly calls: string[] = [];
   write(chunk: string): boolean {
     this.chunks.push(chunk);
+    this.calls.push(`write ${chunk}`);
     return !this.full;
+  }
+  cork(): void {
+    this.calls.push("cork");
+  }
+  uncork(): void {
+    this.calls.push("uncork");
   }
   end(): void {
     this.writableEnded = true;
@@ -64,6 +73,19 @@ describe("LiveResponse", () => {
     await pending;
     expect(written).toBe(true);
     expect(raw.chunks).toEqual(["a"]);
+  });
+
+  it("corks the writes of one turn into one socket write and uncorks on the next tick", async () => {
+    const { raw, reply, request } = fakes();
+    const response = new LiveResponses().open(request, reply, 200, {});
+    await Promise.all([response.write("a"), response.write("b")]);
+    await response.write("c");
+    expect(raw.calls).toEqual(["cork", "write a", "write b", "write c"]);
+    await new Promise((r) => process.nextTick(r));
+    expect(raw.calls).toEqual(["cork", "write a", "write b", "write c", "uncork"]);
+    await response.write("d");
+    await new Promise((r) => setImmediate(r));
+    expect(raw.calls.slice(5)).toEqual(["cork", "write d", "uncork"]);
   });
 
   it("aborts when the client disconnects, failing a write waiting for drain", async () => {

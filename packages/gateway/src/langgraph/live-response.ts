@@ -6,6 +6,8 @@
  *   once, so clients learn `Content-Location` before the first event.
  * - Writes respect backpressure: when `write` returns false the next write
  *   waits for `drain` (or for the client to leave).
+ * - Writes made in the same turn of the event loop are corked into one
+ *   socket write (uncorked on the next tick).
  * - `signal` aborts when the client disconnects (`clientGone`) or the server
  *   closes; whoever reads a run's stream passes it on, so no subscription
  *   outlives its client.
@@ -50,6 +52,7 @@ export class LiveResponse {
   readonly #raw: FastifyReply["raw"];
   readonly #onDone: () => void;
   #ended = false;
+  #corked = false;
 
   /** Aborted when the client disconnects or the server closes. */
   readonly signal: AbortSignal = this.#controller.signal;
@@ -91,6 +94,12 @@ export class LiveResponse {
    */
   async write(chunk: string): Promise<void> {
     if (this.signal.aborted) throw this.signal.reason;
+    // Frames written in the same turn (a burst of events) leave in one socket write, not one each.
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#raw.cork();
+      process.nextTick(this.#uncork);
+    }
     if (this.#raw.write(chunk)) return;
     try {
       await once(this.#raw, "drain", { signal: this.signal });
@@ -114,6 +123,11 @@ export class LiveResponse {
     if (!this.signal.aborted) this.#controller.abort(reason);
     if (reason === "server_closing") this.end();
   }
+
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#raw.uncork();
+  };
 
   readonly #onClose = (): void => {
     if (!this.#ended) this.abort("client_disconnected");
