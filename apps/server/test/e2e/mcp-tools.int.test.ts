@@ -20,8 +20,29 @@ const EVERYTHING = path.join(
   "dist/index.js",
 );
 
+const hasToolResult = (r: RecordedRequest): boolean => r.messages.some((m) => m["role"] === "tool");
+const delegating = (r: RecordedRequest): boolean => JSON.stringify(r.messages).includes("delegate the echo");
+
+/** The lead (offered `task`) calls echo, or delegates; a subagent calls echo itself. */
 function script(request: RecordedRequest): ScriptStep {
-  const answered = request.messages.some((m) => m["role"] === "tool");
+  const answered = hasToolResult(request);
+  if (!request.toolNames.includes("task")) {
+    if (request.toolNames.includes("everything_echo") && !answered)
+      return { toolCalls: [{ name: "everything_echo", args: { message: "from the subagent" }, id: "call_sub_echo" }] };
+    return { text: "The subagent echoed." };
+  }
+  if (delegating(request))
+    return answered
+      ? { text: "Delegated." }
+      : {
+          toolCalls: [
+            {
+              name: "task",
+              id: "call_task",
+              args: { description: "Echo", prompt: "Echo something.", subagent_type: "general-purpose" },
+            },
+          ],
+        };
   if (request.toolNames.includes("everything_echo") && !answered)
     return { toolCalls: [{ name: "everything_echo", args: { message: "from the model" }, id: "call_echo" }] };
   return { text: "Done." };
@@ -105,6 +126,18 @@ describe("MCP tools through the server", () => {
 
     const bad = await api("/mcp/config", { method: "PUT", body: JSON.stringify({ servers: {} }) });
     expect(bad.status).toBe(422);
+  });
+
+  it("a subagent gets the MCP tools too, and its next model request carries the result", async () => {
+    const thread = await s.t.client.threads.create();
+    const before = s.openai.requests.length;
+    await s.t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "please delegate the echo" }] },
+    });
+    const sub = s.openai.requests.slice(before).filter((r) => !r.toolNames.includes("task"));
+    expect(sub[0]?.toolNames).toContain("everything_echo");
+    const tool = sub.find(hasToolResult)?.messages.find((m) => m["role"] === "tool");
+    expect(JSON.stringify(tool?.["content"])).toContain("Echo: from the subagent");
   });
 
   it("a server disabled through PUT is gone from the next run, without a restart; the secret and skills survive", async () => {

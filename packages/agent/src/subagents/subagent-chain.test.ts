@@ -41,6 +41,7 @@ describe("SUBAGENT_CHAIN", () => {
       "InputSanitizationMiddleware",
       "ToolOutputBudgetMiddleware",
       "ToolResultSanitizationMiddleware",
+      "McpToolsMiddleware",
       "SandboxMiddleware",
       "DanglingToolCallMiddleware",
       "LlmErrorHandlingMiddleware",

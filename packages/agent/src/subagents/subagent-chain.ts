@@ -5,7 +5,8 @@
  * middleware has one definition and the lead's order; nothing is copied.
  *
  * Selected: tool-error handling, input sanitisation, the tool-output budget,
- * tool-result sanitisation, the sandbox (the subagent's run holds its own lease
+ * tool-result sanitisation, the MCP tools (the lead's toolset; a subagent's `tools`
+ * allowlist does not filter them, as they are resolved per model call), the sandbox (the subagent's run holds its own lease
  * on the thread's sandbox session: the same sandbox as the lead), dangling
  * tool calls, LLM error handling (retries, circuit breaker, fallback models),
  * the guardrail provider and read-before-write. Not selected: the lead's run
@@ -30,6 +31,7 @@ export const SUBAGENT_ENTRY_NAMES: ReadonlySet<string> = new Set([
   "InputSanitizationMiddleware",
   "ToolOutputBudgetMiddleware",
   "ToolResultSanitizationMiddleware",
+  "McpToolsMiddleware",
   "SandboxMiddleware",
   "DanglingToolCallMiddleware",
   "LlmErrorHandlingMiddleware",
