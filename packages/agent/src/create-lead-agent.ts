@@ -60,7 +60,7 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   const sessions =
     options.sandboxProvider === undefined ? undefined : new ThreadSandboxes(options.sandboxProvider, logger);
   const skills = options.skills === undefined ? undefined : new SkillPromptView(options.skills);
-  const toolFilters: ToolFilter[] = [];
+  const toolFilters: ToolFilter[] = [...(options.toolFilters ?? [])];
 
   // Tools shared with subagents.
   const shared: StructuredToolInterface[] = [];

@@ -23,6 +23,7 @@ import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode
 import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
 import type { UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
 import type { ModelResolver } from "./models/model-resolver.js";
+import type { ToolFilter } from "./middleware/run-tools.js";
 
 /** Skills wiring of the lead agent. */
 export interface LeadAgentSkills {
@@ -134,6 +135,11 @@ export interface LeadAgentOptions {
   readonly subagents?: LeadAgentSubagents;
   /** More tools for the lead (and its subagents), e.g. results of `tool()` from `@langchain/core/tools`. */
   readonly tools?: readonly (StructuredToolInterface | DynamicTool)[];
+  /**
+   * More per-run filters of the lead's tools (each returns the names a run must not get), e.g. the
+   * configured tools outside a run's `tool_groups` whitelist. A hidden tool is neither offered nor run.
+   */
+  readonly toolFilters?: readonly ToolFilter[];
   /** Where thread state persists (a run may lend another one through its config). */
   readonly checkpointer?: BaseCheckpointSaver;
   readonly store?: BaseStore;

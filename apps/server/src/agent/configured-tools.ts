@@ -10,7 +10,13 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { ToolConfigStore, createConfiguredTools, toolsForGroups, type ConfiguredTool } from "@deerflow/tools";
+import {
+  ToolConfigStore,
+  createConfiguredTools,
+  toolGroupFilter,
+  toolsForGroups,
+  type ConfiguredTool,
+} from "@deerflow/tools";
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import type { Logger } from "../logger.js";
 import { loadExport } from "../plugins/index.js";
@@ -21,6 +27,8 @@ export interface ConfiguredToolDeps {
   readonly configured: readonly ConfiguredTool[];
   /** The tools in allowed groups (`undefined`: all), for the agent's `tools`. */
   tools(groups?: readonly string[]): StructuredToolInterface[];
+  /** For the agent's `toolFilters`: hides the configured tools outside a run's `tool_groups`. */
+  readonly runFilter: (run: { readonly toolGroups?: readonly string[] }) => string[];
   readonly store: ToolConfigStore;
 }
 
@@ -101,5 +109,10 @@ export async function createConfiguredToolDeps(
     logger: options.logger,
     loadExport: (use) => loadExport(use, { cwd: options.cwd, configDir: loaded.baseDir, expect: "any", purpose: "tool" }),
   });
-  return { configured, tools: (groups) => toolsForGroups(configured, groups), store };
+  return {
+    configured,
+    tools: (groups) => toolsForGroups(configured, groups),
+    runFilter: toolGroupFilter(configured),
+    store,
+  };
 }

@@ -230,6 +230,7 @@ export async function createLeadAgentDeps(
     models,
     sandboxProvider,
     tools: configuredTools.tools(),
+    toolFilters: [configuredTools.runFilter],
     sandboxTools: toolOptions,
     ...(skills === undefined ? {} : { skills }),
     ...(subagents === undefined ? {} : { subagents }),

@@ -21,6 +21,7 @@ const toolResults = (r: RecordedRequest) => r.messages.filter((m) => m["role"] =
 function script(request: RecordedRequest): ScriptStep {
   const results = toolResults(request);
   const last = JSON.stringify(request.messages.at(-1)?.["content"] ?? "");
+  if (last.includes("no web")) return { text: "No web for this run." };
   if (last.includes("guarded")) {
     if (results.length === 0)
       return { toolCalls: [{ name: "guarded_fetch", args: { url: `${pagesUrl}/article` }, id: "call_guarded" }] };
@@ -116,6 +117,18 @@ describe("web tools through the server", () => {
     const state = await s.t.client.threads.getState(thread.thread_id);
     const messages = (state.values as { messages: { type: string; content: unknown }[] }).messages;
     expect(messages.at(-1)).toMatchObject({ type: "ai", content: "Deer move north in spring." });
+  });
+
+  it("a run whose tool_groups leaves out web is not offered the web tools; the others keep them", async () => {
+    const thread = await s.t.client.threads.create();
+    const before = s.openai.requests.length;
+    await s.t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "no web please" }] },
+      context: { tool_groups: ["files"] },
+    } as Parameters<typeof s.t.client.runs.wait>[2]);
+    const offered = s.openai.requests[before]!.toolNames;
+    for (const name of ["web_search", "web_fetch", "guarded_fetch"]) expect(offered).not.toContain(name);
+    expect(offered).toContain("bash"); // not a configured tool: no group to filter by
   });
 
   it("a fetch tool without allow_private_addresses refuses the local page, and the model reads why", async () => {

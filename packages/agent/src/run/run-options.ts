@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly thinkingEnabled?: boolean;
   /** `reasoning_effort`: applied when the run's model has `supports_reasoning_effort`. */
   readonly reasoningEffort?: string;
+  /** `tool_groups`: a whitelist of configured tool groups for this run (read by the host's `toolFilters`); absent: all. */
+  readonly toolGroups?: readonly string[];
 }
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
@@ -81,5 +83,7 @@ export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
   if (thinkingEnabled !== undefined) options.thinkingEnabled = thinkingEnabled;
   const reasoningEffort = text(pick("reasoning_effort"));
   if (reasoningEffort !== undefined) options.reasoningEffort = reasoningEffort;
+  const toolGroups = pick("tool_groups");
+  if (Array.isArray(toolGroups) && toolGroups.every((g) => typeof g === "string")) options.toolGroups = toolGroups;
   return options;
 }

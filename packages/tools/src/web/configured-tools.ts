@@ -116,3 +116,19 @@ export function toolsForGroups(
 ): StructuredToolInterface[] {
   return tools.filter((t) => groups === undefined || groups.includes(t.group)).map((t) => t.tool);
 }
+
+/**
+ * A per-run filter for the agent's `toolFilters`: hides the configured tools
+ * outside a run's `tool_groups` whitelist (a run without one keeps them all).
+ *
+ * @param tools - configured tools
+ * @returns the names a run must not get
+ */
+export function toolGroupFilter(
+  tools: readonly ConfiguredTool[],
+): (run: { readonly toolGroups?: readonly string[] }) => string[] {
+  return (run) => {
+    const groups = run.toolGroups;
+    return groups === undefined ? [] : tools.filter((t) => !groups.includes(t.group)).map((t) => t.tool.name);
+  };
+}

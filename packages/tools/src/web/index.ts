@@ -39,6 +39,7 @@ export {
 export {
   createConfiguredTools,
   isToolLike,
+  toolGroupFilter,
   toolsForGroups,
   type ConfiguredTool,
   type CreateConfiguredToolsOptions,
