@@ -144,9 +144,11 @@ describe("subagents run the runtime chain", () => {
 
   it("shares the thread's sandbox session with the lead and releases every lease when the run ends", async () => {
     const provider = countingProvider();
+    // After the task, the lead uses the sandbox again: its lease must still be held.
     const model = fakeModel()
       .respondWithTools([delegate()])
       .respond(new AIMessage("Sub done."))
+      .respondWithTools([{ name: "ls", id: "call_ls", args: { description: "list", path: "/mnt/user-data" } }])
       .respond(new AIMessage("Done."));
     await runOnce(
       { models: staticModels({ fake: model }), sandboxProvider: provider, subagents: { registry: registry() } },

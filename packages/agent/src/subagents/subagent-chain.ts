@@ -9,7 +9,9 @@
  * allowlist does not filter them, as they are resolved per model call), the sandbox (the subagent's run holds its own lease
  * on the thread's sandbox session: the same sandbox as the lead), dangling
  * tool calls, LLM error handling (retries, circuit breaker, fallback models),
- * the guardrail provider and read-before-write. Not selected: the lead's run
+ * the guardrail provider and read-before-write (DeerFlow's rows 4 thread data,
+ * 10 sandbox audit and 12 tool progress have no entry in our lead chain: the
+ * sandbox provides the thread's folders). Not selected: the lead's run
  * choices (model, prompt, tools: a subagent has its own), uploads, artifacts
  * (`present_files` is the lead's), summarization, plan mode, token usage,
  * title, view_image, the subagent limit, loop detection, the token budget,
