@@ -18,10 +18,16 @@ function page(paragraphs: number, seed: number): string {
   const words = "deer herd river valley spring grass collar north migration calving study season route".split(" ");
   const sentence = (i: number): string =>
     Array.from({ length: 14 }, (_, j) => words[(i * 7 + j * 3 + seed) % words.length]).join(" ") + ".";
-  const para = (i: number): string => `<p>${sentence(i)} ${sentence(i + 1)} <a href="/ref/${i}">ref ${i}</a> ${sentence(i + 2)}</p>`;
+  const para = (i: number): string =>
+    `<p>${sentence(i)} ${sentence(i + 1)} <a href="/ref/${i}">ref ${i}</a> ${sentence(i + 2)}</p>`;
   const nav = Array.from({ length: 40 }, (_, i) => `<li><a href="/section/${i}">Section ${i}</a></li>`).join("");
-  const side = Array.from({ length: 20 }, (_, i) => `<div class="promo"><a href="/p/${i}">Promo ${i}</a></div>`).join("");
-  const comments = Array.from({ length: 15 }, (_, i) => `<div class="comment"><b>user${i}</b> ${sentence(i)}</div>`).join("");
+  const side = Array.from({ length: 20 }, (_, i) => `<div class="promo"><a href="/p/${i}">Promo ${i}</a></div>`).join(
+    "",
+  );
+  const comments = Array.from(
+    { length: 15 },
+    (_, i) => `<div class="comment"><b>user${i}</b> ${sentence(i)}</div>`,
+  ).join("");
   const body = Array.from({ length: paragraphs }, (_, i) =>
     i % 12 === 11 ? `<h2>Part ${i / 12}</h2><ul><li>${sentence(i)}</li><li>${sentence(i + 3)}</li></ul>` : para(i),
   ).join("\n");

@@ -39,7 +39,11 @@ describe("createConfiguredTools", () => {
         loaded.push(use);
         if (use.endsWith(":echo")) return echo;
         return (o: { prefix: string }) =>
-          tool(async () => `${o.prefix}!`, { name: "made", description: "Made by a factory", schema: { type: "object", properties: {} } });
+          tool(async () => `${o.prefix}!`, {
+            name: "made",
+            description: "Made by a factory",
+            schema: { type: "object", properties: {} },
+          });
       },
     });
     expect(loaded).toEqual(["./echo.js:echo", "./echo.js:makeEcho"]);
@@ -57,7 +61,8 @@ describe("createConfiguredTools", () => {
   it("built-ins read the store at each call: a replaced config applies to the next call; a removed entry says so", async () => {
     const store = new ToolConfigStore(configWith(2));
     const [search] = await createConfiguredTools({ store, loadExport: async () => echo });
-    const count = async () => (JSON.parse(String(await search?.tool.invoke({ query: "q" }))) as { total_results: number }).total_results;
+    const count = async () =>
+      (JSON.parse(String(await search?.tool.invoke({ query: "q" }))) as { total_results: number }).total_results;
     expect(await count()).toBe(2);
     store.replace(configWith(4));
     expect(await count()).toBe(4);

@@ -94,9 +94,11 @@ describe("createSafeFetch against local servers", () => {
     });
     const ok = await createSafeFetch({ allowPrivateAddresses: true })(`${s.url}/0`);
     expect(await ok.text()).toBe("end");
-    await expect(createSafeFetch({ allowPrivateAddresses: true, maxRedirects: 2 })(`${s.url}/0`)).rejects.toMatchObject({
-      code: "REDIRECT_INVALID",
-    });
+    await expect(createSafeFetch({ allowPrivateAddresses: true, maxRedirects: 2 })(`${s.url}/0`)).rejects.toMatchObject(
+      {
+        code: "REDIRECT_INVALID",
+      },
+    );
   });
 
   it("drops credentials on a cross-origin redirect", async () => {

@@ -21,10 +21,20 @@ beforeAll(async () => {
       case "/latin1":
         // The header names the charset; the bytes are windows-1252, not UTF-8.
         res.writeHead(200, { "content-type": "text/html; charset=windows-1252" });
-        return res.end(Buffer.from(`<html><head><title>Caf\xe9</title></head><body><p>${"Cr\xe8me br\xfbl\xe9e au caf\xe9. ".repeat(20)}</p></body></html>`, "latin1"));
+        return res.end(
+          Buffer.from(
+            `<html><head><title>Caf\xe9</title></head><body><p>${"Cr\xe8me br\xfbl\xe9e au caf\xe9. ".repeat(20)}</p></body></html>`,
+            "latin1",
+          ),
+        );
       case "/meta-charset":
         res.writeHead(200, { "content-type": "text/html" });
-        return res.end(Buffer.from(`<html><head><meta charset="iso-8859-1"><title>Na\xefve</title></head><body><p>${"Na\xefve fa\xe7ade text here. ".repeat(20)}</p></body></html>`, "latin1"));
+        return res.end(
+          Buffer.from(
+            `<html><head><meta charset="iso-8859-1"><title>Na\xefve</title></head><body><p>${"Na\xefve fa\xe7ade text here. ".repeat(20)}</p></body></html>`,
+            "latin1",
+          ),
+        );
       case "/text":
         res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
         return res.end("plain notes: ünïcode ok");
@@ -80,7 +90,9 @@ describe("web_fetch (direct)", () => {
 
   it("returns plain text as it is; refuses PDFs and images with a clear text", async () => {
     expect(await get(open(), "/text")).toBe("plain notes: ünïcode ok");
-    expect(await get(open(), "/pdf")).toMatch(/^Error: .*\/pdf is a PDF document; web_fetch reads HTML and text pages only/);
+    expect(await get(open(), "/pdf")).toMatch(
+      /^Error: .*\/pdf is a PDF document; web_fetch reads HTML and text pages only/,
+    );
     expect(await get(open(), "/image")).toMatch(/is image\/png, not a page web_fetch can read$/);
     expect(await get(open(), "/missing")).toMatch(/answered HTTP 404$/);
   });
@@ -92,14 +104,20 @@ describe("web_fetch (direct)", () => {
 
   it("refuses a body over max_bytes and a page slower than timeout", async () => {
     expect(await get(open({ max_bytes: 1_000_000 }), "/huge")).toBe("Error: The response is larger than 1000000 bytes");
-    expect(await get(open({ timeout: 1 }), "/slow")).toMatch(/^Error: No complete answer from 127\.0\.0\.1:\d+ within 1s$/);
+    expect(await get(open({ timeout: 1 }), "/slow")).toMatch(
+      /^Error: No complete answer from 127\.0\.0\.1:\d+ within 1s$/,
+    );
   });
 
   it("is SSRF-safe by default: loopback refused, and metadata refused even with private allowed", async () => {
     const strict = createWebFetchTool({ provider: "fetch" });
     expect(await get(strict, "/article")).toMatch(/^Error: Refusing to fetch 127\.0\.0\.1: it is a loopback address/);
-    expect(await get(open(), "/to-metadata")).toMatch(/^Error: Refusing to fetch 169\.254\.169\.254: it is a metadata address/);
-    expect(String(await strict.invoke({ url: "file:///etc/passwd" }))).toBe("Error: Only http:// and https:// URLs are supported");
+    expect(await get(open(), "/to-metadata")).toMatch(
+      /^Error: Refusing to fetch 169\.254\.169\.254: it is a metadata address/,
+    );
+    expect(String(await strict.invoke({ url: "file:///etc/passwd" }))).toBe(
+      "Error: Only http:// and https:// URLs are supported",
+    );
   });
 
   it("a cancelled run rejects instead of returning an error text", async () => {

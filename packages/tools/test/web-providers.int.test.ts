@@ -37,7 +37,9 @@ describe("web_search: every provider gives the one normalised shape", () => {
       const out = await parsed(t, { query: "deer flow", max_results: 50 });
       expect(out.query).toBe("deer flow");
       expect(out.total_results).toBe(3);
-      expect(out.results).toEqual([1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.org/${i}`, content: `About ${i}` })));
+      expect(out.results).toEqual(
+        [1, 2, 3].map((i) => ({ title: `Result ${i}`, url: `https://example.org/${i}`, content: `About ${i}` })),
+      );
       const fewer = await parsed(t, { query: "deer flow", max_results: 2 });
       expect(fewer.results).toHaveLength(2);
     });
@@ -46,7 +48,9 @@ describe("web_search: every provider gives the one normalised shape", () => {
   it("sends each provider's documented request", async () => {
     const before = api.requests.length;
     for (const provider of keyed)
-      await run(createWebSearchTool({ provider, options: { base_url: api.url, api_key: GOOD_KEY }, env: {} }), { query: "q1" });
+      await run(createWebSearchTool({ provider, options: { base_url: api.url, api_key: GOOD_KEY }, env: {} }), {
+        query: "q1",
+      });
     const seen = api.requests.slice(before);
     expect(seen[0]).toMatchObject({ method: "POST", url: "/search", headers: { authorization: `Bearer ${GOOD_KEY}` } });
     expect(JSON.parse(seen[0]?.body ?? "")).toMatchObject({ query: "q1", max_results: 5 });
@@ -58,24 +62,45 @@ describe("web_search: every provider gives the one normalised shape", () => {
   });
 
   it("Serper caps at 10 and Brave at 20 whatever the config says", async () => {
-    const serper = createWebSearchTool({ provider: "serper", options: { base_url: api.url, api_key: GOOD_KEY, max_results: 50 }, env: {} });
+    const serper = createWebSearchTool({
+      provider: "serper",
+      options: { base_url: api.url, api_key: GOOD_KEY, max_results: 50 },
+      env: {},
+    });
     expect((await parsed(serper, { query: "q" })).total_results).toBe(10);
-    const brave = createWebSearchTool({ provider: "brave", options: { base_url: api.url, api_key: GOOD_KEY, max_results: 50 }, env: {} });
+    const brave = createWebSearchTool({
+      provider: "brave",
+      options: { base_url: api.url, api_key: GOOD_KEY, max_results: 50 },
+      env: {},
+    });
     expect((await parsed(brave, { query: "q" })).total_results).toBe(20);
   });
 
   it("an empty or whitespace api_key falls back to the environment variable", async () => {
-    const t = createWebSearchTool({ provider: "serper", options: { base_url: api.url, api_key: "  " }, env: { SERPER_API_KEY: GOOD_KEY } });
+    const t = createWebSearchTool({
+      provider: "serper",
+      options: { base_url: api.url, api_key: "  " },
+      env: { SERPER_API_KEY: GOOD_KEY },
+    });
     expect((await parsed(t, { query: "q" })).total_results).toBe(5);
     const none = createWebSearchTool({ provider: "serper", options: { base_url: api.url }, env: {} });
-    expect(await parsed(none, { query: "q" })).toEqual({ error: "SERPER_API_KEY is not configured (set the tool's api_key or SERPER_API_KEY)", query: "q" });
+    expect(await parsed(none, { query: "q" })).toEqual({
+      error: "SERPER_API_KEY is not configured (set the tool's api_key or SERPER_API_KEY)",
+      query: "q",
+    });
   });
 
   for (const provider of keyed) {
     it(`${provider}: clear texts for auth (401), quota (429), timeout and a broken answer`, async () => {
       const bad = createWebSearchTool({ provider, options: { base_url: api.url, api_key: "wrong" }, env: {} });
-      expect((await parsed(bad, { query: "q" })).error).toMatch(/refused the API key \(HTTP 401\); check api_key or [A-Z_]+_API_KEY/);
-      const good = createWebSearchTool({ provider, options: { base_url: api.url, api_key: GOOD_KEY, timeout: 1 }, env: {} });
+      expect((await parsed(bad, { query: "q" })).error).toMatch(
+        /refused the API key \(HTTP 401\); check api_key or [A-Z_]+_API_KEY/,
+      );
+      const good = createWebSearchTool({
+        provider,
+        options: { base_url: api.url, api_key: GOOD_KEY, timeout: 1 },
+        env: {},
+      });
       expect((await parsed(good, { query: "quota" })).error).toMatch(/quota exceeded or rate limited \(HTTP 429\)/);
       expect((await parsed(good, { query: "slow" })).error).toMatch(/did not answer within 1s/);
       expect((await parsed(good, { query: "broken" })).error).toMatch(/returned a non-JSON answer/);
@@ -89,20 +114,33 @@ describe("web_search: every provider gives the one normalised shape", () => {
       expect(await parsed(t, { query: "nothing" })).toEqual({ error: "No results found", query: "nothing" });
     }
     const wrongPath = createWebSearchTool({ provider: "searxng", options: { base_url: `${api.url}/v9` }, env: {} });
-    expect((await parsed(wrongPath, { query: "q" })).error).toBe('SearXNG API error: HTTP 404: {"error":"no such route"}');
+    expect((await parsed(wrongPath, { query: "q" })).error).toBe(
+      'SearXNG API error: HTTP 404: {"error":"no such route"}',
+    );
   });
 
   it("bad options and unknown providers fail at creation, naming the key", () => {
     expect(() => createWebSearchTool({ provider: "bing" })).toThrow(WebToolConfigError);
-    expect(() => createWebSearchTool({ provider: "brave", options: { max_result: 3 } })).toThrow(/max_result: unknown key/);
-    expect(() => createWebSearchTool({ provider: "exa", options: { search_type: "magic" } })).toThrow(/search_type: must be one of: auto/);
-    expect(() => createWebSearchTool({ provider: "serper", options: { max_results: 0 } })).toThrow(/max_results: must be >= 1/);
+    expect(() => createWebSearchTool({ provider: "brave", options: { max_result: 3 } })).toThrow(
+      /max_result: unknown key/,
+    );
+    expect(() => createWebSearchTool({ provider: "exa", options: { search_type: "magic" } })).toThrow(
+      /search_type: must be one of: auto/,
+    );
+    expect(() => createWebSearchTool({ provider: "serper", options: { max_results: 0 } })).toThrow(
+      /max_results: must be >= 1/,
+    );
   });
 });
 
 describe("web_fetch through reader services", () => {
   it("jina: POSTs the URL with X-Return-Format html and gives Markdown, title first", async () => {
-    const t = createWebFetchTool({ provider: "jina", options: { base_url: api.url }, resolver: publicResolver, env: {} });
+    const t = createWebFetchTool({
+      provider: "jina",
+      options: { base_url: api.url },
+      resolver: publicResolver,
+      env: {},
+    });
     const out = await run(t, { url: "https://example.org/article" });
     expect(out.startsWith("# Read https://example.org/article\n\n")).toBe(true);
     expect(out).toContain("Jina read this page for you.");
@@ -112,10 +150,24 @@ describe("web_fetch through reader services", () => {
   });
 
   it("firecrawl: scrape as markdown, title first; a wrong key is an auth error text", async () => {
-    const t = createWebFetchTool({ provider: "firecrawl", options: { base_url: api.url, api_key: GOOD_KEY }, resolver: publicResolver, env: {} });
-    expect(await run(t, { url: "https://example.org/p" })).toBe("# Scraped title\n\nScraped body of https://example.org/p");
-    const bad = createWebFetchTool({ provider: "firecrawl", options: { base_url: api.url, api_key: "nope" }, resolver: publicResolver, env: {} });
-    expect(await run(bad, { url: "https://example.org/p" })).toMatch(/^Error: Firecrawl refused the API key \(HTTP 401\)/);
+    const t = createWebFetchTool({
+      provider: "firecrawl",
+      options: { base_url: api.url, api_key: GOOD_KEY },
+      resolver: publicResolver,
+      env: {},
+    });
+    expect(await run(t, { url: "https://example.org/p" })).toBe(
+      "# Scraped title\n\nScraped body of https://example.org/p",
+    );
+    const bad = createWebFetchTool({
+      provider: "firecrawl",
+      options: { base_url: api.url, api_key: "nope" },
+      resolver: publicResolver,
+      env: {},
+    });
+    expect(await run(bad, { url: "https://example.org/p" })).toMatch(
+      /^Error: Firecrawl refused the API key \(HTTP 401\)/,
+    );
   });
 
   it("reader services are not handed private URLs (the guard runs before the hand-off)", async () => {
@@ -144,6 +196,12 @@ describe("image_search", () => {
   it("brave: image results", async () => {
     const t = createImageSearchTool({ provider: "brave", options: { base_url: api.url, api_key: GOOD_KEY }, env: {} });
     const out = JSON.parse(await run(t, { query: "deer" })) as { results: unknown[] };
-    expect(out.results).toEqual([{ title: "Brave image", image_url: "https://img.example.org/b.png", thumbnail_url: "https://img.example.org/b_t.png" }]);
+    expect(out.results).toEqual([
+      {
+        title: "Brave image",
+        image_url: "https://img.example.org/b.png",
+        thumbnail_url: "https://img.example.org/b_t.png",
+      },
+    ]);
   });
 });

@@ -21,7 +21,11 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
       JSON.stringify({
-        results: Array.from({ length: 12 }, (_, i) => ({ title: `${q} ${i}`, url: `https://e.org/${i}`, content: "c" })),
+        results: Array.from({ length: 12 }, (_, i) => ({
+          title: `${q} ${i}`,
+          url: `https://e.org/${i}`,
+          content: "c",
+        })),
       }),
     );
   });
@@ -50,7 +54,9 @@ const yaml = (maxResults: number | string, extra = "") =>
 describe("tools: in config.yaml", () => {
   it("bad entries are config errors naming the key path", async () => {
     expect(await cfg.problems(yaml(0))).toBe("config.yaml: tools[0].max_results: must be >= 1");
-    expect(await cfg.problems(yaml(3, "    api_key: nope"))).toBe("config.yaml: tools[0].api_key: unknown key for this provider");
+    expect(await cfg.problems(yaml(3, "    api_key: nope"))).toBe(
+      "config.yaml: tools[0].api_key: unknown key for this provider",
+    );
     expect(await cfg.problems(yaml(3).replace("use: searxng", "use: bingo"))).toMatch(
       /^config\.yaml: tools\[0\]\.use: unknown web_search provider 'bingo' \(built-in: searxng, tavily, brave, serper, exa, duckduckgo/,
     );
@@ -98,7 +104,9 @@ describe("config.example.yaml's tools", () => {
   it("every commented provider alternative is a valid entry", async () => {
     const text = await readFile(path.join(appDir, "config.example.yaml"), "utf8");
     const section = text.slice(text.indexOf("\ntools:\n"));
-    const alternatives = [...section.matchAll(/^  # (- \{ name: .*\})/gm)].map((m) => parseYaml(m[1]!.replace(/\s+#.*$/, "")));
+    const alternatives = [...section.matchAll(/^  # (- \{ name: .*\})/gm)].map((m) =>
+      parseYaml(m[1]!.replace(/\s+#.*$/, "")),
+    );
     const entries = alternatives.flat() as Record<string, unknown>[];
     expect(entries.map((e) => e["use"])).toEqual(
       expect.arrayContaining(["searxng", "tavily", "brave", "serper", "exa", "jina", "firecrawl"]),

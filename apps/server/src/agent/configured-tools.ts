@@ -98,7 +98,10 @@ export async function createConfiguredToolDeps(
     const names = new Set(initial.tools.map((t) => t.name));
     const added = (next.config.tools?.tools ?? []).filter((t) => !names.has(t.name)).map((t) => t.name);
     if (added.length > 0)
-      options.logger.warn({ added }, "tools: new tool entries are offered after a restart; options of existing ones apply now");
+      options.logger.warn(
+        { added },
+        "tools: new tool entries are offered after a restart; options of existing ones apply now",
+      );
     store?.replace(next.config.tools ?? { tools: [], toolGroups: [] });
   });
   store = new ToolConfigStore(initial, { refresh });
@@ -107,7 +110,8 @@ export async function createConfiguredToolDeps(
     store,
     env: options.env,
     logger: options.logger,
-    loadExport: (use) => loadExport(use, { cwd: options.cwd, configDir: loaded.baseDir, expect: "any", purpose: "tool" }),
+    loadExport: (use) =>
+      loadExport(use, { cwd: options.cwd, configDir: loaded.baseDir, expect: "any", purpose: "tool" }),
   });
   return {
     configured,

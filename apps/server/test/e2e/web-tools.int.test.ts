@@ -28,7 +28,9 @@ function script(request: RecordedRequest): ScriptStep {
     return { text: "Refused, as expected." };
   }
   if (results.length === 0)
-    return { toolCalls: [{ name: "web_search", args: { query: "deer migration", max_results: 10 }, id: "call_search" }] };
+    return {
+      toolCalls: [{ name: "web_search", args: { query: "deer migration", max_results: 10 }, id: "call_search" }],
+    };
   if (results.length === 1)
     return { toolCalls: [{ name: "web_fetch", args: { url: `${pagesUrl}/article` }, id: "call_fetch" }] };
   return { text: "Deer move north in spring." };

@@ -114,6 +114,8 @@ describe.skipIf(!HAVE_CHROMIUM)("console: web results in the tool-call card", ()
     await page.locator("#composer-input").press("Enter");
     await page.waitForSelector("[data-testid=run-status][data-outcome=done]");
     const error = page.locator("[data-testid=tool-call][data-tool-name=web_search]").getByTestId("web-results-error");
-    expect(await error.textContent()).toMatch(/^Search for “quota” failed: SearXNG quota exceeded or rate limited \(HTTP 429\)/);
+    expect(await error.textContent()).toMatch(
+      /^Search for “quota” failed: SearXNG quota exceeded or rate limited \(HTTP 429\)/,
+    );
   });
 });

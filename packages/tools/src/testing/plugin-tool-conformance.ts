@@ -105,12 +105,16 @@ export function pluginToolConformance(options: PluginToolConformanceOptions): vo
         expect(Object.keys(options.validInput), `required key '${key}' missing from validInput`).toContain(key);
     });
 
-    it("answers the valid input with non-empty text", async () => {
-      const tool = await options.makeTool();
-      const text = textOf(await within(tool.invoke(options.validInput), settleBound, "the call"));
-      expect(text.trim().length).toBeGreaterThan(0);
-      options.checkResult?.(text);
-    }, settleBound + 5_000);
+    it(
+      "answers the valid input with non-empty text",
+      async () => {
+        const tool = await options.makeTool();
+        const text = textOf(await within(tool.invoke(options.validInput), settleBound, "the call"));
+        expect(text.trim().length).toBeGreaterThan(0);
+        options.checkResult?.(text);
+      },
+      settleBound + 5_000,
+    );
 
     // A tool without a backend (pure computation) has nothing to time out: the case is shown as skipped, with why.
     const timeoutTest = options.slowInput === undefined ? it.skip : it;

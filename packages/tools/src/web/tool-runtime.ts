@@ -57,7 +57,9 @@ export function callContext(
 }
 
 /** One safe fetcher per (policy, timeout), kept for the tool's life (each holds a connection pool). */
-export function safeFetchCache(resolver: HostResolver | undefined): (allowPrivate: boolean, timeoutMs: number) => SafeFetch {
+export function safeFetchCache(
+  resolver: HostResolver | undefined,
+): (allowPrivate: boolean, timeoutMs: number) => SafeFetch {
   const made = new Map<string, SafeFetch>();
   return (allowPrivate, timeoutMs) => {
     const key = `${allowPrivate}:${timeoutMs}`;

@@ -62,7 +62,9 @@ function optionsSource(
   if (o.liveOptions !== undefined) return o.liveOptions;
   const checked = checkProviderOptions(kind, provider, o.options ?? {}, "");
   if (checked.problems.length > 0)
-    throw new WebToolConfigError(`${kind} options: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
+    throw new WebToolConfigError(
+      `${kind} options: ${checked.problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`,
+    );
   return () => checked.options;
 }
 
@@ -76,7 +78,11 @@ const queryArgs = {
   type: "object",
   properties: {
     query: { type: "string", description: "What to search for" },
-    max_results: { type: "integer", minimum: 1, description: "How many results (capped by the configured max_results)" },
+    max_results: {
+      type: "integer",
+      minimum: 1,
+      description: "How many results (capped by the configured max_results)",
+    },
   },
   required: ["query"],
 } as const;
@@ -184,7 +190,11 @@ export function createImageSearchTool(options: WebToolOptions<ImageSearchProvide
         const raw = await provider.search(query, n, callContext(options, opts, config?.signal, safe));
         if (raw.length === 0) return JSON.stringify({ error: "No images found", query });
         const results: ImageHit[] = raw
-          .map((h) => ({ title: h.title, image_url: screenImageUrl(h.image_url), thumbnail_url: screenImageUrl(h.thumbnail_url) }))
+          .map((h) => ({
+            title: h.title,
+            image_url: screenImageUrl(h.image_url),
+            thumbnail_url: screenImageUrl(h.thumbnail_url),
+          }))
           .filter((h) => h.image_url !== "" || h.thumbnail_url !== "");
         if (results.length === 0) return JSON.stringify({ error: "No safe image URLs found", query });
         return JSON.stringify(

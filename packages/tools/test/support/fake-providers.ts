@@ -10,7 +10,11 @@ import { json, startServer, type TestServer } from "./http-server.js";
 export const GOOD_KEY = "good-key";
 
 const hits = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ title: `Result ${i + 1}`, url: `https://example.org/${i + 1}`, text: `About ${i + 1}` }));
+  Array.from({ length: n }, (_, i) => ({
+    title: `Result ${i + 1}`,
+    url: `https://example.org/${i + 1}`,
+    text: `About ${i + 1}`,
+  }));
 
 function keyOf(req: IncomingMessage): string | undefined {
   const h = req.headers;
@@ -59,23 +63,42 @@ export async function startFakeProviders(): Promise<TestServer> {
         }
         // Serper
         const n = Number(payload["num"] ?? 10);
-        return json(res, 200, { organic: hits(n).map((h, i) => ({ title: h.title, link: h.url, snippet: h.text, position: i + 1 })) });
+        return json(res, 200, {
+          organic: hits(n).map((h, i) => ({ title: h.title, link: h.url, snippet: h.text, position: i + 1 })),
+        });
       }
       case "GET /web/search": {
         const n = Number(url.searchParams.get("count") ?? 20);
-        return json(res, 200, { type: "search", web: { results: hits(n).map((h) => ({ title: h.title, url: h.url, description: h.text })) } });
+        return json(res, 200, {
+          type: "search",
+          web: { results: hits(n).map((h) => ({ title: h.title, url: h.url, description: h.text })) },
+        });
       }
       case "POST /images":
         return json(res, 200, {
           images: [
-            { title: "Good", imageUrl: "https://img.example.org/a.png", thumbnailUrl: "https://img.example.org/a_t.png" },
+            {
+              title: "Good",
+              imageUrl: "https://img.example.org/a.png",
+              thumbnailUrl: "https://img.example.org/a_t.png",
+            },
             { title: "Private", imageUrl: "http://10.0.0.5/x.png", thumbnailUrl: "http://0x7f.1/t.png" },
-            { title: "Half", imageUrl: "http://[::ffff:192.168.0.1]/x.png", thumbnailUrl: "https://img.example.org/h_t.png" },
+            {
+              title: "Half",
+              imageUrl: "http://[::ffff:192.168.0.1]/x.png",
+              thumbnailUrl: "https://img.example.org/h_t.png",
+            },
           ],
         });
       case "GET /images/search":
         return json(res, 200, {
-          results: [{ title: "Brave image", properties: { url: "https://img.example.org/b.png" }, thumbnail: { src: "https://img.example.org/b_t.png" } }],
+          results: [
+            {
+              title: "Brave image",
+              properties: { url: "https://img.example.org/b.png" },
+              thumbnail: { src: "https://img.example.org/b_t.png" },
+            },
+          ],
         });
       case "POST /html/": {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

@@ -50,7 +50,10 @@ function problemOf(error: ErrorObject, at: string): ToolConfigProblem {
   if (error.keyword === "additionalProperties")
     return { path: join(String(params["additionalProperty"])), message: "unknown key for this provider" };
   if (error.keyword === "enum")
-    return { path: join(field), message: `must be one of: ${(params["allowedValues"] as unknown[]).map(String).join(", ")}` };
+    return {
+      path: join(field),
+      message: `must be one of: ${(params["allowedValues"] as unknown[]).map(String).join(", ")}`,
+    };
   return { path: join(field), message: error.message ?? error.keyword };
 }
 

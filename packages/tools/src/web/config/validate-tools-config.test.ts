@@ -51,7 +51,10 @@ describe("validateToolsConfig", () => {
       { path: "tools[2].group", message: "'files' is not declared under tool_groups (declared: web)" },
       { path: "tools[2].safesearch", message: "must be one of: off, moderate, strict" },
       { path: "tools[3].name", message: "is required (a non-empty string)" },
-      { path: "tools[4].use", message: "'serper' serves several tools; name the entry web_search, web_fetch or image_search" },
+      {
+        path: "tools[4].use",
+        message: "'serper' serves several tools; name the entry web_search, web_fetch or image_search",
+      },
       { path: "tools[5]", message: "must be a mapping with name, group and use" },
     ]);
   });
@@ -59,7 +62,9 @@ describe("validateToolsConfig", () => {
   it("the store swaps the sections whole and counts versions", async () => {
     let refreshed = 0;
     const a = validateToolsConfig({ tools: [{ name: "web_search", group: "web", use: "searxng" }] }).config;
-    const b = validateToolsConfig({ tools: [{ name: "web_search", group: "web", use: "searxng", max_results: 9 }] }).config;
+    const b = validateToolsConfig({
+      tools: [{ name: "web_search", group: "web", use: "searxng", max_results: 9 }],
+    }).config;
     const store = new ToolConfigStore(a, { refresh: async () => void refreshed++ });
     expect((await store.current()).tools[0]?.options["max_results"]).toBe(5);
     store.replace(b);

@@ -42,9 +42,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * // r.problems: [{ path: "tools[0].max_result", message: "unknown key for this provider" }]
  * ```
  */
-export function validateToolsConfig(
-  document: Readonly<Record<string, unknown>>,
-): { readonly config: ToolsConfig; readonly problems: readonly ToolConfigProblem[] } {
+export function validateToolsConfig(document: Readonly<Record<string, unknown>>): {
+  readonly config: ToolsConfig;
+  readonly problems: readonly ToolConfigProblem[];
+} {
   const problems: ToolConfigProblem[] = [];
   const toolGroups: string[] = [];
   const rawGroups = document["tool_groups"] ?? [];

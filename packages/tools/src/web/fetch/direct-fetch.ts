@@ -25,7 +25,8 @@ export const directFetch: WebFetchProvider = {
     const res = await ctx.safeFetch(url, {
       headers: {
         accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5",
-        "user-agent": typeof ctx.options["user_agent"] === "string" ? ctx.options["user_agent"] : "DeerFlow-web_fetch/1",
+        "user-agent":
+          typeof ctx.options["user_agent"] === "string" ? ctx.options["user_agent"] : "DeerFlow-web_fetch/1",
       },
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });

@@ -36,7 +36,9 @@ export function htmlToMarkdown(html: string, url?: string): ExtractedPage {
     }
   }
   const pageTitle = document.querySelector("title")?.textContent?.trim() ?? "";
-  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 100 }).parse();
+  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+    charThreshold: 100,
+  }).parse();
   const title = (article?.title ?? pageTitle).trim();
   const bodyHtml = article?.content ?? parseHTML(html).document.querySelector("body")?.innerHTML ?? "";
   // turndown pads list markers to a tab stop ("-   item"); one space reads the same and costs fewer tokens.

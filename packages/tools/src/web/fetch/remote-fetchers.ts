@@ -66,7 +66,8 @@ export const firecrawlFetch: WebFetchProvider = {
       "api_key or FIRECRAWL_API_KEY",
     );
     const body = parseJson(this.label, text) as { success?: unknown; error?: unknown; data?: Record<string, unknown> };
-    if (body.success === false) throw new WebToolError("PROVIDER_RESPONSE", `Firecrawl: ${str(body.error) || "failed"}`);
+    if (body.success === false)
+      throw new WebToolError("PROVIDER_RESPONSE", `Firecrawl: ${str(body.error) || "failed"}`);
     const markdown = str(body.data?.["markdown"]).trim();
     if (markdown === "") throw new WebToolError("PROVIDER_RESPONSE", "No content found");
     const title = str((body.data?.["metadata"] as Record<string, unknown> | undefined)?.["title"]).trim();

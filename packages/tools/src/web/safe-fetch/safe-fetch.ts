@@ -6,6 +6,7 @@
  * (rebinding) has nothing to change.
  */
 import type { LookupAddress } from "node:dns";
+import { callbackify } from "node:util";
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import type { AddressPolicyOptions } from "./address-policy.js";
 import { systemResolver, type HostResolver } from "./resolver.js";
@@ -27,16 +28,20 @@ export type SafeFetch = (input: string | URL, init?: RequestInit) => Promise<Res
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+const resolveVettedCallback = callbackify(resolveVetted);
+
 /** `net.connect`'s `lookup`, answering only with vetted addresses. */
 function pinnedLookup(policy: AddressPolicyOptions, resolver: HostResolver) {
   return (hostname: string, opts: { all?: boolean | undefined }, callback: LookupCallback): void => {
-    resolveVetted(hostname, policy, resolver).then(
-      (found) => {
-        if (opts.all === true) callback(null, found.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, found[0]?.address ?? "", found[0]?.family ?? 4);
-      },
-      (err: unknown) => callback(err as NodeJS.ErrnoException, ""),
-    );
+    resolveVettedCallback(hostname, policy, resolver, (err, found) => {
+      if (err !== null) callback(err, "");
+      else if (opts.all === true)
+        callback(
+          null,
+          found.map((a) => ({ address: a.address, family: a.family })),
+        );
+      else callback(null, found[0]?.address ?? "", found[0]?.family ?? 4);
+    });
   };
 }
 
