@@ -20,7 +20,7 @@ import { SCALE_OUT_ENV } from "../config/defaults.js";
 import type { DeploymentSettings } from "./deployment.js";
 
 /** File name of the SQLite store under the data dir. */
-export const GRAPH_STORE_FILE = "store.sqlite";
+const GRAPH_STORE_FILE = "store.sqlite";
 
 /**
  * Chooses the store from the configuration (see the file header).

@@ -96,7 +96,7 @@ function suffixMatches(namespace: readonly string[], suffix: readonly string[]):
 }
 
 /** Registers the five routes on an instance (under `/api` in the gateway). */
-export function registerStoreRoutes(app: FastifyInstance, store: BaseStore): void {
+function registerStoreRoutes(app: FastifyInstance, store: BaseStore): void {
   const tags = ["store"];
 
   app.put<{ Body: StorePutBody }>(

@@ -7,9 +7,9 @@
 import type { FromSchema } from "json-schema-to-ts";
 
 /** Longest namespace (labels) a client may name. */
-export const MAX_NAMESPACE_DEPTH = 32;
+const MAX_NAMESPACE_DEPTH = 32;
 /** Largest page of a search or a namespace listing. */
-export const MAX_PAGE = 1000;
+const MAX_PAGE = 1000;
 
 const label = { type: "string", minLength: 1, maxLength: 256 } as const;
 const namespace = { type: "array", items: label, maxItems: MAX_NAMESPACE_DEPTH } as const;

@@ -31,7 +31,7 @@ export interface BaseStoreConformanceOptions extends BaseStoreRunner {
 }
 
 /** What each test gets: the store and a root label of its own. */
-export interface StoreTestContext {
+interface StoreTestContext {
   readonly store: BaseStore;
   /** A root label no other test uses: every namespace of a test starts with it. */
   readonly root: string;
