@@ -25,7 +25,7 @@ export interface ProviderRequest {
  * @param status - HTTP status
  * @param keyHint - where the key comes from, e.g. `api_key or BRAVE_SEARCH_API_KEY`
  */
-export function httpFailure(label: string, status: number, body: string, keyHint?: string): WebToolError {
+function httpFailure(label: string, status: number, body: string, keyHint?: string): WebToolError {
   if (status === 429)
     return new WebToolError(
       "PROVIDER_QUOTA",

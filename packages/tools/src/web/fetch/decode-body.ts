@@ -6,7 +6,7 @@
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
 
 /** The charset named by a `Content-Type` value, if any. */
-export function charsetOf(contentType: string | null): string | undefined {
+function charsetOf(contentType: string | null): string | undefined {
   const m = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? "");
   return m?.[1]?.toLowerCase();
 }

@@ -5,7 +5,7 @@ import type { ImageHit, ImageSearchProvider } from "./image-search-provider.js";
 const keyed = { base_url: { type: "string", minLength: 1 }, api_key: { type: "string" } };
 
 /** Serper: `POST {base_url}/images`. */
-export const serperImages: ImageSearchProvider = {
+const serperImages: ImageSearchProvider = {
   id: "serper",
   label: "Serper",
   maxResultsCap: 10,
@@ -32,7 +32,7 @@ export const serperImages: ImageSearchProvider = {
 };
 
 /** Brave: `GET {base_url}/images/search`. */
-export const braveImages: ImageSearchProvider = {
+const braveImages: ImageSearchProvider = {
   id: "brave",
   label: "Brave Search",
   maxResultsCap: 200,

@@ -16,7 +16,7 @@ const hit = (title: unknown, url: unknown, content: unknown): SearchHit => ({
 const usable = (h: SearchHit): boolean => h.url !== "";
 
 /** SearXNG: `GET {base_url}/search?format=json` (self-hosted, no key). */
-export const searxngSearch: WebSearchProvider = {
+const searxngSearch: WebSearchProvider = {
   id: "searxng",
   label: "SearXNG",
   optionsSchema: { base_url: s({ minLength: 1, default: "http://localhost:8088" }), language: s({ default: "auto" }) },
@@ -40,7 +40,7 @@ export const searxngSearch: WebSearchProvider = {
 };
 
 /** Tavily: `POST {base_url}/search` with `Authorization: Bearer`. */
-export const tavilySearch: WebSearchProvider = {
+const tavilySearch: WebSearchProvider = {
   id: "tavily",
   label: "Tavily",
   maxResultsCap: 20,
@@ -73,7 +73,7 @@ export const tavilySearch: WebSearchProvider = {
 };
 
 /** Brave Search: `GET {base_url}/web/search` with `X-Subscription-Token`. */
-export const braveSearch: WebSearchProvider = {
+const braveSearch: WebSearchProvider = {
   id: "brave",
   label: "Brave Search",
   maxResultsCap: 20,
@@ -104,7 +104,7 @@ export const braveSearch: WebSearchProvider = {
 };
 
 /** Serper (Google results): `POST {base_url}/search` with `X-API-KEY`. */
-export const serperSearch: WebSearchProvider = {
+const serperSearch: WebSearchProvider = {
   id: "serper",
   label: "Serper",
   maxResultsCap: 10,
@@ -137,7 +137,7 @@ export const serperSearch: WebSearchProvider = {
 };
 
 /** Exa: `POST {base_url}/search` with `x-api-key`, page text cut to `contents_max_characters`. */
-export const exaSearch: WebSearchProvider = {
+const exaSearch: WebSearchProvider = {
   id: "exa",
   label: "Exa",
   maxResultsCap: 100,
@@ -185,7 +185,7 @@ function ddgTarget(href: string): string {
 }
 
 /** DuckDuckGo (no key): its HTML endpoint `POST {base_url}/html/`, parsed with a DOM. */
-export const duckduckgoSearch: WebSearchProvider = {
+const duckduckgoSearch: WebSearchProvider = {
   id: "duckduckgo",
   label: "DuckDuckGo",
   optionsSchema: {
