@@ -15,6 +15,7 @@ import { resolveContext } from "./resolve-context.js";
 import { thinkingSettings } from "./resolve-model-thinking.js";
 import { resolveRuntime } from "./resolve-runtime.js";
 import { resolveTitle } from "./resolve-title.js";
+import { resolveMemory } from "./resolve-memory.js";
 import { resolveSafety } from "./resolve-safety.js";
 import { resolveTools } from "./resolve-tools.js";
 import { resolveResilience } from "./resolve-resilience.js";
@@ -82,11 +83,16 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     if (parsed === undefined) problem("server.body_limit", 'must be a positive number of bytes or a size like "10mb"');
     else bodyLimit = parsed;
   }
+  const keyEntries = (s["api_keys"] as (string | { key: string; user_id: string; admin?: boolean })[] | undefined) ?? [];
+  const apiKeyUsers = keyEntries.flatMap((e) =>
+    typeof e === "string" ? [] : [{ key: e.key, userId: e.user_id, admin: e.admin ?? false }],
+  );
   const server = {
     host: (s["host"] as string | undefined) ?? D.host,
     port: (s["port"] as number | undefined) ?? D.port,
     corsOrigins: (s["cors_origins"] as string[] | undefined) ?? [],
-    apiKeys: (s["api_keys"] as string[] | undefined) ?? [],
+    apiKeys: keyEntries.map((e) => (typeof e === "string" ? e : e.key)),
+    ...(apiKeyUsers.length === 0 ? {} : { apiKeyUsers }),
     bodyLimit,
   };
 
@@ -264,6 +270,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   };
   const resilience = resolveResilience(doc, modelNames, problem);
   const title = resolveTitle(doc, modelNames, problem);
+  const memory = resolveMemory(doc, modelNames, problem);
   const uploads = {
     autoConvertDocuments: (section(doc, "uploads")["auto_convert_documents"] as boolean | undefined) ?? false,
   };
@@ -292,6 +299,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       storage: { dataDir },
       agent,
       title,
+      memory,
       uploads,
       resilience,
       extensionsConfigPath,

@@ -6,6 +6,8 @@
  * config file's folder, so `resolveConfig` fills them in.
  */
 
+import { MEMORY_SCHEMA } from "./memory-schema.js";
+
 type Schema = Record<string, unknown>;
 
 const str = (extra: Schema = {}): Schema => ({ type: "string", ...extra });
@@ -60,7 +62,16 @@ const server = obj({
   host: nonEmpty(),
   port: int(0, { maximum: 65535 }),
   cors_origins: list(nonEmpty()),
-  api_keys: list(nonEmpty()),
+  // A string (the operator's admin key, user "default") or a key of one user (the gateway's user id pattern).
+  api_keys: list({
+    oneOf: [
+      nonEmpty(),
+      obj({ key: nonEmpty(), user_id: nonEmpty({ pattern: "^[A-Za-z0-9_.-]{1,128}$" }), admin: bool() }, [
+        "key",
+        "user_id",
+      ]),
+    ],
+  }),
   body_limit: { type: ["integer", "string"] },
 });
 
@@ -217,12 +228,13 @@ export const CONFIG_SCHEMA: Schema = obj({
     provider: obj({ use: use(), config: pluginOptions() }, ["use"]),
     require_approval: list(nonEmpty()),
   }),
+  // DeerFlow's deferred MCP tools (§2.5); auto_token_budget is ours: defer above this many schema tokens (0 = never).
+  tool_search: obj({ enabled: bool(), auto_promote_top_k: int(1), auto_token_budget: int(0) }),
   // Entries are checked per provider by @deerflow/tools (resolve-tools.ts), with their key paths.
   tools: list({ type: "object" }),
   tool_groups: list({ type: "object" }),
-  // DeerFlow's deferred MCP tools (§2.5); auto_token_budget is ours: defer above this many schema tokens (0 = never).
-  tool_search: obj({ enabled: bool(), auto_promote_top_k: int(1), auto_token_budget: int(0) }),
   extensions_config: nonEmpty(),
+  memory: MEMORY_SCHEMA,
 });
 
 /**

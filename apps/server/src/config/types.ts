@@ -6,6 +6,7 @@
 import type { LeadMiddlewareOptions } from "@deerflow/agent";
 import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
+import type { MemoryConfigSettings } from "./resolve-memory.js";
 import type { ToolsConfig } from "@deerflow/tools";
 import type { ResilienceSettings } from "./resolve-resilience.js";
 
@@ -17,6 +18,11 @@ export interface ServerSettings {
   readonly corsOrigins: readonly string[];
   /** Accepted `X-Api-Key` values; empty means no authentication. */
   readonly apiKeys: readonly string[];
+  /**
+   * Keys written as `{ key, user_id, admin }`: the user (and admin right) the key authenticates.
+   * A key written as a plain string is the operator's: an admin, user `default`.
+   */
+  readonly apiKeyUsers?: readonly { readonly key: string; readonly userId: string; readonly admin: boolean }[];
   /** Largest request body in bytes. */
   readonly bodyLimit: number;
 }
@@ -244,10 +250,12 @@ export interface ServerConfig {
   readonly guardrails?: GuardrailsSettings;
   /** `llm_call:`, `circuit_breaker:`, `loop_detection:`, `safety_finish_reason:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly resilience?: ResilienceSettings;
-  /** `tools:` and `tool_groups:` (absent in hand-built configs: no configured tools). */
-  readonly tools?: ToolsConfig;
   /** `tool_search:`: deferred MCP tools (absent in hand-built configs: off unless the MCP schemas exceed 10000 tokens). */
   readonly toolSearch?: { readonly enabled: boolean; readonly autoTokenBudget: number };
+  /** `memory:` (absent in hand-built configs: DeerFlow's defaults). */
+  readonly memory?: MemoryConfigSettings;
+  /** `tools:` and `tool_groups:` (absent in hand-built configs: no configured tools). */
+  readonly tools?: ToolsConfig;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
 }

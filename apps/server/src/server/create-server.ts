@@ -12,6 +12,8 @@ import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
+import { resolveMemory } from "../config/resolve-memory.js";
+import { createServerMemory, withServerMemory, type ServerMemory } from "../memory/server-memory.js";
 import { withThreadTitles } from "../agent/title-deps.js";
 import { describeConfig } from "../config/describe.js";
 import type { LoadedConfig } from "../config/load-config.js";
@@ -102,6 +104,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
 
   const components = await createRuntimeComponents(loaded, { deployment, logger, cwd, env });
   let agent: Awaited<ReturnType<typeof createLeadAgentDeps>> | undefined;
+  let memory: ServerMemory | undefined;
   let started: { manager?: RunManager; app?: FastifyInstance } = {};
   try {
     agent = await createLeadAgentDeps(loaded, {
@@ -110,9 +113,20 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       cwd,
       ...(options.runner === undefined ? {} : { runner: options.runner }),
     });
+    memory = createServerMemory({
+      // Hand-built configs without `memory:` get DeerFlow's defaults.
+      memory: config.memory ?? resolveMemory({}, [], () => {}),
+      store: components.graphStore,
+      models: agent.models,
+      logger,
+    });
     // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
     const leadAgent = await createLeadAgent(
-      withThreadTitles({ ...agent.deps, checkpointer: components.checkpointer }, components.store, logger),
+      withThreadTitles(
+        withServerMemory({ ...agent.deps, checkpointer: components.checkpointer }, memory),
+        components.store,
+        logger,
+      ),
     );
     const assistants = new AssistantRegistry([
       {
@@ -143,19 +157,18 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     });
     started = { manager };
 
-    const app = await createGateway(
-      serverGatewayOptions({
-        loaded,
-        deployment,
-        logger,
-        env,
-        components,
-        agent,
-        assistants,
-        manager,
-        consoleDir: options.consoleDir,
-      }),
-    );
+    const gatewayOptions = serverGatewayOptions({
+      loaded,
+      deployment,
+      logger,
+      env,
+      components,
+      agent,
+      assistants,
+      manager,
+      consoleDir: options.consoleDir,
+    });
+    const app = await createGateway({ ...gatewayOptions, routes: [...(gatewayOptions.routes ?? []), memory.routes] });
     started = { manager, app };
     await manager.start();
     logger.info(
@@ -170,6 +183,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     );
 
     const resources = agent;
+    const serverMemory = memory;
     let closing: Promise<void> | undefined;
     const server: DeerFlowServer = {
       app,
@@ -198,8 +212,22 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         return url;
       },
       close(closeOptions = {}) {
+        // The memory queue flushes what the drained runs queued (shutdown_flush_timeout_seconds) before the store closes.
+        const withMemoryFlush = {
+          close: async () => {
+            await serverMemory.close();
+            await components.close();
+          },
+        };
         closing ??= drainAndClose(
-          { app, manager, logger, components, agent: resources, shutdownTimeoutMs: deployment.shutdownTimeoutMs },
+          {
+            app,
+            manager,
+            logger,
+            components: withMemoryFlush,
+            agent: resources,
+            shutdownTimeoutMs: deployment.shutdownTimeoutMs,
+          },
           closeOptions,
         );
         return closing;

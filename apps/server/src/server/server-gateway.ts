@@ -49,8 +49,17 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     ...(server.corsOrigins.length === 0
       ? {}
       : { cors: { origins: server.corsOrigins.includes("*") ? "*" : server.corsOrigins } }),
-    // config.yaml's keys are the operator's: each is an admin key (user "default").
-    ...(server.apiKeys.length === 0 ? {} : { auth: { apiKeys: server.apiKeys.map((key) => ({ key, admin: true })) } }),
+    // A plain key is the operator's: an admin key (user "default"); `{ key, user_id }` authenticates that user.
+    ...(server.apiKeys.length === 0
+      ? {}
+      : {
+          auth: {
+            apiKeys: server.apiKeys.map((key) => {
+              const user = server.apiKeyUsers?.find((u) => u.key === key);
+              return user === undefined ? { key, admin: true } : { key, userId: user.userId, admin: user.admin };
+            }),
+          },
+        }),
     healthChecks: components.healthChecks,
     healthDetails: healthDetailsOf(manager, components.bridge),
     openapi: {
