@@ -91,7 +91,8 @@ export function applySummaryUpdate(summaries: MemorySummaries, update: SummaryUp
 
 /** Facts by confidence, highest first (newer first on ties). */
 export function byConfidence(a: MemoryFact, b: MemoryFact): number {
-  return b.confidence - a.confidence || b.updatedAt.localeCompare(a.updatedAt);
+  // ISO times compare as strings; localeCompare would cost a collator call per comparison.
+  return b.confidence - a.confidence || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
 }
 
 const terms = (text: string): string[] =>

@@ -49,7 +49,8 @@ export interface StoreMemoryBackendOptions {
 }
 
 const SUMMARIES_KEY = "summaries";
-const PAGE = 500;
+/** Items per store search: one call for any scope under 2,048 facts (a full page costs one more call). */
+const PAGE = 2048;
 
 interface StoredManifest extends MemorySummaries {
   readonly version: "1.0";

@@ -75,25 +75,40 @@ export function formatMemory(doc: MemoryDocument, options: MemoryFormatOptions):
   let used = head.length === 0 ? 0 : count(head.join("\n"));
   const facts = doc.facts.filter((f) => typeof f.content === "string" && f.content.trim() !== "").sort(byConfidence);
   const guaranteed = new Set(options.guaranteedCategories);
-  const chosen = new Set<MemoryFact>();
+  const chosen = new Map<MemoryFact, string>();
   const header = count("\nFacts:");
+  // No fact line is shorter than "- [goal | 0.00] x": with less room than that, stop scanning.
+  const smallest = count("\n- [goal | 0.00] x");
+  const room = (): number => options.maxInjectionTokens - used - header;
+  const measured = new Map<MemoryFact, readonly [string, number]>();
+  const measure = (f: MemoryFact): readonly [string, number] => {
+    let m = measured.get(f);
+    if (m === undefined) {
+      const line = factLine(f);
+      m = [line, count(`\n${line}`)];
+      measured.set(f, m);
+    }
+    return m;
+  };
   let guaranteedUsed = 0;
   for (const f of facts) {
     if (!guaranteed.has(f.category)) continue;
-    const cost = count(`\n${factLine(f)}`);
-    if (guaranteedUsed + cost > options.guaranteedTokenBudget) continue;
-    if (used + header + cost > options.maxInjectionTokens) continue;
+    if (room() < smallest || options.guaranteedTokenBudget - guaranteedUsed < smallest) break;
+    const [line, cost] = measure(f);
+    if (guaranteedUsed + cost > options.guaranteedTokenBudget || cost > room()) continue;
     guaranteedUsed += cost;
     used += cost;
-    chosen.add(f);
+    chosen.set(f, line);
   }
   for (const f of facts) {
+    if (room() < smallest) break;
     if (chosen.has(f)) continue;
-    const cost = count(`\n${factLine(f)}`);
-    if (used + header + cost > options.maxInjectionTokens) continue;
+    const [line, cost] = measure(f);
+    if (cost > room()) continue;
     used += cost;
-    chosen.add(f);
+    chosen.set(f, line);
   }
-  const lines = chosen.size === 0 ? head : [...head, "Facts:", ...facts.filter((f) => chosen.has(f)).map(factLine)];
+  const lines =
+    chosen.size === 0 ? head : [...head, "Facts:", ...facts.filter((f) => chosen.has(f)).map((f) => chosen.get(f))];
   return lines.join("\n");
 }
