@@ -22,7 +22,7 @@ function safeHref(raw: unknown): string | undefined {
 }
 
 /** The hits of a search tool's text, or `undefined` when it is not one. */
-export function parseWebResults(
+function parseWebResults(
   text: string,
 ): { query: string; hits: WebHit[]; images: boolean } | { query: string; error: string } | undefined {
   if (!text.startsWith("{")) return undefined;
