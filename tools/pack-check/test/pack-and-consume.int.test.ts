@@ -47,6 +47,18 @@ const bwrapExpected = process.env["CI"] === "true" || existsSync("/usr/bin/bwrap
 const PLANS: Readonly<Record<string, ConsumerPlan>> = {
   "@deerflow/agent": { prints: "Hello from the careful model." },
   "@deerflow/gateway": { serves: true },
+  "@deerflow/memory": {
+    prints: "Prefers metric units",
+    // The whole backend kit against the store backend on InMemoryStore, under node:test.
+    kitTest: [
+      'import * as nodeTest from "node:test";',
+      'import { InMemoryStore } from "@langchain/langgraph";',
+      'import { StoreMemoryBackend } from "@deerflow/memory";',
+      'import { memoryBackendConformance, nodeTestRunner } from "@deerflow/memory/testing";',
+      'memoryBackendConformance({ name: "StoreMemoryBackend", makeBackend: async () => ({ backend: new StoreMemoryBackend({ store: new InMemoryStore() }) }), ...nodeTestRunner(nodeTest) });',
+      "",
+    ].join("\n"),
+  },
   "@deerflow/runtime": {
     prints: "success",
     optionalPeers: ["ioredis", "pg"],

@@ -1,7 +1,8 @@
 /**
  * `@deerflow/memory/testing`: the conformance kit for `MemoryBackend`
  * implementations. The kit registers its suite with the test functions it is
- * given (vitest's or jest's `describe`, `it`, `expect`); no test framework is imported.
+ * given (vitest's or jest's `describe`, `it`, `expect`, or `nodeTestRunner(nodeTest)` for
+ * `node:test`); no test framework is imported.
  *
  * @packageDocumentation
  */
@@ -10,3 +11,13 @@ export {
   type MemoryBackendConformanceOptions,
   type MemoryBackendHandle,
 } from "./memory-backend-conformance.js";
+export {
+  assertExpect,
+  nodeTestRunner,
+  type ConformanceDescribe,
+  type ConformanceExpect,
+  type ConformanceIt,
+  type ConformanceMatchers,
+  type ConformanceRunner,
+  type NodeTestModule,
+} from "@deerflow/kernel";
