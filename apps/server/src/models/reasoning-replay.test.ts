@@ -80,6 +80,24 @@ describe("replay_reasoning (OpenAI-compatible models)", () => {
     ]);
   });
 
+  it("stays aligned when one message converts to two request messages (an audio reply)", async () => {
+    endpoint = await startScriptedOpenAI({ script: () => ({ text: "ok" }) });
+    const model = await createChatModel(entry(endpoint.baseURL, true));
+    await model.invoke([
+      new HumanMessage("say it"),
+      new AIMessage({ content: "spoken", additional_kwargs: { audio: { id: "audio_1" }, reasoning_content: "first" } }),
+      new HumanMessage("again"),
+      new AIMessage({ content: "ok", additional_kwargs: { reasoning_content: "second" } }),
+      new HumanMessage("thanks"),
+    ]);
+    const sent = endpoint.requests[0]!.messages.filter((m) => m["role"] === "assistant");
+    expect(sent.map((m) => [m["audio"] === undefined ? "text" : "audio", m["reasoning_content"]])).toEqual([
+      ["text", "first"],
+      ["audio", undefined],
+      ["text", "second"],
+    ]);
+  });
+
   it("is off unless configured: the request carries no reasoning_content (LangChain's default)", async () => {
     endpoint = await startScriptedOpenAI({ script: () => ({ text: "x" }) });
     await (await createChatModel(entry(endpoint.baseURL))).invoke(history);
