@@ -40,7 +40,9 @@ export class ThreadUploadsListing extends Set<string> {
    * Adds a glance to each file: the outline of a Markdown file or of a
    * document's Markdown companion (`L<line>: <heading>`), else a preview of
    * its first lines; binary and unreadable files get none. Reads at most
-   * {@link OUTLINE_SCAN_LINES} lines per file, in parallel, and never throws.
+   * {@link OUTLINE_SCAN_LINES} lines per file, in parallel, and never throws. (A file
+   * whose first lines are enormous is read up to the sandbox's own text cap, 100 MiB,
+   * as the `read_file` tool would; the sandbox API has no byte-ranged read.)
    *
    * @param files - the files listed in the block (already capped)
    * @returns the same files, with `glance` where there is one
