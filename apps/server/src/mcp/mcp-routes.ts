@@ -89,7 +89,7 @@ const statusResponseSchema = {
           name: { type: "string" },
           enabled: { type: "boolean" },
           type: { type: "string" },
-          state: { enum: ["connected", "failed", "disabled"] },
+          state: { enum: ["connected", "failed", "disabled", "pending"] },
           error: { type: ["string", "null"] },
           tool_count: { type: "integer" },
           tools: {

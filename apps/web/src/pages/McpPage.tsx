@@ -12,7 +12,7 @@ interface ServerStatus {
   readonly name: string;
   readonly enabled: boolean;
   readonly type: string;
-  readonly state: "connected" | "failed" | "disabled";
+  readonly state: "connected" | "failed" | "disabled" | "pending";
   readonly error: string | null;
   readonly tool_count: number;
   readonly tools: readonly { readonly name: string; readonly description: string }[];
@@ -24,6 +24,7 @@ const STATE_LABEL: Record<ServerStatus["state"], string> = {
   connected: "connected",
   failed: "failed",
   disabled: "disabled",
+  pending: "starting…",
 };
 
 export function McpPage() {

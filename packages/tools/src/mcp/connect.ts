@@ -20,6 +20,8 @@ export interface ConnectOptions {
   readonly oauth?: OAuthTokenProvider | undefined;
   /** Client name sent in `initialize`. */
   readonly clientName?: string;
+  /** Aborting stops the connect and tears the transport down (a closing toolset leaves no child starting). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -79,6 +81,12 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
   const transport = createMcpTransport(name, spec, options.oauth);
   const client = new Client({ name: options.clientName ?? "deerflow", version: "0.1.0" });
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new McpError("MCP_CLOSED", `connecting to MCP server '${name}' was cancelled`));
+    if (options.signal?.aborted === true) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
@@ -91,7 +99,7 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
     );
   });
   try {
-    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), timeout]);
+    await Promise.race([client.connect(transport, { timeout: options.timeoutMs }), timeout, aborted]);
     return client;
   } catch (err) {
     await client.close().catch(() => {});
@@ -103,5 +111,6 @@ export async function connectMcpServer(name: string, spec: McpServerSpec, option
     });
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) options.signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -5,7 +5,7 @@ import type { McpToolset } from "./mcp-toolset.js";
 import { createMcpToolsMiddleware, estimateToolTokens } from "./mcp-tools-middleware.js";
 import { catalogHash } from "./tool-search.js";
 
-const make = (name: string, description = `does ${name}`) =>
+const make = (name: string, description = `does ${name}`): StructuredToolInterface =>
   new DynamicStructuredTool({
     name,
     description,

@@ -33,6 +33,11 @@ export interface McpToolsetOptions {
   readonly maxSessions?: number;
   /** A pooled session unused this long is closed. Default 10 minutes. */
   readonly sessionIdleMs?: number;
+  /**
+   * How long a (re)load waits for slow servers before answering with the tools it has; a server
+   * still starting shows as `pending` and its tools join when it answers. Default 10 s.
+   */
+  readonly firstLoadWaitMs?: number;
 }
 
 /** The metadata every MCP tool carries (`tool.metadata.mcp`); deferral keys off it. */
@@ -60,10 +65,13 @@ interface ServerState {
 
 /** One loaded configuration: its tools, sessions and calls in flight. */
 class Generation {
-  readonly tools: StructuredToolInterface[] = [];
+  /** Replaced (never mutated) when a server joins, so a caller's snapshot stays consistent. */
+  tools: readonly StructuredToolInterface[] = [];
   readonly servers = new Map<string, ServerState>();
   readonly pool: McpSessionPool;
   readonly oauth = new Map<string, OAuthTokenProvider>();
+  /** Aborted on close: discoveries and connects still under way stop and close their transports. */
+  readonly lifetime = new AbortController();
   #inflight = 0;
   #retired = false;
   #closed: Promise<void> | undefined;
@@ -73,6 +81,27 @@ class Generation {
     pool: (gen: Generation) => McpSessionPool,
   ) {
     this.pool = pool(this);
+  }
+
+  /**
+   * Adds a server's tools, sorted by name so the order the model sees does not depend on which server answered first.
+   *
+   * @param tools - the server's tools
+   * @param logger - where duplicate names are reported
+   */
+  add(tools: readonly StructuredToolInterface[], logger: Logger): void {
+    const seen = new Set(this.tools.map((t) => t.name));
+    const fresh: StructuredToolInterface[] = [];
+    for (const tool of tools) {
+      if (seen.has(tool.name)) {
+        logger.warn({ tool: tool.name }, `Skipping duplicate MCP tool name '${tool.name}'`);
+        continue;
+      }
+      seen.add(tool.name);
+      fresh.push(tool);
+    }
+    if (fresh.length > 0)
+      this.tools = [...this.tools, ...fresh].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   enter(): () => void {
@@ -92,6 +121,7 @@ class Generation {
   }
 
   close(): Promise<void> {
+    this.lifetime.abort();
     this.#closed ??= this.pool.close();
     return this.#closed;
   }
@@ -202,7 +232,7 @@ export class McpToolset {
           name,
           enabled: spec.enabled !== false,
           type: spec.type ?? "stdio",
-          state: "disabled",
+          state: spec.enabled === false ? "disabled" : "pending",
           toolCount: 0,
           tools: [],
         },
@@ -211,17 +241,27 @@ export class McpToolset {
         gen.oauth.set(name, new OAuthTokenProvider(spec.oauth));
     }
     const enabled = [...gen.servers.entries()].filter(([, s]) => s.spec.enabled !== false);
-    const loaded = await Promise.all(enabled.map(([name, s]) => this.#discover(gen, name, s)));
-    const seen = new Set<string>();
-    for (const tools of loaded)
-      for (const tool of tools) {
-        if (seen.has(tool.name)) {
-          this.#logger.warn({ tool: tool.name }, `Skipping duplicate MCP tool name '${tool.name}'`);
-          continue;
-        }
-        seen.add(tool.name);
-        gen.tools.push(tool);
-      }
+    let ready = false;
+    const discoveries = enabled.map(([name, s]) =>
+      this.#discover(gen, name, s).then((tools) => {
+        gen.add(tools, this.#logger);
+        if (ready && tools.length > 0)
+          this.#logger.info(
+            { server: name, tools: tools.length },
+            `MCP server '${name}' joined with ${tools.length} tool(s)`,
+          );
+      }),
+    );
+    // A slow server does not hold the first model call for its whole init timeout: its tools join when it answers.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(discoveries),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, this.#options.firstLoadWaitMs ?? 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    ready = true;
     if (this.#closed) {
       await gen.close();
       throw new McpError("MCP_CLOSED", "the MCP toolset is closed");
@@ -252,6 +292,7 @@ export class McpToolset {
     return connectMcpServer(server, state.spec, {
       timeoutMs: this.#initTimeoutMs(state.spec),
       oauth: gen.oauth.get(server),
+      signal: gen.lifetime.signal,
     });
   }
 
@@ -260,6 +301,9 @@ export class McpToolset {
     const timeoutMs = this.#initTimeoutMs(spec);
     let timer: NodeJS.Timeout | undefined;
     let client: Client | undefined;
+    // A closing toolset also closes a discovery session stuck after connect (e.g. in tools/list).
+    const onClose = (): void => void client?.close().catch(() => undefined);
+    gen.lifetime.signal.addEventListener("abort", onClose, { once: true });
     const work = (async () => {
       client = await this.#connect(gen, name);
       return loadMcpTools(name, client, { throwOnLoadError: false });
@@ -294,7 +338,10 @@ export class McpToolset {
       return [];
     } finally {
       clearTimeout(timer);
-      const closeDiscovery = (): void => void client?.close().catch(() => undefined);
+      const closeDiscovery = (): void => {
+        gen.lifetime.signal.removeEventListener("abort", onClose);
+        void client?.close().catch(() => undefined);
+      };
       void work.then(closeDiscovery, closeDiscovery);
     }
   }

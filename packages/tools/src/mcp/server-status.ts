@@ -16,8 +16,11 @@ export interface McpServerStatus {
   readonly name: string;
   readonly enabled: boolean;
   readonly type: McpTransportType;
-  /** `connected`: discovery succeeded; `failed`: skipped (see `error`); `disabled`: `enabled: false`. */
-  readonly state: "connected" | "failed" | "disabled";
+  /**
+   * `connected`: discovery succeeded; `failed`: skipped (see `error`); `disabled`: `enabled: false`;
+   * `pending`: still starting (its tools join when it answers).
+   */
+  readonly state: "connected" | "failed" | "disabled" | "pending";
   /** Why discovery failed (only when `failed`). */
   readonly error?: string;
   readonly toolCount: number;

@@ -1,4 +1,4 @@
-import { DynamicStructuredTool } from "@langchain/core/tools";
+import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import {
   TOOL_SEARCH_MAX_RESULTS,
@@ -8,7 +8,7 @@ import {
   searchTools,
 } from "./tool-search.js";
 
-const make = (name: string, description: string) =>
+const make = (name: string, description: string): StructuredToolInterface =>
   new DynamicStructuredTool({
     name,
     description,

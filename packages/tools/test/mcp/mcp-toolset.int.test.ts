@@ -12,6 +12,7 @@ import {
   failingStdio,
   filesystemStdio,
   hangingStdio,
+  slowStdio,
   startHttpEverything,
   type HttpEverything,
 } from "../support/mcp-servers.js";
@@ -90,6 +91,38 @@ describe("McpToolset against real servers", () => {
     expect((await call(find(tools, "web_echo"), { message: "over http" })).content).toBe("Echo: over http");
     const read = await call(find(tools, "fs_read_text_file"), { path: path.join(tmp, "hello.txt") });
     expect(read.content).toContain("hello from the filesystem server");
+  });
+
+  it("answers without waiting for a slow server, whose tools join when it answers", async () => {
+    const ts = toolset(
+      {
+        fast: { type: "http", url: http.url },
+        slow: slowStdio(8000),
+        stuck: { ...hangingStdio(), sessionInitTimeout: 60 },
+      },
+      { firstLoadWaitMs: 3000 },
+    );
+    const before = childPids();
+    const started = Date.now();
+    const first = await ts.tools();
+    expect(Date.now() - started).toBeLessThan(30_000); // not the stuck server's 60 s
+    expect(first.some((t) => t.name === "fast_echo")).toBe(true);
+    if (first.some((t) => t.name === "slow_echo"))
+      throw new Error("the machine was too slow to see the slow server pending");
+    const status = Object.fromEntries((await ts.status()).map((s) => [s.name, s.state]));
+    expect(status).toMatchObject({ fast: "connected", slow: "pending", stuck: "pending" });
+    let later: readonly StructuredToolInterface[] = first;
+    const end = Date.now() + 60_000;
+    while (!later.some((t) => t.name === "slow_echo") && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 200));
+      later = await ts.tools();
+    }
+    expect((await call(find(later, "slow_echo"), { message: "late" })).content).toBe("Echo: late");
+    expect(later.map((t) => t.name)).toEqual([...later.map((t) => t.name)].sort());
+    // The stuck server is still starting; closing stops it too.
+    expect((await ts.status()).find((x) => x.name === "stuck")?.state).toBe("pending");
+    await ts.close();
+    await eventually(() => childPids().filter((p) => !before.includes(p)).length === 0);
   });
 
   it("turns images into image_url blocks, resources into text with their uri, structuredContent into JSON text", async () => {

@@ -32,6 +32,12 @@ export const failingStdio = (): McpServerSpec => ({
   command: process.execPath,
   args: [fileURLToPath(new URL("failing-mcp-server.mjs", import.meta.url))],
 });
+export const slowStdio = (delayMs: number): McpServerSpec => ({
+  type: "stdio",
+  command: process.execPath,
+  args: [fileURLToPath(new URL("slow-mcp-server.mjs", import.meta.url)), EVERYTHING_BIN, "stdio"],
+  env: { SLOW_START_MS: String(delayMs) },
+});
 export const hangingStdio = (): McpServerSpec => ({
   type: "stdio",
   command: process.execPath,
