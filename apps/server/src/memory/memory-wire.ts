@@ -7,13 +7,13 @@
 import type { MemoryDocument, MemoryFact } from "@deerflow/memory";
 
 /** A fact on the wire. */
-export type WireFact = Omit<MemoryFact, "source" | "expectedValidDays"> & {
+type WireFact = Omit<MemoryFact, "source" | "expectedValidDays"> & {
   readonly source: string;
   readonly expected_valid_days?: number;
 };
 
 /** @returns the fact as DeerFlow's routes show it */
-export function toWireFact(fact: MemoryFact): WireFact {
+function toWireFact(fact: MemoryFact): WireFact {
   const { source, expectedValidDays, ...rest } = fact;
   return {
     ...rest,

@@ -12,7 +12,7 @@ export interface SectionUpdateResult {
 }
 
 /** A fact the model proposes. */
-export interface NewFactResult {
+interface NewFactResult {
   readonly content?: unknown;
   readonly category?: unknown;
   readonly confidence?: unknown;

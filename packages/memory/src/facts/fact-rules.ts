@@ -8,7 +8,7 @@ import { MEMORY_ERROR_TEXT, MemoryError } from "../errors.js";
 import { FACT_CATEGORIES, type FactCategory, type FactPatch, type MemoryFact, type NewFact } from "../types.js";
 
 /** Default confidence of a fact added without one (DeerFlow). */
-export const DEFAULT_FACT_CONFIDENCE = 0.5;
+const DEFAULT_FACT_CONFIDENCE = 0.5;
 
 /** The key duplicates are found by: trimmed, whitespace-collapsed, case-folded content. */
 export function factKey(content: string): string {
@@ -16,7 +16,7 @@ export function factKey(content: string): string {
 }
 
 /** A new fact id, `fact_<32 hex>`. */
-export function newFactId(): string {
+function newFactId(): string {
   return `fact_${randomUUID().replaceAll("-", "")}`;
 }
 
