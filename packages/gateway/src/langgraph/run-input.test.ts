@@ -115,6 +115,17 @@ describe("toCreateRunInput", () => {
     expect(input.context).toEqual({ user_id: "alice", locale: "en" });
   });
 
+  it("passes durability on, reads checkpoint_during as its older spelling, and leaves it absent otherwise", () => {
+    const of = (body: Record<string, unknown>) =>
+      toCreateRunInput({ assistant_id: "agent", ...body }, assistant, "t1", "reject", "alice").durability;
+    expect(of({ durability: "exit" })).toBe("exit");
+    expect(of({ durability: "sync", checkpoint_during: false })).toBe("sync");
+    expect(of({ checkpoint_during: false })).toBe("exit");
+    expect(of({ checkpoint_during: true })).toBe("async");
+    expect(of({ durability: null, checkpoint_during: null })).toBeUndefined();
+    expect(of({})).toBeUndefined();
+  });
+
   it("takes checkpoint_id when no checkpoint object names one", () => {
     expect(checkpointIdOf({ assistant_id: "a", checkpoint_id: "c1", checkpoint: { checkpoint_ns: "" } })).toBe("c1");
     expect(checkpointIdOf({ assistant_id: "a", checkpoint: null })).toBeUndefined();

@@ -86,5 +86,10 @@ export function toCreateRunInput(
   if (after !== undefined) input.interruptAfter = after;
   const checkpointId = checkpointIdOf(body);
   if (checkpointId !== undefined) input.checkpointId = checkpointId;
+  // `checkpoint_during` is the Platform's older spelling: false = checkpoint only at exit.
+  const durability =
+    body.durability ??
+    (typeof body.checkpoint_during === "boolean" ? (body.checkpoint_during ? "async" : "exit") : null);
+  if (durability !== null) input.durability = durability;
   return input;
 }

@@ -156,8 +156,11 @@ export const runCreateSchema = {
       items: { type: "string" },
       description: "Not supported: only null or [].",
     },
-    checkpoint_during: nullableBoolean("Ignored."),
-    durability: nullableEnum(["sync", "async", "exit"], "Ignored."),
+    checkpoint_during: nullableBoolean("Deprecated spelling of `durability`: false is `exit`, true `async`."),
+    durability: nullableEnum(
+      ["sync", "async", "exit"],
+      "When the run's checkpoints are written: after every step (`async`, the default; `sync` waits for each write) or once when the run ends (`exit`).",
+    ),
     strict_resume: nullableBoolean("Ignored."),
     langsmith_tracer: nullableObject("Ignored."),
   },

@@ -323,6 +323,29 @@ describe.each(SDKS)("LangGraph API with %s", (_name, makeClient) => {
     });
   });
 
+  describe("durability", () => {
+    it("checkpoints every step by default and once with durability exit (or checkpoint_during false)", async () => {
+      const historyAfter = async (extra: Record<string, unknown>): Promise<number> => {
+        const thread = await client.threads.create();
+        const res = await fetch(`${server.apiUrl}/threads/${thread.thread_id}/runs/wait`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ assistant_id: "agent", input: human("durable"), ...extra }),
+        });
+        expect(res.status).toBe(200);
+        expect(lastMessage(await res.json())).toMatchObject({ content: "You said: durable" });
+        const state = await client.threads.getState<Values>(thread.thread_id);
+        expect(lastMessage(state.values)).toMatchObject({ content: "You said: durable" });
+        return (await client.threads.getHistory(thread.thread_id, { limit: 100 })).length;
+      };
+      const everyStep = await historyAfter({});
+      expect(everyStep).toBeGreaterThanOrEqual(3);
+      expect(await historyAfter({ durability: "exit" })).toBeLessThan(everyStep);
+      expect(await historyAfter({ checkpoint_during: false })).toBeLessThan(everyStep);
+      expect(await historyAfter({ durability: "sync" })).toBe(everyStep);
+    });
+  });
+
   describe("stateless runs", () => {
     it("streams on a temporary thread that is deleted afterwards", async () => {
       const events = await collect(

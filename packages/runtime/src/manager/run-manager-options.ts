@@ -5,7 +5,14 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkp
 import type { RunCoordinator } from "../coordination/run-coordinator.js";
 import type { Logger } from "../logger.js";
 import type { RunStore } from "../runs/run-store.js";
-import type { CancelAction, DisconnectMode, MultitaskStrategy, RunCommand, RunConfig } from "../runs/types.js";
+import type {
+  CancelAction,
+  DisconnectMode,
+  Durability,
+  MultitaskStrategy,
+  RunCommand,
+  RunConfig,
+} from "../runs/types.js";
 import type { StreamBridge } from "../stream/stream-bridge.js";
 import type { GraphFactory } from "../worker/types.js";
 
@@ -43,6 +50,11 @@ export interface RunManagerOptions {
   /** Timeout applied to runs that do not set one. Default: none. */
   defaultTimeoutMs?: number;
   /**
+   * Durability of runs that do not set one. Default: none (LangGraph's own, `async`). `exit` writes
+   * one checkpoint per run instead of one per step, at the cost described on {@link Durability}.
+   */
+  defaultDurability?: Durability;
+  /**
    * Longest wait for one call of the coordinator: taking a new run's lease in
    * `create`, delivering a cancel request, releasing a finished run's lease,
    * the sweep's checks. While Redis is down a call would otherwise wait as long
@@ -76,6 +88,8 @@ export interface CreateRunInput {
   ifNotExists?: "create" | "reject";
   threadMetadata?: Record<string, unknown>;
   timeoutMs?: number;
+  /** When the run's checkpoints are written; default the manager's `defaultDurability`. Unknown values fail with `INVALID_ARGUMENT`. */
+  durability?: Durability;
 }
 
 /** Options of {@link RunManager.cancel}. */

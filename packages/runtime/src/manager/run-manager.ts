@@ -16,7 +16,7 @@ import { WakeSet } from "../internal/wake.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { MemoryRunStore } from "../runs/memory-run-store.js";
 import type { RunListQuery, RunStore } from "../runs/run-store.js";
-import { isTerminalRunStatus, type CancelAction, type RunKwargs, type RunRecord } from "../runs/types.js";
+import { DURABILITIES, isTerminalRunStatus, type CancelAction, type RunKwargs, type RunRecord } from "../runs/types.js";
 import { MemoryStreamBridge } from "../stream/memory-stream-bridge.js";
 import type { StreamBridge, StreamItem, SubscribeOptions } from "../stream/stream-bridge.js";
 import { executeRun } from "../worker/execute-run.js";
@@ -74,6 +74,7 @@ export class RunManager {
   /**
    * @param options - graphs plus optional store, bridge, coordinator, checkpointer and timings
    * @throws RuntimeError `CONFIG_INVALID` for an `coordinatorTimeoutMs` that is not a positive integer
+   *   or an unknown `defaultDurability`
    */
   constructor(options: RunManagerOptions) {
     const limit = options.coordinatorTimeoutMs;
@@ -81,6 +82,13 @@ export class RunManager {
       throw new RuntimeError(
         "CONFIG_INVALID",
         `coordinatorTimeoutMs must be a positive integer number of milliseconds, got ${String(limit)}`,
+      );
+    }
+    const durability = options.defaultDurability;
+    if (durability !== undefined && !DURABILITIES.includes(durability)) {
+      throw new RuntimeError(
+        "CONFIG_INVALID",
+        `defaultDurability must be one of ${DURABILITIES.join(", ")}, got ${JSON.stringify(durability) ?? String(durability)}`,
       );
     }
     this.options = options;
@@ -570,6 +578,16 @@ export class RunManager {
     if (input.interruptAfter !== undefined) kwargs.interruptAfter = input.interruptAfter;
     if (input.checkpointId !== undefined) kwargs.checkpointId = input.checkpointId;
     if (timeoutMs !== undefined) kwargs.timeoutMs = timeoutMs;
+    const durability = input.durability ?? this.options.defaultDurability;
+    if (durability !== undefined) {
+      if (!DURABILITIES.includes(durability)) {
+        throw new RuntimeError(
+          "INVALID_ARGUMENT",
+          `durability must be one of ${DURABILITIES.join(", ")}, got ${JSON.stringify(durability) ?? String(durability)}.`,
+        );
+      }
+      kwargs.durability = durability;
+    }
     return kwargs;
   }
 

@@ -37,6 +37,20 @@ export type MultitaskStrategy = "reject" | "interrupt" | "rollback" | "enqueue";
  */
 export type CancelAction = "interrupt" | "rollback";
 
+/**
+ * When a run's checkpoints are written (LangGraph's `durability`).
+ *
+ * - `async` (LangGraph's default): after every step, while the next step runs.
+ * - `sync`: after every step, before the next step starts.
+ * - `exit`: once, when the run ends (done, failed, cancelled or at an interrupt). Fewest writes;
+ *   the thread's state shows the run's progress only at its end, and a crash of the process loses
+ *   the whole run's progress (the thread stays at its state before the run).
+ */
+export type Durability = "sync" | "async" | "exit";
+
+/** The {@link Durability} values. */
+export const DURABILITIES: readonly Durability[] = ["sync", "async", "exit"];
+
 /** Status of a thread as seen by clients. */
 export type ThreadStatus = "idle" | "busy" | "interrupted" | "error";
 
@@ -89,6 +103,8 @@ export interface RunKwargs {
   checkpointId?: string;
   /** Run timeout in milliseconds; reaching it ends the run with status `timeout`. */
   timeoutMs?: number;
+  /** When the run's checkpoints are written; absent: LangGraph's default (`async`). */
+  durability?: Durability;
 }
 
 /** A run as stored. Timestamps are ISO-8601 UTC strings. */

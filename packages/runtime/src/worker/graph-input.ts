@@ -66,5 +66,6 @@ export function graphStreamOptionsOf(
   if (kwargs.context !== undefined) options["context"] = kwargs.context;
   if (kwargs.interruptBefore !== undefined) options["interruptBefore"] = kwargs.interruptBefore;
   if (kwargs.interruptAfter !== undefined) options["interruptAfter"] = kwargs.interruptAfter;
+  if (kwargs.durability !== undefined) options["durability"] = kwargs.durability;
   return options;
 }
