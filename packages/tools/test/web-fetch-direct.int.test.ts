@@ -97,6 +97,20 @@ describe("web_fetch (direct)", () => {
     expect(await get(open(), "/missing")).toMatch(/answered HTTP 404$/);
   });
 
+  it("reads a PDF through the host's pdfToMarkdown, named by its file, within max_bytes", async () => {
+    const seen: number[] = [];
+    const withPdf = createWebFetchTool({
+      provider: "fetch",
+      options: { allow_private_addresses: true },
+      pdfToMarkdown: async (data) => {
+        seen.push(data.byteLength);
+        return `## Page 1\n\n${Buffer.from(data).toString("latin1")}`;
+      },
+    });
+    expect(await get(withPdf, "/pdf")).toBe("# pdf\n\n## Page 1\n\n%PDF-1.4 ...");
+    expect(seen).toEqual([12]);
+  });
+
   it("truncates to max_chars (4096 by default)", async () => {
     expect(await get(open(), "/long")).toHaveLength(4096);
     expect(await get(open({ max_chars: 500 }), "/long")).toHaveLength(500);

@@ -8,6 +8,7 @@ import { load as parseYaml } from "js-yaml";
 import { validateToolsConfig } from "@deerflow/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configTexts } from "../../test/support/config-text.js";
+import { pdfWithPages } from "../../test/support/documents.js";
 import { loadConfig } from "../config/index.js";
 import { silentLogger } from "../logger.js";
 import { createConfiguredToolDeps } from "./configured-tools.js";
@@ -17,6 +18,10 @@ let searx: Server;
 let base = "";
 beforeAll(async () => {
   searx = createServer((req, res) => {
+    if (req.url === "/files/report.pdf") {
+      res.writeHead(200, { "content-type": "application/pdf" });
+      return res.end(pdfWithPages(["Deer cross the river in May"]));
+    }
     const q = new URL(req.url ?? "/", "http://x").searchParams.get("q") ?? "";
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
@@ -86,6 +91,22 @@ describe("tools: in config.yaml", () => {
     expect(warnings).toContain("tools: config.yaml changed but does not load; the previous tool options stay");
     await writeFile(file, yaml(4));
     expect(await count()).toBe(4);
+  });
+});
+
+describe("web_fetch in the server", () => {
+  it("reads a PDF with the uploads converter's pdf.js extraction", async () => {
+    const loaded = await cfg.load(
+      yaml(
+        3,
+        ["  - name: web_fetch", "    group: web", "    use: fetch", "    allow_private_addresses: true"].join("\n"),
+      ),
+    );
+    const deps = await createConfiguredToolDeps(loaded, { logger: silentLogger, env: {}, cwd: loaded.dir });
+    const fetchTool = deps.tools().find((t) => t.name === "web_fetch");
+    expect(await fetchTool?.invoke({ url: `${base}/files/report.pdf` })).toBe(
+      "# report.pdf\n\n## Page 1\n\nDeer cross the river in May",
+    );
   });
 });
 

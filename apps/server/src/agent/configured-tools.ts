@@ -20,6 +20,7 @@ import {
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import type { Logger } from "../logger.js";
 import { loadExport } from "../plugins/index.js";
+import { pdfToMarkdown } from "../uploads/document-converter.js";
 
 /** What {@link createConfiguredToolDeps} built. */
 export interface ConfiguredToolDeps {
@@ -110,6 +111,8 @@ export async function createConfiguredToolDeps(
     store,
     env: options.env,
     logger: options.logger,
+    // The uploads converter's pdf.js text extraction (loaded on the first PDF only).
+    pdfToMarkdown,
     loadExport: (use) =>
       loadExport(use, { cwd: options.cwd, configDir: loaded.baseDir, expect: "any", purpose: "tool" }),
   });

@@ -16,6 +16,8 @@ export interface ProviderContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The tool's `timeout` in milliseconds. */
   readonly timeoutMs: number;
+  /** PDF bytes to Markdown, when the host supplies a parser (the direct `web_fetch` refuses PDFs without one). */
+  readonly pdfToMarkdown?: (data: Uint8Array) => Promise<string>;
   /** The run's cancellation. */
   readonly signal?: AbortSignal;
   readonly logger: Logger;

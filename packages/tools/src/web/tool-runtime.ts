@@ -21,6 +21,11 @@ export interface WebToolDeps {
   /** Environment for API key fallbacks (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logger?: Logger;
+  /**
+   * PDF bytes to Markdown for the direct `web_fetch` (e.g. pdf.js text per page). Parsing
+   * untrusted documents is the host's choice: without it PDFs get a refusal text.
+   */
+  readonly pdfToMarkdown?: (data: Uint8Array) => Promise<string>;
 }
 
 /** Where a tool's options come from, read at each call. */
@@ -52,6 +57,7 @@ export function callContext(
     env: deps.env ?? process.env,
     timeoutMs,
     ...(signal === undefined ? {} : { signal }),
+    ...(deps.pdfToMarkdown === undefined ? {} : { pdfToMarkdown: deps.pdfToMarkdown }),
     logger: deps.logger ?? silentLogger,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `use: fetch`: the page is fetched here, through the SSRF-safe fetcher, and
  * read by content type: HTML through Readability to Markdown, text as it is,
- * PDFs refused with a clear text (no PDF parser in this package).
+ * PDFs through the host's `pdfToMarkdown` (refused with a clear text without one:
+ * this package ships no PDF parser).
  */
 import { finalUrl, readLimitedBody } from "../safe-fetch/safe-fetch.js";
 import { WebToolError } from "../web-tool-error.js";
@@ -38,11 +39,17 @@ export const directFetch: WebFetchProvider = {
       throw new WebToolError("PROVIDER_HTTP", `${url} answered HTTP ${res.status}`);
     }
     if (mime === "application/pdf") {
-      await res.body?.cancel();
-      throw new WebToolError(
-        "PROVIDER_RESPONSE",
-        `${url} is a PDF document; web_fetch reads HTML and text pages only (download it into the sandbox to read it)`,
-      );
+      if (ctx.pdfToMarkdown === undefined) {
+        await res.body?.cancel();
+        throw new WebToolError(
+          "PROVIDER_RESPONSE",
+          `${url} is a PDF document; web_fetch reads HTML and text pages only (download it into the sandbox to read it)`,
+        );
+      }
+      const text = (await ctx.pdfToMarkdown(await readLimitedBody(res, { maxBytes }))).trim();
+      if (text === "") throw new WebToolError("PROVIDER_RESPONSE", `${url} is a PDF without extractable text`);
+      const name = decodeURIComponent(new URL(finalUrl(res)).pathname.split("/").pop() ?? "") || "document.pdf";
+      return `# ${name}\n\n${text}`;
     }
     const isHtml = mime === "" || HTML.test(mime);
     if (!isHtml && !TEXT.test(mime)) {
