@@ -167,6 +167,8 @@ export {
 } from "./middleware/uploads/uploads-text.js";
 export {
   createPlanModeMiddleware,
+  PARALLEL_WRITE_TODOS_TEXT,
+  PlanModeState,
   WRITE_TODOS_TOOL_NAME,
   type PlanModeMiddlewareOptions,
 } from "./middleware/plan-mode/plan-mode-middleware.js";
@@ -203,7 +205,9 @@ export {
   createTokenUsageMiddleware,
   addTokenUsage,
   TokenUsageState,
+  type RunTokenUsage,
   type TokenUsage,
+  type TokenUsageMiddlewareOptions,
 } from "./middleware/token-usage/token-usage.js";
 export {
   createTokenBudgetMiddleware,

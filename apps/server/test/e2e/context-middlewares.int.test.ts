@@ -7,7 +7,8 @@
  * 2. tool-output budget: a 2 MB bash output never reaches the model whole; it is
  *    saved under outputs/.tool-results/ and the model gets a synopsis and the path;
  * 3. token usage: the thread's and the run's totals in the state and from
- *    `GET /api/threads/:id/token-usage`;
+ *    `GET /api/threads/:id/token-usage`, and each run's on its record
+ *    (`metadata.token_usage` of `GET /api/threads/:tid/runs/:rid`, the SDK's `runs.get`);
  * 4. token budget: over the budget, the tool calls are removed and the run's
  *    stop_reason is token_capped.
  */
@@ -39,6 +40,11 @@ function script(request: RecordedRequest): ScriptStep {
   const user = lastUser(request);
   if (user === "make a big output" && !answered)
     return { toolCalls: [{ name: "bash", args: { description: "print", command: BIG }, id: "call_big" }] };
+  if (user === "use a tool, then answer" && !answered)
+    return {
+      toolCalls: [{ name: "bash", args: { description: "greet", command: "echo hi" }, id: "call_echo" }],
+      usage: { promptTokens: 50, completionTokens: 5 },
+    };
   if (user === "spend a lot" && !answered)
     return {
       toolCalls: [{ name: "bash", args: { command: "echo hi" }, id: "call_spend" }],
@@ -157,6 +163,39 @@ token_budget:
       last_run: null,
     });
     expect((await fetch(`${t.url}/api/threads/00000000-0000-4000-8000-000000000000/token-usage`)).status).toBe(404);
+  });
+
+  it("token usage: each run's record carries its own usage in metadata.token_usage, per model", async () => {
+    const thread = await t.client.threads.create();
+    const runIds: string[] = [];
+    for (const text of ["one", "make it two"]) {
+      const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ type: "human", content: text }] },
+        metadata: { from: "test" },
+      });
+      await t.client.runs.join(thread.thread_id, run.run_id);
+      runIds.push(run.run_id);
+    }
+    const usage = { input_tokens: 120, output_tokens: 7, total_tokens: 127, llm_call_count: 1 };
+    for (const runId of runIds) {
+      // The SDK's runs.get and the raw route show the same record: the client's metadata kept, the usage added.
+      const record = (await t.client.runs.get(thread.thread_id, runId)) as { metadata: Record<string, unknown> };
+      expect(record.metadata).toMatchObject({ from: "test", token_usage: { ...usage, by_model: { main: usage } } });
+      const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/runs/${runId}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { metadata: unknown }).metadata).toEqual(record.metadata);
+    }
+  });
+
+  it("token usage: a run that calls a tool adds both model calls to its record", async () => {
+    const thread = await t.client.threads.create();
+    const run = await t.client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "use a tool, then answer" }] },
+    });
+    await t.client.runs.join(thread.thread_id, run.run_id);
+    const record = (await t.client.runs.get(thread.thread_id, run.run_id)) as { metadata: Record<string, unknown> };
+    const total = { input_tokens: 170, output_tokens: 12, total_tokens: 182, llm_call_count: 2 };
+    expect(record.metadata["token_usage"]).toEqual({ ...total, by_model: { main: total } });
   });
 
   it("token budget: over the budget the tool calls are removed and the run stops as token_capped", async () => {

@@ -5,6 +5,36 @@
  * DeerFlow). A new middleware is one entry at its place in {@link LEAD_CHAIN};
  * an entry whose part is not configured contributes nothing.
  *
+ * Where hooks live. LangChain compiles every `beforeAgent` / `beforeModel` /
+ * `afterModel` / `afterAgent` hook into a graph node of its own, and each node
+ * is a superstep of LangGraph's loop (task, writes, checkpoint, router) on
+ * every model call or run: five such hooks made a one-call run cost 8.8× a
+ * bare `createAgent`. So the default chain has none; its work lives in the
+ * model node:
+ *
+ * - after-model work is the code after `handler()` in a `wrapModelCall`.
+ *   Wrappers unwind inner-first, so the after-work of the chain still runs in
+ *   reverse order, ClarificationMiddleware (last, innermost) first. A wrapper's
+ *   after-work sees the answer as the wrappers inside it left it; after-work
+ *   that must see the model node's final answer once (TokenUsage, Title) sits
+ *   outside the LLM error handling, which retries and replaces answers.
+ * - before-agent work (uploads, the sandbox) runs before `handler()` on the
+ *   run's first model call, recognised by the run's input being the state's
+ *   last message; its state changes go back as a `Command` from the model node.
+ * - after-agent work (the sandbox lease) runs after the answer without tool
+ *   calls, the run's last model call; interrupted, failed and aborted runs end
+ *   their leases with the agent's `invoke` / `stream` (as they always did).
+ * - state channels are declared by the agent (`LeadAgentState`), not by the
+ *   middlewares (`declareState: false`): langchain parses a middleware's own
+ *   state schema on every model call it wraps.
+ * - checks of a tool call's batch (plan mode's parallel `write_todos`) are
+ *   `wrapToolCall` work.
+ *
+ * Nodes remain where a node is what the hook needs: human approval (an
+ * interrupt after the model call must not repeat the call on resume),
+ * summarization (rewrites the messages before the call) and the token budget,
+ * all off by default, and third-party middlewares (memory).
+ *
  * DeerFlow rows (§3 of the capabilities notes) are named in each module's TSDoc.
  */
 import type { AgentMiddleware } from "langchain";
@@ -122,6 +152,30 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
         : createArtifactsMiddleware({ getSandbox: (config) => sessions.sandboxFor(config ?? {}) }),
   },
   { name: "DanglingToolCallMiddleware", create: () => createDanglingToolCallMiddleware() },
+  // DeerFlow row 20: the thread's and the run's token usage (state and run report). After-work
+  // only, so outside the LLM error handling: it counts each model node's final answer once.
+  {
+    name: "TokenUsageMiddleware",
+    create: ({ options, models }) =>
+      options.tokenUsage?.enabled === false
+        ? undefined
+        : createTokenUsageMiddleware({
+            declareState: false,
+            modelName: (runtime) => readRunOptions(runtime).modelName ?? models.defaultName,
+          }),
+  },
+  // DeerFlow row 21: after-work only, outside the LLM error handling, so a failed first answer gets its title too.
+  {
+    name: "TitleMiddleware",
+    create: ({ options, models, logger }) => {
+      const { modelName, ...title } = options.title ?? {};
+      const model =
+        modelName === undefined
+          ? undefined
+          : async () => (await models.resolve({ modelName, thinkingEnabled: false })).model;
+      return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
+    },
+  },
   // DeerFlow row 8: retries, circuit breaker and fallback models around the run's model (set by RunModelMiddleware, outside).
   {
     name: "LlmErrorHandlingMiddleware",
@@ -180,23 +234,9 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
     },
   },
   // DeerFlow row 19: write_todos and `todos` for runs with is_plan_mode.
-  { name: "PlanModeMiddleware", create: (p) => createPlanModeMiddleware(p.options.planMode) },
-  // DeerFlow row 20: the thread's and the run's token usage.
   {
-    name: "TokenUsageMiddleware",
-    create: ({ options }) => (options.tokenUsage?.enabled === false ? undefined : createTokenUsageMiddleware()),
-  },
-  // DeerFlow row 21.
-  {
-    name: "TitleMiddleware",
-    create: ({ options, models, logger }) => {
-      const { modelName, ...title } = options.title ?? {};
-      const model =
-        modelName === undefined
-          ? undefined
-          : async () => (await models.resolve({ modelName, thinkingEnabled: false })).model;
-      return createTitleMiddleware({ ...title, logger, ...(model === undefined ? {} : { model }) });
-    },
+    name: "PlanModeMiddleware",
+    create: ({ options }) => createPlanModeMiddleware({ ...options.planMode, declareState: false }),
   },
   // DeerFlow rows 14 and 22: memory injected into a conversation's first turn, the conversation queued after the run.
   { name: "MemoryMiddleware", create: ({ options }) => options.memory },
@@ -251,7 +291,7 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
       return enabled ? createSafetyFinishReasonMiddleware({ ...safety, logger }) : undefined;
     },
   },
-  // Always last (DeerFlow's invariant): its afterModel sees the response first.
+  // Always last (DeerFlow's invariant): the innermost wrapper, its after-work sees the response first.
   { name: "ClarificationMiddleware", create: () => createClarificationMiddleware() },
 ];
 

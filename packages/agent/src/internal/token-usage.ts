@@ -3,16 +3,13 @@
  * on AI messages (OpenAI's `usage`, Anthropic's `usage`...). Shared by the
  * token-usage and token-budget middlewares so both count the same way.
  */
+import type { TokenCounts } from "@deerflow/kernel";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { readRunOptions, type RunConfigLike } from "../run/run-options.js";
 import { lastGenuineUserIndex } from "./genuine-user-message.js";
 
-/** Token counts (wire names, as DeerFlow's run record and `usage_metadata`). */
-export interface TokenCounts {
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly total_tokens: number;
-}
+/** Token counts (wire names, as DeerFlow's run record and `usage_metadata`): the kernel's, which the run report sums. */
+export type { TokenCounts };
 
 /** No tokens. */
 export const ZERO_TOKENS: TokenCounts = Object.freeze({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });

@@ -10,10 +10,10 @@
  * question: the other calls would run before the user answers, and run again
  * when the interrupted tools step is resumed.
  */
-import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
-import { lastAiMessage, rewriteAiMessage } from "../messages.js";
+import { rewriteAiMessage } from "../messages.js";
 import {
   ASK_CLARIFICATION_TOOL_NAME,
   createAskClarificationTool,
@@ -70,21 +70,35 @@ export function clarificationAnswer(value: unknown): string {
 }
 
 /**
+ * The response with only its `ask_clarification` call, when it asks and calls other tools too.
+ *
+ * @param response - the model's answer
+ * @returns the answer to keep (the same object when nothing changes)
+ */
+function onlyTheQuestion<T>(response: T): T {
+  if (!AIMessage.isInstance(response)) return response;
+  const calls = response.tool_calls ?? [];
+  const ask = calls.find((c) => c.name === ASK_CLARIFICATION_TOOL_NAME);
+  if (ask === undefined || calls.length === 1) return response;
+  return rewriteAiMessage(response, { content: response.content, toolCalls: [ask] }) as T;
+}
+
+/**
  * Creates the clarification middleware (with the `ask_clarification` tool).
  *
- * @returns a middleware with `tools` and `wrapToolCall`
+ * Its response check is the after-work of a `wrapModelCall` (not an `afterModel`
+ * hook, which would be a graph node every model call passes through). Placed last
+ * in a chain, as DeerFlow's invariant wants, it is the innermost wrapper, so it
+ * sees the model's answer before any other middleware's after-work: DeerFlow's
+ * "after hooks run in reverse, clarification first".
+ *
+ * @returns a middleware with `tools`, `wrapModelCall` and `wrapToolCall`
  */
 export function createClarificationMiddleware(): AgentMiddleware {
   return createMiddleware({
     name: "ClarificationMiddleware",
     tools: [createAskClarificationTool()],
-    afterModel: (state) => {
-      const last = lastAiMessage(state.messages as BaseMessage[]);
-      const calls = last?.tool_calls ?? [];
-      const ask = calls.find((c) => c.name === ASK_CLARIFICATION_TOOL_NAME);
-      if (last === undefined || ask === undefined || calls.length === 1) return undefined;
-      return { messages: [rewriteAiMessage(last, { content: last.content, toolCalls: [ask] })] };
-    },
+    wrapModelCall: async (request, handler) => onlyTheQuestion(await handler(request)),
     wrapToolCall: async (request, handler) => {
       if (request.toolCall.name !== ASK_CLARIFICATION_TOOL_NAME) return handler(request);
       const id = request.toolCall.id ?? "";

@@ -1,15 +1,32 @@
 /**
  * Sandbox middleware — DeerFlow's `SandboxMiddleware` (chain row 6): acquires
- * the thread's sandbox before the agent starts, records `sandbox: { sandbox_id }`
- * in the thread state (declared by `LeadAgentState`), and ends the run's lease
- * when the agent finishes. The thread comes from `configurable.thread_id`, the
- * user from `configurable.user_id`, the run from `configurable.run_id`; the
- * lease also ends when the run's abort signal fires (see {@link ThreadSandboxes}).
+ * the thread's sandbox before the run's first model call, records
+ * `sandbox: { sandbox_id }` in the thread state (declared by `LeadAgentState`),
+ * and ends the run's lease when the model gives its final answer (one without
+ * tool calls: the run goes to its end). The thread comes from
+ * `configurable.thread_id`, the user from `configurable.user_id`, the run from
+ * `configurable.run_id`; the lease also ends when the run's abort signal
+ * fires, and with the agent's `invoke` / `stream` however the run ends (see
+ * {@link ThreadSandboxes} and `releaseSandboxesAfterRuns`).
+ *
+ * Where its hooks live: in the model node (`wrapModelCall`), not in
+ * `beforeAgent` / `afterAgent` nodes every run passes through. Before the
+ * model call that follows the run's input (the moment `beforeAgent` had; a
+ * resumed run starts elsewhere and, as before, acquires only when a tool
+ * asks): the lease is opened and the sandbox awaited, and `sandbox` is
+ * written back through a `Command`. After any model call: an
+ * answer without tool calls is the run's last model call, which is where the
+ * graph went to `afterAgent` before, so the lease ends there; a run that
+ * stops otherwise (an interrupt, an error, its signal) was never released by
+ * `afterAgent` either, and is by `releaseSandboxesAfterRuns` and the signal.
  *
  * Config keys: none of its own (`sandbox:` of the server picks the provider).
  */
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { silentLogger, type Logger } from "../logger.js";
+import type { RunConfigLike } from "../run/run-options.js";
 import type { ThreadSandboxes } from "../sandbox/thread-sandboxes.js";
 import type { SandboxStateValue } from "../state/thread-state.js";
 
@@ -24,7 +41,7 @@ export interface SandboxMiddlewareOptions {
  * Creates the sandbox middleware.
  *
  * @param options - session registry and logger
- * @returns a `beforeAgent` / `afterAgent` middleware
+ * @returns a `wrapModelCall` middleware
  * @example
  * ```ts
  * const sessions = new ThreadSandboxes(provider);
@@ -37,17 +54,21 @@ export function createSandboxMiddleware(options: SandboxMiddlewareOptions): Agen
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "SandboxMiddleware",
-    beforeAgent: async (_state, runtime) => {
-      const session = sessions.open(runtime);
-      const sandbox = await session.get();
-      logger.debug({ threadId: session.threadId, sandboxId: sandbox.id }, "sandbox acquired");
-      const update: { sandbox: SandboxStateValue } = { sandbox: { sandbox_id: sandbox.id } };
-      // The channel is declared by the agent's state schema, not this middleware's.
-      return update as unknown as Record<string, never>;
-    },
-    afterAgent: async (_state, runtime) => {
-      await sessions.close(runtime);
-      return undefined;
+    wrapModelCall: async (request, handler) => {
+      const runtime = request.runtime as RunConfigLike;
+      // beforeAgent's moment: the call right after the run's input (a resumed run starts elsewhere, acquiring nothing).
+      let sandboxId: string | undefined;
+      if (HumanMessage.isInstance(request.state.messages.at(-1))) {
+        const session = sessions.open(runtime);
+        sandboxId = (await session.get()).id;
+        logger.debug({ threadId: session.threadId, sandboxId }, "sandbox acquired");
+      }
+      const response = await handler(request);
+      // afterAgent's moment: an answer without tool calls is the run's last model call.
+      if (AIMessage.isInstance(response) && (response.tool_calls?.length ?? 0) === 0) await sessions.close(runtime);
+      if (sandboxId === undefined) return response;
+      const update: { sandbox: SandboxStateValue } = { sandbox: { sandbox_id: sandboxId } };
+      return new Command({ update });
     },
   });
 }

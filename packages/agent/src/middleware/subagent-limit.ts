@@ -26,33 +26,36 @@ export interface RunSubagentLimitOptions extends SubagentLimits {
 }
 
 /**
- * Creates the limit middleware.
+ * Creates the limit middleware. The limit is applied to the model's answer in
+ * the after-work of a `wrapModelCall` (no graph node of its own per model call),
+ * so the middlewares inside it in a chain (loop detection, the finish-reason
+ * guards, clarification) have had their say first, as with an `afterModel` hook.
  *
  * @param options - default caps and logger
- * @returns an `afterModel` middleware
+ * @returns a `wrapModelCall` middleware
  */
 export function createRunSubagentLimitMiddleware(options: RunSubagentLimitOptions = {}): AgentMiddleware {
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "SubagentLimitMiddleware",
-    afterModel: (state, runtime) => {
-      const messages = state.messages as BaseMessage[];
-      const last = messages.at(-1);
-      if (last === undefined || !AIMessage.isInstance(last)) return undefined;
-      const run = readRunOptions(runtime);
+    wrapModelCall: async (request, handler) => {
+      const response = await handler(request);
+      if (!AIMessage.isInstance(response) || (response.tool_calls?.length ?? 0) === 0) return response;
+      const run = readRunOptions(request.runtime);
       const maxConcurrent = run.maxConcurrentSubagents ?? options.maxConcurrent;
       const limits = resolveSubagentLimits({
         ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
         ...(options.maxTotal === undefined ? {} : { maxTotal: options.maxTotal }),
       });
-      const prior = countPriorTaskCalls(messages, last);
-      const outcome = applySubagentLimit(last, prior, limits);
-      if (outcome.message === undefined) return undefined;
+      const messages: BaseMessage[] = [...request.state.messages, response];
+      const prior = countPriorTaskCalls(messages, response);
+      const outcome = applySubagentLimit(response, prior, limits);
+      if (outcome.message === undefined) return response;
       logger.warn(
         { dropped: outcome.dropped, prior, exhausted: outcome.exhausted, ...limits },
         "subagent task calls dropped by limit",
       );
-      return { messages: [outcome.message] };
+      return outcome.message;
     },
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Ends each run's sandbox lease when the run is over, however it ends. A run
- * that completes releases at `afterAgent`; one that stops on an interrupt
+ * that completes releases at its last model call (the sandbox middleware's
+ * after-work on an answer without tool calls); one that stops on an interrupt
  * (`ask_clarification`), an error or its abort signal never gets there, and
  * LangGraph hands nodes a per-step signal that says nothing once the step is
  * done. The agent's own `invoke` and `stream` do know: their call settles, or
@@ -56,7 +57,7 @@ function onStreamEnd<T extends StreamLike>(stream: T, end: () => Promise<void>):
 
 /**
  * Makes `agent.invoke` and `agent.stream` end the run's lease when the run is over.
- * (`agent.graph` used directly, and agents derived with `withConfig`, release at `afterAgent` only.)
+ * (`agent.graph` used directly, and agents derived with `withConfig`, release at the run's last model call only.)
  *
  * @param agent - the compiled agent (changed in place)
  * @param sessions - its sandbox sessions

@@ -1,6 +1,6 @@
 /**
  * The sandbox of one thread while runs use it: acquired from the provider once
- * (the sandbox middleware does it before the agent starts; tools get the same
+ * (the sandbox middleware does it at the run's first model call; tools get the same
  * promise), released once when the last run using it ends (see
  * {@link ThreadSandboxes}).
  */

@@ -1,10 +1,10 @@
 /**
  * The per-thread session registry of a compiled agent: the sandbox of a
  * thread is acquired by the first run that needs it and released when the
- * last run using it ends — at `afterAgent`, and in any case when the run's
- * `invoke` or `stream` is over (see `releaseSandboxesAfterRuns`: a run that
- * stops on an interrupt, an error or its abort signal never reaches
- * `afterAgent`).
+ * last run using it ends — at the run's last model call (an answer without
+ * tool calls), and in any case when the run's `invoke` or `stream` is over
+ * (see `releaseSandboxesAfterRuns`: a run that stops on an interrupt, an
+ * error or its abort signal never gets that answer).
  *
  * Runs are told apart by `configurable.run_id`; runs without one share one
  * lease per thread (the first of them to end releases, the next tool call

@@ -1,15 +1,19 @@
 /**
  * The lead agent's extra state channels (DeerFlow's `ThreadState` fields):
- * `sandbox` (`{ sandbox_id }` of the thread's sandbox) and `artifacts` (files
- * presented with `present_files`, merged without duplicates across runs).
+ * `sandbox` (`{ sandbox_id }` of the thread's sandbox), `artifacts` (files
+ * presented with `present_files`, merged without duplicates across runs),
+ * `title`, `todos` (plan mode) and `token_usage` / `run_token_usage`.
  *
- * Declared at agent level (`createAgent({ stateSchema })`) rather than per
- * middleware: langchain v1 parses middleware state schemas with zod, which
- * this app does not depend on; agent-level `StateSchema` fields only need the
- * Standard Schema interface.
+ * Declared at agent level (`createAgent({ stateSchema })`) rather than in the
+ * middlewares' own state schemas: langchain parses a middleware's state schema
+ * (making a fresh partial zod object of it) on every model call the middleware
+ * wraps, and once per `invoke`; channels the agent declares cost nothing per
+ * call. The chain creates those middlewares with `declareState: false`.
  */
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { PlanModeState } from "../middleware/plan-mode/plan-mode-middleware.js";
 import { titleStateField } from "../middleware/title/title-middleware.js";
+import { TokenUsageState } from "../middleware/token-usage/token-usage.js";
 import { valueSchema } from "./state-schema.js";
 
 /** What the state records about the sandbox. */
@@ -46,4 +50,7 @@ export const LeadAgentState = new StateSchema({
   artifacts: new ReducedValue(pathList, { inputSchema: pathList, reducer: mergeArtifacts }),
   // TitleMiddleware's channel (a middleware's own StateSchema would be parsed with zod).
   title: titleStateField,
+  // PlanModeMiddleware's and TokenUsageMiddleware's channels (created with declareState: false).
+  ...PlanModeState.fields,
+  ...TokenUsageState.fields,
 });

@@ -4,7 +4,12 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware, type AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { toolNotOfferedText } from "../run-tools.js";
-import { createPlanModeMiddleware, WRITE_TODOS_TOOL_NAME } from "./plan-mode-middleware.js";
+import {
+  createPlanModeMiddleware,
+  PARALLEL_WRITE_TODOS_TEXT,
+  PlanModeState,
+  WRITE_TODOS_TOOL_NAME,
+} from "./plan-mode-middleware.js";
 
 const todos = [
   { content: "Read the report", status: "in_progress" },
@@ -77,6 +82,53 @@ describe("createPlanModeMiddleware", () => {
     const spy = toolSpy();
     await run(model, {}, spy);
     expect(spy.seen).toEqual([[]]);
+  });
+
+  it("answers parallel write_todos calls with LangChain's error and asks the model again, without a graph node", async () => {
+    const model = fakeModel()
+      .respondWithTools([
+        { name: WRITE_TODOS_TOOL_NAME, args: { todos }, id: "w1" },
+        { name: WRITE_TODOS_TOOL_NAME, args: { todos: [] }, id: "w2" },
+      ])
+      .respondWithTools([{ name: WRITE_TODOS_TOOL_NAME, args: { todos }, id: "w3" }])
+      .respond(new AIMessage("Planned."));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createPlanModeMiddleware()],
+      checkpointer: new MemorySaver(),
+    });
+    expect(Object.keys(agent.graph.nodes).sort()).toEqual(["__start__", "model_request", "tools"]);
+    const state = (await agent.invoke(
+      { messages: [new HumanMessage("plan this")] },
+      { configurable: { thread_id: "t" }, context: { is_plan_mode: true } },
+    )) as unknown as { messages: BaseMessage[]; todos?: unknown };
+    const results = state.messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+    expect(results.slice(0, 2).map((r) => [r.tool_call_id, r.status, r.content])).toEqual([
+      ["w1", "error", PARALLEL_WRITE_TODOS_TEXT],
+      ["w2", "error", PARALLEL_WRITE_TODOS_TEXT],
+    ]);
+    // The model saw the errors and wrote the list once.
+    expect(model.calls).toHaveLength(3);
+    expect(state.todos).toEqual(todos);
+  });
+
+  it("declares no state of its own with declareState: false (the agent's PlanModeState does)", async () => {
+    expect(createPlanModeMiddleware({ declareState: false }).stateSchema).toBeUndefined();
+    const model = fakeModel()
+      .respondWithTools([{ name: WRITE_TODOS_TOOL_NAME, args: { todos }, id: "w1" }])
+      .respond(new AIMessage("Planned."));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createPlanModeMiddleware({ declareState: false })],
+      stateSchema: PlanModeState,
+    });
+    const state = (await agent.invoke(
+      { messages: [new HumanMessage("plan this")] },
+      { context: { is_plan_mode: true } },
+    )) as unknown as { todos?: unknown };
+    expect(state.todos).toEqual(todos);
   });
 
   it("uses the replacement prompt text", async () => {

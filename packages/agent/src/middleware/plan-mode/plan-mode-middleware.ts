@@ -13,9 +13,19 @@
  * prebuilt middleware is adapted rather than rewritten; both can be replaced
  * with `systemPrompt` / `toolDescription`.
  *
- * Config keys: per run `is_plan_mode` (false); options `systemPrompt`, `toolDescription`.
+ * Where its hooks live: `wrapModelCall` (the tool and prompt, per run) and
+ * `wrapToolCall`; the prebuilt middleware's `afterModel` check (more than one
+ * `write_todos` call in one answer is an error) runs in `wrapToolCall`
+ * instead, so plan mode adds no graph node every model call passes through.
+ * Each of the parallel calls gets LangChain's error text as its result, and
+ * the model is asked again with them (the prebuilt's `afterModel` answered them
+ * the same way, but then ended the run when nothing else was called).
+ *
+ * Config keys: per run `is_plan_mode` (false); options `systemPrompt`, `toolDescription`,
+ * `declareState`.
  */
-import { ToolMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { StateSchema } from "@langchain/langgraph";
 import { todoListMiddleware, type AgentMiddleware } from "langchain";
 import { readRunOptions } from "../../run/run-options.js";
 import { toolNotOfferedText } from "../run-tools.js";
@@ -29,11 +39,38 @@ export interface PlanModeMiddlewareOptions {
   readonly systemPrompt?: string;
   /** Replaces the `write_todos` tool description. */
   readonly toolDescription?: string;
+  /**
+   * Carry the `todos` channel as the middleware's state schema. Default true; false
+   * when the agent's state schema declares it ({@link PlanModeState}), so langchain
+   * does not parse it on every model call.
+   */
+  readonly declareState?: boolean;
 }
+
+/** LangChain's text for parallel `write_todos` calls (its `todoListMiddleware`'s `afterModel`). */
+export const PARALLEL_WRITE_TODOS_TEXT =
+  "Error: The `write_todos` tool should never be called multiple times in parallel. Please call it only once per model invocation to update the todo list.";
+
+/** The `todos` channel of LangChain's `todoListMiddleware` (its own schema), for an agent's `stateSchema`. */
+export const PlanModeState = new StateSchema({
+  todos: (todoListMiddleware().stateSchema as unknown as { shape: { todos: never } }).shape.todos,
+});
 
 const inPlanMode = (runtime: unknown): boolean =>
   readRunOptions(runtime as Parameters<typeof readRunOptions>[0]).isPlanMode === true;
 const toolName = (tool: unknown): unknown => (tool as { name?: unknown } | null)?.name;
+
+/** How many `write_todos` calls the AI message carrying a call makes. */
+function writeTodosCallsBeside(messages: readonly BaseMessage[], toolCallId: string | undefined): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message === undefined || !AIMessage.isInstance(message)) continue;
+    const calls = message.tool_calls ?? [];
+    if (!calls.some((c) => c.id === toolCallId)) continue;
+    return calls.filter((c) => c.name === WRITE_TODOS_TOOL_NAME).length;
+  }
+  return 0;
+}
 
 /**
  * Creates the plan-mode middleware.
@@ -48,9 +85,12 @@ export function createPlanModeMiddleware(options: PlanModeMiddlewareOptions = {}
     ...(options.toolDescription === undefined ? {} : { toolDescription: options.toolDescription }),
   }) as unknown as AgentMiddleware;
   const wrapTodo = todo.wrapModelCall;
-  // The prebuilt middleware with its hooks made per run (spread keeps its brand, zod state and tool).
+  // The prebuilt middleware with its hooks made per run (spread keeps its brand, zod state and tool);
+  // its afterModel check moves into wrapToolCall.
+  const { afterModel: _parallelCheck, stateSchema, ...prebuilt } = todo;
   const planMode: AgentMiddleware = {
-    ...todo,
+    ...prebuilt,
+    ...(options.declareState === false ? {} : { stateSchema }),
     name: "PlanModeMiddleware",
     wrapModelCall: async (request, handler) => {
       if (inPlanMode(request.runtime) && wrapTodo !== undefined) return wrapTodo(request, handler);
@@ -58,9 +98,15 @@ export function createPlanModeMiddleware(options: PlanModeMiddlewareOptions = {}
       return handler(tools.length === request.tools.length ? request : { ...request, tools });
     },
     wrapToolCall: async (request, handler) => {
-      if (request.toolCall.name !== WRITE_TODOS_TOOL_NAME || inPlanMode(request.runtime)) return handler(request);
+      if (request.toolCall.name !== WRITE_TODOS_TOOL_NAME) return handler(request);
+      const refusal = !inPlanMode(request.runtime)
+        ? toolNotOfferedText(WRITE_TODOS_TOOL_NAME)
+        : writeTodosCallsBeside(request.state.messages, request.toolCall.id) > 1
+          ? PARALLEL_WRITE_TODOS_TEXT
+          : undefined;
+      if (refusal === undefined) return handler(request);
       return new ToolMessage({
-        content: toolNotOfferedText(WRITE_TODOS_TOOL_NAME),
+        content: refusal,
         tool_call_id: request.toolCall.id ?? "",
         name: WRITE_TODOS_TOOL_NAME,
         status: "error",

@@ -16,12 +16,22 @@
  * for the title call here: the title model comes from the resolver as
  * configured.
  *
+ * Where its hook lives: after `handler()` in a `wrapModelCall` (DeerFlow's
+ * `after_model`), returning a `Command` with `title`, so titling adds no graph
+ * node every model call passes through and the title is written in the same
+ * step as the thread's first answer. The trigger's "no `title` in state yet"
+ * becomes "no AI message before this answer" (a wrapper sees no state beyond
+ * its own schema, which langchain would parse on every call); a thread given a
+ * title before its first answer gets it replaced. In a chain, put it outside the
+ * LLM error handling, so a first answer that failed after the retries (a
+ * readable error message) still titles the thread, as DeerFlow's does.
+ *
  * Config keys (`title:`): `enabled` (true), `max_words` (6, 1–20), `max_chars`
  * (60, 10–200), `model_name` (null = local fallback), `prompt_template`.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { StateSchema } from "@langchain/langgraph";
+import { Command, StateSchema } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AgentError } from "../../errors.js";
 import { isGenuineUserMessage } from "../../internal/genuine-user-message.js";
@@ -88,10 +98,26 @@ export function shouldTitle(messages: readonly BaseMessage[], title: string | un
 }
 
 /**
+ * Whether a model answer completes a thread's first exchange: {@link shouldTitle}
+ * of the messages with the answer, and no AI message before it. That second
+ * test stands for "no `title` in state yet", which a `wrapModelCall` cannot read
+ * without a state schema of its own (langchain would parse it on every model
+ * call): the title is written in the same step as the thread's first answer, so
+ * a thread with an earlier answer already has its title.
+ *
+ * @param before - the thread's messages before the answer
+ * @param answer - the model's answer
+ * @returns true when the answer gets the thread its title
+ */
+function isFirstAnswer(before: readonly BaseMessage[], answer: AIMessage): boolean {
+  return !before.some((m) => AIMessage.isInstance(m)) && shouldTitle([...before, answer], undefined);
+}
+
+/**
  * Creates the title middleware.
  *
  * @param options - the `title:` settings and the title model
- * @returns an `afterModel` middleware writing the `title` channel (declare it with {@link TitleState})
+ * @returns a `wrapModelCall` middleware writing the `title` channel (declare it with {@link TitleState})
  * @throws AgentError `CONFIG_INVALID` naming the key when `max_words` or `max_chars` is out of range
  */
 export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): AgentMiddleware {
@@ -124,21 +150,22 @@ export function createTitleMiddleware(options: TitleMiddlewareOptions = {}): Age
 
   return createMiddleware({
     name: "TitleMiddleware",
-    afterModel: async (state, runtime) => {
-      if (!enabled) return undefined;
-      const messages = state.messages as BaseMessage[];
-      if (!shouldTitle(messages, (state as { title?: string }).title)) return undefined;
+    wrapModelCall: async (request, handler) => {
+      const response = await handler(request);
+      if (!enabled || !AIMessage.isInstance(response)) return response;
+      const before = request.state.messages as BaseMessage[];
+      if (!isFirstAnswer(before, response)) return response;
+      const messages = [...before, response];
       const user = messages.find(isGenuineUserMessage);
-      const assistant = messages.find((m) => AIMessage.isInstance(m));
       const userText = messageText(user?.content).replace(UPLOADS_BLOCK, "");
-      const assistantText = messageText(assistant?.content);
-      const config = runtime as RunConfigLike & { signal?: AbortSignal };
+      const assistantText = messageText(response.content);
+      const config = request.runtime as RunConfigLike & { signal?: AbortSignal };
       const title = (await modelTitle(config, userText, assistantText)) ?? fallbackTitle(userText, maxChars);
       await options
         .onTitle?.(title, config)
         .catch((err: unknown) => logger.warn({ err }, "could not record the thread's title"));
       // The channel is declared at agent level (TitleState), which this hook's type cannot see.
-      return { title } as never;
+      return new Command({ update: { title } });
     },
   });
 }

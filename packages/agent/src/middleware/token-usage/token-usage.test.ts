@@ -5,7 +5,8 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { createTokenUsageMiddleware } from "./token-usage.js";
+import { RUN_REPORT_KEY, type RunReport } from "@deerflow/kernel";
+import { createTokenUsageMiddleware, TokenUsageState } from "./token-usage.js";
 
 const reply = (text: string, input: number, output: number) =>
   Object.assign(new AIMessage(text), {
@@ -85,6 +86,20 @@ describe("TokenUsageMiddleware", () => {
     expect(second.token_usage?.llm_call_count).toBe(3);
   });
 
+  it("lets a client set the totals (updateState), and adds the next call to them", async () => {
+    const agent = createAgent({
+      model: fakeModel().respond(reply("one", 10, 5)),
+      tools: [],
+      middleware: [createTokenUsageMiddleware()],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t" } };
+    const set = { input_tokens: 100, output_tokens: 50, total_tokens: 150, llm_call_count: 4 };
+    await agent.graph.updateState(config, { token_usage: set });
+    const out = (await agent.invoke({ messages: [new HumanMessage("a")] }, config)) as Out;
+    expect(out.token_usage).toEqual({ input_tokens: 110, output_tokens: 55, total_tokens: 165, llm_call_count: 5 });
+  });
+
   it("counts nothing for a model that reports no usage", async () => {
     const agent = createAgent({
       model: fakeModel().respond(new AIMessage("plain")),
@@ -94,5 +109,44 @@ describe("TokenUsageMiddleware", () => {
     const out = (await agent.invoke({ messages: [new HumanMessage("a")] })) as Out;
     expect(out.token_usage).toBeUndefined();
     expect(out.run_token_usage).toBeUndefined();
+  });
+
+  it("reports each call's usage to the run's report, per model", async () => {
+    const model = fakeModel()
+      .respond(Object.assign(reply("one", 10, 5), { response_metadata: { model_name: "gpt-x" } }))
+      .respond(reply("two", 3, 2));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createTokenUsageMiddleware()],
+      checkpointer: new MemorySaver(),
+    });
+    const report: RunReport = {};
+    const config = { configurable: { thread_id: "t", [RUN_REPORT_KEY]: report } };
+    await agent.invoke({ messages: [new HumanMessage("a")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("b")] }, config);
+    expect(report.tokenUsage).toEqual({
+      input_tokens: 13,
+      output_tokens: 7,
+      total_tokens: 20,
+      llm_call_count: 2,
+      by_model: { "gpt-x": { input_tokens: 10, output_tokens: 5, total_tokens: 15, llm_call_count: 1 } },
+    });
+  });
+
+  it("names the model with the modelName option, and leaves channels an agent declares to the agent", async () => {
+    const agent = createAgent({
+      model: fakeModel().respond(reply("one", 4, 1)),
+      tools: [],
+      middleware: [createTokenUsageMiddleware({ declareState: false, modelName: () => "configured" })],
+      stateSchema: TokenUsageState,
+    });
+    const report: RunReport = {};
+    const out = (await agent.invoke(
+      { messages: [new HumanMessage("a")] },
+      { configurable: { [RUN_REPORT_KEY]: report } },
+    )) as Out;
+    expect(out.token_usage).toEqual({ input_tokens: 4, output_tokens: 1, total_tokens: 5, llm_call_count: 1 });
+    expect(Object.keys(report.tokenUsage?.by_model ?? {})).toEqual(["configured"]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Uploads — DeerFlow's `UploadsMiddleware` (§3 row 5, §6.2): before the agent
- * runs, the files the client attached to the last human message
+ * Uploads — DeerFlow's `UploadsMiddleware` (§3 row 5, §6.2): at the run's
+ * first model call (DeerFlow: before the agent runs), the files the client attached to the last human message
  * (`additional_kwargs.files`, `[{ filename, size, path, status }]`) are
  * announced in a `<current_uploads>` block prepended to that message (the
  * message keeps its id, so the state's copy is replaced). Entries that are not
@@ -20,6 +20,7 @@
  * Config keys: none in `config.yaml`; options `maxFiles` (10), `listUploads`.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AgentError } from "../../errors.js";
 import { ORIGINAL_USER_CONTENT_KEY } from "../../internal/genuine-user-message.js";
@@ -49,6 +50,8 @@ export interface UploadsMiddlewareOptions {
 const isBaseName = (name: string): boolean =>
   name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\\");
 const isStaging = (name: string): boolean => name.startsWith(".upload-");
+/** How {@link currentUploadsBlock} starts. */
+const UPLOADS_BLOCK_START = "<current_uploads>";
 
 /**
  * The uploads announced for a message's `additional_kwargs.files`.
@@ -79,11 +82,47 @@ export function announcedUploads(files: unknown, present?: ReadonlySet<string>):
   return out;
 }
 
+/** Whether a stored message already carries the block this middleware prepends. */
+function isAnnounced(message: HumanMessage): boolean {
+  const original = message.additional_kwargs[ORIGINAL_USER_CONTENT_KEY];
+  const text = messageText(message.content);
+  return typeof original === "string" && text !== original && text.startsWith(UPLOADS_BLOCK_START);
+}
+
+/** The message with the block prepended (same id, so the state's copy is replaced). */
+function withBlock(message: BaseMessage, block: string): HumanMessage {
+  const content =
+    typeof message.content === "string"
+      ? `${block}\n\n${message.content}`
+      : [{ type: "text" as const, text: `${block}\n\n` }, ...message.content];
+  return new HumanMessage({
+    content,
+    // What the user typed, so input sanitisation leaves the prepended block alone.
+    additional_kwargs:
+      typeof message.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string"
+        ? message.additional_kwargs
+        : { ...message.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: messageText(message.content) },
+    response_metadata: message.response_metadata,
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    ...(message.name !== undefined ? { name: message.name } : {}),
+  });
+}
+
 /**
  * Creates the uploads middleware.
  *
+ * Where its hook lives: in the model node (`wrapModelCall`), not in a
+ * `beforeAgent` node every run passes through. The first model call of a run
+ * finds the run's new human message last in the state; it announces the files
+ * there (the model gets the block in this very call) and writes the message
+ * back with the block through a `Command`, so the state holds what
+ * `beforeAgent` would have written and later calls find it announced. In a
+ * chain it sits inside input sanitisation, which escapes the user's own text
+ * of that first request and leaves the block alone afterwards
+ * (`additional_kwargs.original_user_content`).
+ *
  * @param options - how to list the uploads folder, the cap, the logger
- * @returns a `beforeAgent` middleware
+ * @returns a `wrapModelCall` middleware
  * @throws AgentError `CONFIG_INVALID` when `maxFiles` is not an integer ≥ 1
  */
 export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}): AgentMiddleware {
@@ -93,37 +132,25 @@ export function createUploadsMiddleware(options: UploadsMiddlewareOptions = {}):
   const logger = options.logger ?? silentLogger;
   return createMiddleware({
     name: "UploadsMiddleware",
-    beforeAgent: async (state, runtime) => {
-      const messages = state.messages as BaseMessage[];
-      const last = messages.at(-1);
-      if (last === undefined || !HumanMessage.isInstance(last)) return undefined;
-      const raw = last.additional_kwargs["files"];
-      if (!Array.isArray(raw) || raw.length === 0) return undefined;
-      const present = await options.listUploads?.(runtime as RunConfigLike);
+    wrapModelCall: async (request, handler) => {
+      const stored = request.state.messages.at(-1);
+      if (stored === undefined || !HumanMessage.isInstance(stored)) return handler(request);
+      const raw = stored.additional_kwargs["files"];
+      if (!Array.isArray(raw) || raw.length === 0 || isAnnounced(stored)) return handler(request);
+      const present = await options.listUploads?.(request.runtime as RunConfigLike);
       const files = announcedUploads(raw, present);
       if (files.length === 0) {
         logger.info({ entries: raw.length }, "files metadata was present but no files were found on disk");
-        return undefined;
+        return handler(request);
       }
       // A ThreadUploadsListing (the lead chain's) adds each listed file's outline or first lines.
       const listed = await describeUploads(files.slice(0, maxFiles), present);
       const block = currentUploadsBlock(listed, files.slice(maxFiles));
-      const content =
-        typeof last.content === "string"
-          ? `${block}\n\n${last.content}`
-          : [{ type: "text" as const, text: `${block}\n\n` }, ...last.content];
-      const updated = new HumanMessage({
-        content,
-        // What the user typed, so input sanitisation leaves the prepended block alone.
-        additional_kwargs:
-          typeof last.additional_kwargs[ORIGINAL_USER_CONTENT_KEY] === "string"
-            ? last.additional_kwargs
-            : { ...last.additional_kwargs, [ORIGINAL_USER_CONTENT_KEY]: messageText(last.content) },
-        response_metadata: last.response_metadata,
-        ...(last.id !== undefined ? { id: last.id } : {}),
-        ...(last.name !== undefined ? { name: last.name } : {}),
-      });
-      return { messages: [updated] };
+      // The request's copy may differ from the state's (an outer middleware sanitised it): announce in both.
+      const isStored = (m: BaseMessage): boolean => m === stored || (stored.id !== undefined && m.id === stored.id);
+      const messages = request.messages.map((m) => (isStored(m) ? withBlock(m, block) : m));
+      await handler({ ...request, messages });
+      return new Command({ update: { messages: [withBlock(stored, block)] } });
     },
   });
 }
