@@ -20,7 +20,8 @@ beforeAll(async () => {
   searx = createServer((req, res) => {
     if (req.url === "/files/report.pdf") {
       res.writeHead(200, { "content-type": "application/pdf" });
-      return res.end(pdfWithPages(["Deer cross the river in May"]));
+      res.end(pdfWithPages(["Deer cross the river in May"]));
+      return;
     }
     const q = new URL(req.url ?? "/", "http://x").searchParams.get("q") ?? "";
     res.writeHead(200, { "content-type": "application/json" });
