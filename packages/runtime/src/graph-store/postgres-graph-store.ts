@@ -62,16 +62,21 @@ function toItem(row: ItemRow): Item {
   };
 }
 
-/** Scalar equalities of a filter, as a `jsonb @>` document (a necessary condition only; rows are re-checked). */
-function containment(filter: unknown): string | undefined {
+/**
+ * Scalar equalities of a filter, as a `jsonb @>` document (rows are re-checked by the filter);
+ * `complete` when they are the whole filter.
+ */
+function containment(filter: unknown): { json: string; complete: boolean } | undefined {
   if (typeof filter !== "object" || filter === null) return undefined;
   const doc: Record<string, unknown> = {};
-  for (const [field, expected] of Object.entries(filter)) {
+  const entries = Object.entries(filter);
+  for (const [field, expected] of entries) {
     if (typeof expected === "string" || typeof expected === "boolean" || typeof expected === "number") {
       doc[field] = expected;
     }
   }
-  return Object.keys(doc).length === 0 ? undefined : JSON.stringify(doc);
+  const pushed = Object.keys(doc).length;
+  return pushed === 0 ? undefined : { json: JSON.stringify(doc), complete: pushed === entries.length };
 }
 
 /**
@@ -176,7 +181,8 @@ export class PostgresGraphStore extends BaseStore {
 
   #search(op: SearchOperation): () => Promise<Item[]> {
     encodeNamespace(op.namespacePrefix, true);
-    const collector = new PageCollector(op.filter, pageOf(op.limit, op.offset, 10));
+    const page = pageOf(op.limit, op.offset, 10);
+    const collector = new PageCollector(op.filter, page);
     const path = op.namespacePrefix.join(":");
     const contains = containment(op.filter);
     const where = ["(expires_at IS NULL OR expires_at > CURRENT_TIMESTAMP)"];
@@ -186,17 +192,21 @@ export class PostgresGraphStore extends BaseStore {
       where.push("(namespace_path = $1 OR namespace_path LIKE $2)");
     }
     if (contains !== undefined) {
-      params.push(contains);
+      params.push(contains.json);
       where.push(`value @> $${params.length}::jsonb`);
     }
     const sql = `SELECT namespace_path, key, value, created_at, updated_at FROM ${this.#table}
       WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, namespace_path, key
-      LIMIT ${CHUNK_ROWS} OFFSET $${params.length + 1}`;
+      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    // When SQL holds the whole filter, the first read is exactly the rows up to the page's end.
+    const first = contains !== undefined && contains.complete ? page.offset + page.limit : CHUNK_ROWS;
     return async () => {
-      for (let offset = 0; !collector.full; offset += CHUNK_ROWS) {
-        const { rows } = await this.#pool.query<ItemRow>(sql, [...params, offset]);
+      let offset = 0;
+      for (let chunk = first; !collector.full; chunk = CHUNK_ROWS) {
+        const { rows } = await this.#pool.query<ItemRow>(sql, [...params, chunk, offset]);
         for (const row of rows) if (collector.offer(toItem(row))) break;
-        if (rows.length < CHUNK_ROWS) break;
+        if (rows.length < chunk) break;
+        offset += rows.length;
       }
       return collector.items;
     };
