@@ -75,7 +75,7 @@ describe("tools: in config.yaml", () => {
     const loaded = await cfg.load(yaml(2));
     const warnings: string[] = [];
     const deps = await createConfiguredToolDeps(loaded, {
-      logger: { ...silentLogger, warn: (_o, msg) => void warnings.push(msg) },
+      logger: { ...silentLogger, warn: (_o: Record<string, unknown>, msg: string) => void warnings.push(msg) },
       env: {},
       cwd: loaded.dir,
     });
