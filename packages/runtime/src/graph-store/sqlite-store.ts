@@ -99,8 +99,6 @@ export class SqliteStore extends BaseStore {
   readonly #searchPrefix: Database.Statement<[string, string, string], ItemRow>;
   readonly #namespaces: Database.Statement<[], { namespace: string }>;
   readonly #namespacesUnder: Database.Statement<[string, string, string], { namespace: string }>;
-  /** Last timestamp handed out: strictly increasing, so `updated_at` orders writes of one connection. */
-  #lastMs = 0;
 
   /**
    * Opens (and creates) the database.
@@ -195,20 +193,14 @@ export class SqliteStore extends BaseStore {
     this.close();
   }
 
-  #now(): string {
-    this.#lastMs = Math.max(Date.now(), this.#lastMs + 1);
-    return new Date(this.#lastMs).toISOString();
-  }
-
   #write(writes: ReadonlyArray<{ ns: string; key: string; value: string | null }>): void {
+    // One time for the batch: its writes happen together (ties are ordered by namespace and key).
+    const now = new Date().toISOString();
     this.#db
       .transaction(() => {
         for (const w of writes) {
           if (w.value === null) this.#delete.run(w.ns, w.key);
-          else {
-            const now = this.#now();
-            this.#upsert.run(w.ns, w.key, w.value, now, now);
-          }
+          else this.#upsert.run(w.ns, w.key, w.value, now, now);
         }
       })
       .immediate();

@@ -1,5 +1,5 @@
 /**
- * The kits take their test functions instead of importing vitest: the three
+ * The kits take their test functions instead of importing vitest: the four
  * runtime kits run under `node:test` (through `nodeTestRunner`) in a child
  * process with no vitest loaded, every registered test is reported, optional
  * checks skip themselves through node's test context, and a broken store fails.
@@ -11,8 +11,10 @@ import { describe, expect, it } from "vitest";
 import { LocalCoordinationHub, LocalRunCoordinator } from "../../src/coordination/local-run-coordinator.js";
 import { MemoryRunStore } from "../../src/runs/memory-run-store.js";
 import { MemoryStreamBridge } from "../../src/stream/memory-stream-bridge.js";
+import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import {
   assertExpect,
+  baseStoreConformance,
   runCoordinatorConformance,
   runStoreConformance,
   streamBridgeConformance,
@@ -63,6 +65,9 @@ describe("the runtime kits under node:test", () => {
           }),
           ...runner,
         }),
+      ) +
+      countTests((runner) =>
+        baseStoreConformance({ name: "m", makeStore: async () => ({ store: new InMemoryStore() }), ...runner }),
       );
     const { code, tap, counts } = runNodeTest("kits.node-test.ts");
     expect(code, tap.slice(-3000)).toBe(0);

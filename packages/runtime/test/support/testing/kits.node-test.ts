@@ -1,14 +1,16 @@
 /**
- * The three runtime kits under `node:test` (run by `node --import tsx --test`
+ * The four runtime kits under `node:test` (run by `node --import tsx --test`
  * from test/testing/node-test.int.test.ts): no vitest anywhere, the runner is
  * `nodeTestRunner(nodeTest)`. The coordinator group has no `breakLease`, so its
  * lease-loss checks skip themselves through node's test context.
  */
 import * as nodeTest from "node:test";
+import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import { LocalCoordinationHub, LocalRunCoordinator } from "../../../src/coordination/local-run-coordinator.js";
 import { MemoryRunStore } from "../../../src/runs/memory-run-store.js";
 import { MemoryStreamBridge } from "../../../src/stream/memory-stream-bridge.js";
 import {
+  baseStoreConformance,
   nodeTestRunner,
   runCoordinatorConformance,
   runStoreConformance,
@@ -38,3 +40,4 @@ runCoordinatorConformance({
   leaseMs: 300,
   ...runner,
 });
+baseStoreConformance({ name: "InMemoryStore", makeStore: async () => ({ store: new InMemoryStore() }), ...runner });
