@@ -118,7 +118,7 @@ export interface LeadMiddlewareOptions {
   readonly mcpTools?: AgentMiddleware;
   /**
    * Long-term memory: `createMemoryMiddleware` of `@deerflow/memory` (DeerFlow rows 14 and 22: injects the
-   * user's memory into a conversation's first turn, queues the conversation for extraction). Default none.
+   * user's memory into a conversation's model requests, queues the conversation for extraction). Default none.
    */
   readonly memory?: AgentMiddleware;
 }

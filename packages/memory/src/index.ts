@@ -59,7 +59,6 @@ export {
 export {
   createMemoryMiddleware,
   MEMORY_MESSAGE_SUFFIX,
-  USER_MESSAGE_SUFFIX,
   type MemoryMiddlewareOptions,
 } from "./injection/memory-middleware.js";
 export { createMemoryTools, type MemoryToolsOptions } from "./tools/memory-tools.js";

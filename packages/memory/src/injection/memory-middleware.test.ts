@@ -25,15 +25,15 @@ async function setup(options: { injection?: boolean } = {}) {
     checkpointer: new MemorySaver(),
     middleware: [createMemoryMiddleware({ manager, queue, ...options })],
   });
-  return { agent, model, queue, queued };
+  return { agent, model, queue, queued, manager };
 }
 
 const humanTexts = (messages: readonly BaseMessage[]) =>
   messages.filter((m) => HumanMessage.isInstance(m)).map((m) => String(m.content));
 
 describe("createMemoryMiddleware", () => {
-  it("injects memory before the first user message as a hidden human message, once per conversation", async () => {
-    const { agent, model } = await setup();
+  it("injects memory before the first user message as a hidden human message, one snapshot per conversation", async () => {
+    const { agent, model, manager } = await setup();
     await agent.invoke({ messages: [new HumanMessage({ id: "m1", content: "How far is it?" })] }, config("t1"));
     const first = model.calls[0]?.messages ?? [];
     expect(humanTexts(first)).toEqual([
@@ -44,12 +44,26 @@ describe("createMemoryMiddleware", () => {
     expect(memory?.type).toBe("human");
     expect(memory?.additional_kwargs["hide_from_ui"]).toBe(true);
     expect(first.some((m) => m.type === "system" && String(m.content).includes("metric"))).toBe(false);
-    expect(first.find((m) => m.id === "m1__user")).toBeDefined();
 
+    // A fact added meanwhile does not change this conversation's snapshot; the request keeps its place.
+    await manager.addFact({ userId: "alice" }, { content: "Lives in Oslo", confidence: 0.95 });
     await agent.invoke({ messages: [new HumanMessage("And in miles?")] }, config("t1"));
     const second = model.calls[1]?.messages ?? [];
-    expect(humanTexts(second).filter((t) => t.startsWith("<memory>"))).toHaveLength(1);
-    expect(humanTexts(second).at(-1)).toBe("And in miles?");
+    expect(humanTexts(second)).toEqual([
+      "<memory>\nFacts:\n- [preference | 0.90] Prefers metric units\n</memory>",
+      "How far is it?",
+      "And in miles?",
+    ]);
+    // The thread's state never holds the memory (the request does).
+    const state = await agent.graph.getState(config("t1"));
+    expect(
+      (state.values as { messages: BaseMessage[] }).messages.some((m) => String(m.content).includes("<memory>")),
+    ).toBe(false);
+  });
+
+  it("adds no graph node: everything happens inside the model call", async () => {
+    const { agent } = await setup();
+    expect(Object.keys(agent.graph.nodes).filter((n) => n.includes("Memory"))).toEqual([]);
   });
 
   it("injects nothing for a user without memory, with injection off, or without a user", async () => {

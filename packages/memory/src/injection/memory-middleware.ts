@@ -1,18 +1,25 @@
 /**
- * `createMemoryMiddleware`: memory in a LangChain v1 agent (`createAgent`).
+ * `createMemoryMiddleware`: memory in a LangChain v1 agent (`createAgent`),
+ * entirely inside the model call (`wrapModelCall`): it adds no graph node, so
+ * a run pays nothing for it between model calls.
  *
- * - `beforeAgent` (injection, DeerFlow's `DynamicContextMiddleware` memory part):
- *   on the first real user turn of a conversation only, the user's message
- *   (id X) is swapped for two messages: a hidden **human** message `X__memory`
- *   carrying `<memory>…</memory>` (user-role data, never system authority) and
- *   a copy of the user's message `X__user`. The snapshot is frozen in state, so
- *   later turns see the same memory. Building it has a timeout (default 5 s);
- *   on timeout or error nothing is injected and the run goes on.
- * - `afterAgent` (capture, DeerFlow's `MemoryMiddleware`): queues the thread's
- *   messages for extraction. A full queue is logged, never fails the run.
+ * - Injection (DeerFlow's `DynamicContextMiddleware` memory part): every model
+ *   request of a conversation gets the user's memory as a hidden **human**
+ *   message `<id>__memory` carrying `<memory>…</memory>`, placed right before
+ *   the conversation's first user message — user-role data, never system
+ *   authority. The memory is read once per conversation (first model call)
+ *   and kept for it in an in-process cache, so the conversation sees one
+ *   frozen snapshot; a restarted or other instance reads it again. Reading has
+ *   a timeout (default 5 s); on timeout or error the call goes on without it.
+ *   The request changes; the thread's state does not.
+ * - Capture (DeerFlow's `MemoryMiddleware`): a final answer (an AI message
+ *   without tool calls) queues the conversation for extraction. A full queue
+ *   is logged, never fails the run.
  */
-import { HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { LruCache } from "@deerflow/kernel";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
+import { agentBucketOf } from "../document.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { MemoryManager } from "../memory-manager.js";
 import { memoryScopeOf, threadIdOf, type RunScopeSource } from "../memory-scope-of.js";
@@ -22,15 +29,13 @@ import { formatMemory, type TokenCounter } from "./format-memory.js";
 
 /** Suffix of the injected memory message's id. */
 export const MEMORY_MESSAGE_SUFFIX = "__memory";
-/** Suffix of the copied user message's id. */
-export const USER_MESSAGE_SUFFIX = "__user";
 
 /** Options of {@link createMemoryMiddleware}. */
 export interface MemoryMiddlewareOptions {
   readonly manager: MemoryManager;
   /** `injection_enabled`. Default true. */
   readonly injection?: boolean;
-  /** Where conversations go after a run (absent = no capture, e.g. tool mode). */
+  /** Where conversations go after a final answer (absent = no capture, e.g. tool mode). */
   readonly queue?: MemoryUpdateQueue;
   /** User of runs whose config names none (absent = such runs get no memory). */
   readonly defaultUserId?: string;
@@ -40,19 +45,14 @@ export interface MemoryMiddlewareOptions {
   readonly scopeOf?: (config: RunScopeSource) => MemoryScope | undefined;
   /** Longest wait for the memory text. Default 5000. */
   readonly injectionTimeoutMs?: number;
+  /** Conversations whose memory snapshot is kept in process. Default 1024. */
+  readonly snapshotCacheSize?: number;
   readonly countTokens?: TokenCounter;
   readonly logger?: Logger;
 }
 
-const isHidden = (m: BaseMessage): boolean => m.additional_kwargs?.["hide_from_ui"] === true;
-
-function firstTurnMessage(messages: readonly BaseMessage[]): HumanMessage | undefined {
-  if (messages.some((m) => m.id?.endsWith(MEMORY_MESSAGE_SUFFIX) === true)) return undefined;
-  const users = messages.filter((m) => HumanMessage.isInstance(m) && !isHidden(m));
-  if (users.length !== 1 || messages.some((m) => m.type === "ai")) return undefined;
-  const user = users[0] as HumanMessage;
-  return user.id === undefined ? undefined : user;
-}
+const isGenuineUser = (m: BaseMessage): boolean =>
+  HumanMessage.isInstance(m) && m.additional_kwargs?.["hide_from_ui"] !== true;
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -77,6 +77,7 @@ export function createMemoryMiddleware(options: MemoryMiddlewareOptions): AgentM
   const { manager } = options;
   const injection = options.injection ?? true;
   const timeoutMs = options.injectionTimeoutMs ?? 5000;
+  const snapshots = new LruCache<string, string>(options.snapshotCacheSize ?? 1024);
   const scopeOf =
     options.scopeOf ??
     ((config: RunScopeSource) =>
@@ -85,66 +86,76 @@ export function createMemoryMiddleware(options: MemoryMiddlewareOptions): AgentM
         ...(options.agentName === undefined ? {} : { agentName: options.agentName }),
       }));
 
+  /** The conversation's memory text ("" = none), read once per conversation. */
+  const snapshot = async (key: string, scope: MemoryScope): Promise<string> => {
+    const cached = snapshots.get(key);
+    if (cached !== undefined) return cached;
+    let text: string | "timeout";
+    try {
+      text = await withTimeout(
+        manager.get(scope).then((doc) =>
+          formatMemory(doc, {
+            maxInjectionTokens: manager.settings.maxInjectionTokens,
+            guaranteedCategories: manager.settings.guaranteedCategories,
+            guaranteedTokenBudget: manager.settings.guaranteedTokenBudget,
+            ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }),
+          }),
+        ),
+        timeoutMs,
+      );
+    } catch (err) {
+      logger.warn({ err }, "memory could not be read; the model call goes on without it");
+      return "";
+    }
+    if (text === "timeout") {
+      logger.warn({ timeoutMs }, "memory took too long; the model call goes on without it");
+      return "";
+    }
+    snapshots.set(key, text);
+    return text;
+  };
+
   return createMiddleware({
     name: "MemoryMiddleware",
-    beforeAgent: async (state, runtime) => {
-      if (!injection) return undefined;
-      const user = firstTurnMessage(state.messages as BaseMessage[]);
-      const scope = scopeOf(runtime as RunScopeSource);
-      if (user === undefined || scope === undefined) return undefined;
-      let text: string | "timeout";
-      try {
-        text = await withTimeout(
-          manager.get(scope).then((doc) =>
-            formatMemory(doc, {
-              maxInjectionTokens: manager.settings.maxInjectionTokens,
-              guaranteedCategories: manager.settings.guaranteedCategories,
-              guaranteedTokenBudget: manager.settings.guaranteedTokenBudget,
-              ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }),
-            }),
-          ),
-          timeoutMs,
-        );
-      } catch (err) {
-        logger.warn({ err }, "memory could not be read; the run goes on without it");
-        return undefined;
-      }
-      if (text === "timeout") {
-        logger.warn({ timeoutMs }, "memory took too long; the run goes on without it");
-        return undefined;
-      }
-      if (text === "") return undefined;
-      const id = user.id as string;
-      return {
-        messages: [
-          new RemoveMessage({ id }),
-          new HumanMessage({
-            id: `${id}${MEMORY_MESSAGE_SUFFIX}`,
+    wrapModelCall: async (request, handler) => {
+      const runtime = request.runtime as RunScopeSource;
+      const scope = scopeOf(runtime);
+      const threadId = threadIdOf(runtime);
+      const stateMessages = request.state.messages as BaseMessage[];
+      let effective = request;
+      const first = stateMessages.find(isGenuineUser);
+      if (injection && scope !== undefined && first !== undefined) {
+        // One conversation: its thread (or, without one, its first message) in the user's agent bucket.
+        const key = JSON.stringify([scope.userId, agentBucketOf(scope), threadId ?? first.id ?? first.content]);
+        const text = await snapshot(key, scope);
+        if (text !== "") {
+          const memory = new HumanMessage({
+            id: `${first.id ?? "first"}${MEMORY_MESSAGE_SUFFIX}`,
             content: `<memory>\n${text}\n</memory>`,
             additional_kwargs: { hide_from_ui: true },
-          }),
-          new HumanMessage({
-            id: `${id}${USER_MESSAGE_SUFFIX}`,
-            content: user.content,
-            additional_kwargs: user.additional_kwargs,
-            response_metadata: user.response_metadata,
-            ...(user.name === undefined ? {} : { name: user.name }),
-          }),
-        ],
-      };
-    },
-    afterAgent: (state, runtime) => {
-      const queue = options.queue;
-      if (queue === undefined) return undefined;
-      const threadId = threadIdOf(runtime as RunScopeSource);
-      const scope = scopeOf(runtime as RunScopeSource);
-      if (threadId === undefined || scope === undefined) return undefined;
-      try {
-        queue.add(threadId, scope, state.messages as BaseMessage[]);
-      } catch (err) {
-        logger.warn({ err, threadId }, "conversation not queued for memory");
+          });
+          const messages = [...(request.messages as BaseMessage[])];
+          const at = messages.findIndex((m) => m === first || (first.id !== undefined && m.id === first.id));
+          messages.splice(Math.max(at, 0), 0, memory);
+          effective = { ...request, messages };
+        }
       }
-      return undefined;
+      const response = await handler(effective);
+      const queue = options.queue;
+      if (
+        queue !== undefined &&
+        threadId !== undefined &&
+        scope !== undefined &&
+        AIMessage.isInstance(response) &&
+        (response.tool_calls ?? []).length === 0
+      ) {
+        try {
+          queue.add(threadId, scope, [...stateMessages, response]);
+        } catch (err) {
+          logger.warn({ err, threadId }, "conversation not queued for memory");
+        }
+      }
+      return response;
     },
   });
 }
