@@ -111,6 +111,34 @@ describe("the server's store", () => {
     }
   });
 
+  it("keeps each API key's user apart: same namespaces, different items; memory's namespaces out of reach", async () => {
+    const dir = await temp.make();
+    const yaml = `${EMBEDDED}server:
+  api_keys:
+    - { key: alice-key, user_id: alice }
+    - { key: bob-key, user_id: bob.b }
+`;
+    const { server, url } = await startServer(dir, yaml);
+    try {
+      const [alice, bob] = ["alice-key", "bob-key"].map(
+        (apiKey) => new Client115({ apiUrl: `${url}/api`, apiKey }).store,
+      );
+      await alice!.putItem(["notes"], "n", { owner: "alice" });
+      await bob!.putItem(["notes"], "n", { owner: "bob" });
+      expect((await alice!.getItem(["notes"], "n"))?.value).toEqual({ owner: "alice" });
+      expect((await bob!.getItem(["notes"], "n"))?.value).toEqual({ owner: "bob" });
+      expect((await bob!.searchItems([], { limit: 100 })).items.map((i) => i.value)).toEqual([{ owner: "bob" }]);
+      await bob!.deleteItem(["notes"], "n");
+      expect((await alice!.getItem(["notes"], "n"))?.value).toEqual({ owner: "alice" });
+      // Items other parts keep in the same store outside the routes' prefix are not listed.
+      await server.components.graphStore.put(["elsewhere", "alice"], "k", { hidden: true });
+      expect((await alice!.listNamespaces()).namespaces).toEqual([["notes"]]);
+      expect(await alice!.getItem(["elsewhere", "alice"], "k")).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
   it("with DATABASE_URL is PostgreSQL, shared by two instances", async () => {
     const databaseUrl = await requirePostgres();
     if (databaseUrl === null) return;
