@@ -36,14 +36,17 @@ export function htmlToMarkdown(html: string, url?: string): ExtractedPage {
     }
   }
   const pageTitle = document.querySelector("title")?.textContent?.trim() ?? "";
-  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
+  // The article comes back as its DOM element, not serialised HTML: turndown walks it as it is,
+  // instead of parsing the HTML a second time with its own DOM.
+  const article = new Readability<unknown>(document as unknown as ConstructorParameters<typeof Readability>[0], {
     charThreshold: 100,
+    serializer: (el) => el,
   }).parse();
   const title = (article?.title ?? pageTitle).trim();
-  const bodyHtml = article?.content ?? parseHTML(html).document.querySelector("body")?.innerHTML ?? "";
+  const content: unknown = article?.content ?? parseHTML(html).document.querySelector("body")?.innerHTML ?? "";
   // turndown pads list markers to a tab stop ("-   item"); one space reads the same and costs fewer tokens.
   const body = turndown
-    .turndown(bodyHtml)
+    .turndown(content as string)
     .replace(/^(\s*)(-|\d+\.)\s{2,}(?=\S)/gm, "$1$2 ")
     .trim();
   return { title, markdown: title === "" ? body : `# ${title}\n\n${body}` };
