@@ -24,7 +24,6 @@ import {
 import type { Figure } from "./report.js";
 
 const CALLS = Number(process.env["BENCH_MCP_CALLS"] ?? 2000);
-const BATCH = 100;
 const EVERYTHING = fileURLToPath(
   new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
 );
@@ -37,13 +36,16 @@ function median(values: readonly number[]): number {
 const fmt = (ns: number): string => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
 
 async function callFigures(): Promise<Figure[]> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [EVERYTHING, "stdio"],
-    stderr: "ignore",
-  });
-  const bare = new Client({ name: "bench", version: "0" });
-  await bare.connect(transport);
+  // Each path gets its own server process (the agent's tool has its pooled one), so none is favoured
+  // by a process the previous call just woke up.
+  const connect = async (): Promise<Client> => {
+    const client = new Client({ name: "bench", version: "0" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }),
+    );
+    return client;
+  };
+  const [bare, forAdapter] = await Promise.all([connect(), connect()]);
   const toolset = new McpToolset({
     source: staticMcpSource({ everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } }),
   });
@@ -57,10 +59,14 @@ async function callFigures(): Promise<Figure[]> {
       );
       if ((out as { content: unknown }).content !== "Echo: ping") throw new Error("unexpected tool answer");
     };
-    const adapterTool = (await loadMcpTools("everything", bare)).find((t) => t.name === "echo");
+    const adapterTool = (await loadMcpTools("everything", forAdapter)).find((t) => t.name === "echo");
     if (adapterTool === undefined) throw new Error("echo is missing from loadMcpTools");
     const viaAdapter = async (i: number) => {
-      const out = await adapterTool.invoke({ type: "tool_call", id: `a${i}`, name: "echo", args: { message: "ping" } });
+      // The same run config as the agent's tool gets, so both pay the same config handling.
+      const out = await adapterTool.invoke(
+        { type: "tool_call", id: `a${i}`, name: "echo", args: { message: "ping" } },
+        { configurable: { thread_id: "bench" } },
+      );
       if ((out as { content: unknown }).content !== "Echo: ping") throw new Error("unexpected adapter answer");
     };
     const viaClient = async () => {
@@ -72,29 +78,29 @@ async function callFigures(): Promise<Figure[]> {
       await viaClient();
       await viaAdapter(i);
     }
+    // Per-call samples, the three paths interleaved call by call, medians: robust to load spikes on a shared machine.
     const toolSamples: number[] = [];
     const clientSamples: number[] = [];
     const adapterSamples: number[] = [];
-    for (let b = 0; b < CALLS / BATCH; b++) {
-      let start = process.hrtime.bigint();
-      for (let i = 0; i < BATCH; i++) await viaClient();
-      clientSamples.push(Number(process.hrtime.bigint() - start) / BATCH);
-      start = process.hrtime.bigint();
-      for (let i = 0; i < BATCH; i++) await viaTool(i);
-      toolSamples.push(Number(process.hrtime.bigint() - start) / BATCH);
-      start = process.hrtime.bigint();
-      for (let i = 0; i < BATCH; i++) await viaAdapter(i);
-      adapterSamples.push(Number(process.hrtime.bigint() - start) / BATCH);
+    const timed = async (samples: number[], fn: () => Promise<void>): Promise<void> => {
+      const start = process.hrtime.bigint();
+      await fn();
+      samples.push(Number(process.hrtime.bigint() - start));
+    };
+    for (let i = 0; i < CALLS; i++) {
+      await timed(clientSamples, viaClient);
+      await timed(toolSamples, () => viaTool(i));
+      await timed(adapterSamples, () => viaAdapter(i));
     }
     const figure = median(toolSamples);
     const baseline = median(clientSamples);
     const adapter = median(adapterSamples);
-    const label = `median of ${CALLS / BATCH} batches of ${BATCH}`;
+    const label = `median of ${CALLS} calls each, interleaved`;
     return [
       {
-        benchmark: `tools: one MCP tool call through the agent's tool (server-everything echo over stdio, pooled session, ToolMessage), median of ${CALLS / BATCH} batches of ${BATCH}; goal ratio ≤ 1.1`,
+        benchmark: `tools: one MCP tool call through the agent's tool (server-everything echo over stdio, pooled session, ToolMessage), ${label}; goal ratio ≤ 1.1`,
         figure: `${fmt(figure)}/call`,
-        baseline: `${fmt(baseline)}/call (bare @modelcontextprotocol/sdk client.callTool, same server, same run)`,
+        baseline: `${fmt(baseline)}/call (bare @modelcontextprotocol/sdk client.callTool, same server (own process), same run)`,
         ratio: figure / baseline,
       },
       {
@@ -105,7 +111,7 @@ async function callFigures(): Promise<Figure[]> {
       },
     ];
   } finally {
-    await Promise.all([toolset.close(), bare.close()]);
+    await Promise.all([toolset.close(), bare.close(), forAdapter.close()]);
   }
 }
 

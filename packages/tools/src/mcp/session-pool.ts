@@ -26,7 +26,8 @@ interface PooledSession {
   active: number;
   /** Removed from the pool: close when `active` reaches 0. */
   retired: boolean;
-  idleTimer: NodeJS.Timeout | undefined;
+  /** When the last call ended (ms since epoch). */
+  lastUsed: number;
 }
 
 /** A leased session: call {@link SessionLease.release} when the call ends. */
@@ -41,11 +42,17 @@ export class McpSessionPool {
   readonly #sessions: LruCache<string, PooledSession>;
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
+  #sweeper: NodeJS.Timeout | undefined;
 
   /** @param options - opener, bounds, logger */
   constructor(options: McpSessionPoolOptions) {
     this.#options = options;
     this.#sessions = new LruCache(options.maxSessions ?? 256);
+    const idleMs = options.idleMs ?? 600_000;
+    if (idleMs > 0) {
+      this.#sweeper = setInterval(() => this.#sweepIdle(), Math.max(10, Math.min(idleMs / 2, 60_000)));
+      this.#sweeper.unref();
+    }
   }
 
   /** Sessions held now. */
@@ -67,7 +74,7 @@ export class McpSessionPool {
     let entry = this.#sessions.get(key);
     if (entry === undefined) {
       const opened = this.#options.open(server);
-      entry = { key, client: opened, active: 0, retired: false, idleTimer: undefined };
+      entry = { key, client: opened, active: 0, retired: false, lastUsed: Date.now() };
       const created = entry;
       for (const [, evicted] of this.#sessions.set(key, created)) this.#retire(evicted);
       opened.then(
@@ -86,7 +93,6 @@ export class McpSessionPool {
     }
     const held = entry;
     held.active += 1;
-    clearTimeout(held.idleTimer);
     let client: Client;
     try {
       client = await held.client;
@@ -102,8 +108,8 @@ export class McpSessionPool {
         released = true;
         held.active -= 1;
         if (held.active > 0) return;
+        held.lastUsed = Date.now();
         if (held.retired) this.#closeEntry(held);
-        else this.#armIdle(held);
       },
     };
   }
@@ -115,6 +121,7 @@ export class McpSessionPool {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#sweeper);
     const all = this.#sessions.values();
     this.#sessions.clear();
     for (const entry of all) {
@@ -124,16 +131,16 @@ export class McpSessionPool {
     await Promise.all([...this.#closing]);
   }
 
-  #armIdle(entry: PooledSession): void {
+  /** One sweep timer for the pool (not a timer per call): closes sessions idle longer than `idleMs`. */
+  #sweepIdle(): void {
     const idleMs = this.#options.idleMs ?? 600_000;
-    if (idleMs <= 0) return;
-    entry.idleTimer = setTimeout(() => {
-      if (entry.active > 0 || this.#sessions.get(entry.key) !== entry) return;
+    const now = Date.now();
+    for (const entry of this.#sessions.values()) {
+      if (entry.active > 0 || now - entry.lastUsed < idleMs) continue;
       this.#sessions.delete(entry.key);
       entry.retired = true;
       this.#closeEntry(entry);
-    }, idleMs);
-    entry.idleTimer.unref();
+    }
   }
 
   #retire(entry: PooledSession): void {
@@ -142,7 +149,6 @@ export class McpSessionPool {
   }
 
   #closeEntry(entry: PooledSession): void {
-    clearTimeout(entry.idleTimer);
     const closing = entry.client
       .then((client) => client.close())
       .catch((err: unknown) => this.#options.logger.debug({ err, session: entry.key }, "closing an MCP session failed"))
