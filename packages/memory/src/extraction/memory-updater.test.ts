@@ -60,13 +60,43 @@ describe("MemoryUpdater", () => {
     const fact = await manager.addFact(scope, { content: "Prefers short answers", confidence: 0.9 });
     const answer = { newFacts: [], factsToReinforce: [{ id: fact.id, scope: "user", reason: "confirmed" }] };
     const updater = new MemoryUpdater({ manager, model: fakeModel().structuredResponse(answer) });
-    await updater.update({ scope, threadId: "t1", messages: [new HumanMessage("ok"), new AIMessage("Done.")] });
+    const first = [new HumanMessage("ok"), new AIMessage("Done.")];
+    await updater.update({ scope, threadId: "t1", messages: first });
     expect((await manager.get(scope)).facts[0]?.confirmationCount).toBeUndefined();
     await updater.update({
       scope,
       threadId: "t1",
-      messages: [new HumanMessage("Perfect, exactly like that"), new AIMessage("Glad it helped.")],
+      messages: [...first, new HumanMessage("Perfect, exactly like that"), new AIMessage("Glad it helped.")],
     });
     expect((await manager.get(scope)).facts[0]?.confirmationCount).toBe(1);
+  });
+
+  it("extracts each turn of a conversation once (watermark); another thread starts from its first turn", async () => {
+    const manager = setup();
+    const prompts: string[] = [];
+    const model = fakeModel().structuredResponse({ newFacts: [] });
+    const structured = model.withStructuredOutput.bind(model);
+    model.withStructuredOutput = ((...args: Parameters<typeof structured>) => {
+      const runnable = structured(...args);
+      return {
+        invoke: async (messages: { content: unknown }[], options: unknown) => {
+          prompts.push(String(messages[1]?.content));
+          return runnable.invoke(messages as never, options as never);
+        },
+      };
+    }) as never;
+    const updater = new MemoryUpdater({ manager, model });
+    const turn1 = [new HumanMessage("I play chess"), new AIMessage("Nice.")];
+    const turn2 = [new HumanMessage("I also sail"), new AIMessage("Great.")];
+    await updater.update({ scope, threadId: "t1", messages: turn1 });
+    await updater.update({ scope, threadId: "t1", messages: [...turn1, ...turn2] });
+    expect(prompts[0]).toContain("I play chess");
+    expect(prompts[1]).toContain("I also sail");
+    expect(prompts[1]).not.toContain("I play chess");
+    // Nothing new: no model call.
+    expect((await updater.update({ scope, threadId: "t1", messages: [...turn1, ...turn2] })).status).toBe("skipped");
+    await updater.update({ scope, threadId: "t2", messages: [...turn1, ...turn2] });
+    expect(prompts[2]).toContain("I play chess");
+    expect(prompts).toHaveLength(3);
   });
 });

@@ -2,12 +2,19 @@
  * `MemoryUpdater`: one queued conversation → one structured-output call on
  * any LangChain chat model → the write gate → the manager. The model call is
  * tagged `nostream` so a host streaming the agent never shows it.
+ *
+ * A per-conversation watermark (DeerFlow's) keeps a conversation's turns from
+ * being extracted twice: a later update of the same thread sends only the
+ * turns after the last one extracted (kept in process; a restarted instance
+ * starts again from the first turn, which the write gate's dedupe absorbs).
  */
+import { LruCache } from "@deerflow/kernel";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import { silentLogger, type Logger } from "../logger.js";
 import type { MemoryManager, MemoryWriteResult } from "../memory-manager.js";
 import type { MemoryScope } from "../types.js";
+import { agentBucketOf } from "../document.js";
 import { conversationTurns, detectSignals, isTrivialConversation } from "./conversation.js";
 import { MEMORY_UPDATE_SCHEMA, type MemoryUpdateResult } from "./memory-update-result.js";
 import { staleCandidates } from "./staleness.js";
@@ -44,6 +51,8 @@ export type MemoryUpdateOutcome =
 export class MemoryUpdater {
   readonly #options: MemoryUpdaterOptions;
   readonly #logger: Logger;
+  /** Turns already extracted, per conversation (thread, user, agent). */
+  readonly #watermarks = new LruCache<string, number>(4096);
 
   /** @param options - manager, model, logger */
   constructor(options: MemoryUpdaterOptions) {
@@ -60,7 +69,11 @@ export class MemoryUpdater {
    * @throws whatever the model or the backend throws (the queue logs it)
    */
   async update(request: MemoryUpdateRequest, signal?: AbortSignal): Promise<MemoryUpdateOutcome> {
-    const turns = conversationTurns(request.messages);
+    const all = conversationTurns(request.messages);
+    const key = JSON.stringify([request.threadId, request.scope.userId, agentBucketOf(request.scope)]);
+    const mark = this.#watermarks.get(key) ?? 0;
+    // A shorter conversation than the mark: the thread was rewritten (e.g. summarised); start over.
+    const turns = mark <= all.length ? all.slice(mark) : all;
     if (isTrivialConversation(turns)) return { status: "skipped", reason: "trivial" };
     const signals = new Set([...(request.signals ?? []), ...detectSignals(turns)]);
     const { manager } = this.#options;
@@ -87,6 +100,7 @@ export class MemoryUpdater {
       now,
     });
     const result = await manager.applyPlan(request.scope, plan);
+    this.#watermarks.set(key, all.length);
     this.#logger.info(
       {
         threadId: request.threadId,
