@@ -223,5 +223,19 @@ memory:
     const missing = await api(ALICE, "DELETE", "/memory/facts/fact_nope");
     expect(missing).toEqual({ status: 404, body: { detail: "Memory fact 'fact_nope' not found." } });
     expect((await fetch(`${url}/api/memory`)).status).toBe(401);
+    // Hostile input: a traversal-shaped id is just an unknown fact; an import over 10,000 facts is refused whole.
+    const traversal = await api(ALICE, "DELETE", `/memory/facts/${encodeURIComponent("../../etc/passwd")}`);
+    expect(traversal.status).toBe(404);
+    const before = (await facts(ALICE)).length;
+    const huge = await api(ALICE, "POST", "/memory/import", {
+      facts: Array.from({ length: 10_001 }, (_, i) => ({
+        id: `fact_${i}`,
+        content: `f${i}`,
+        category: "context",
+        confidence: 0.5,
+      })),
+    });
+    expect(huge.status).toBe(422);
+    expect((await facts(ALICE)).length).toBe(before);
   });
 });
