@@ -80,6 +80,11 @@ describe("McpToolsMiddleware", () => {
     ]);
   });
 
+  it("never offers an MCP tool whose name the agent already uses (that would replace the agent's tool)", async () => {
+    const seen = await modelCall(createMcpToolsMiddleware({ toolset: fakeToolset([make("builtin"), make("s_a")]) }));
+    expect(seen.tools.map((t) => t.name)).toEqual(["builtin", "s_a"]);
+  });
+
   it("defers automatically above the token budget", async () => {
     const budget = estimateToolTokens(mcp) - 1;
     const seen = await modelCall(

@@ -87,6 +87,7 @@ export function createMcpToolsMiddleware(options: McpToolsMiddlewareOptions): Ag
   const logger = options.logger ?? silentLogger;
   const budget = options.toolSearch?.autoTokenBudget ?? 10_000;
   const offers = new WeakMap<readonly StructuredToolInterface[], Offer>();
+  const clashes = new Set<string>();
   const offerOf = (tools: readonly StructuredToolInterface[]): Offer => {
     let offer = offers.get(tools);
     if (offer !== undefined) return offer;
@@ -118,11 +119,28 @@ export function createMcpToolsMiddleware(options: McpToolsMiddlewareOptions): Ag
       }
       if (tools.length === 0) return handler(request);
       const offer = offerOf(tools);
-      if (!offer.deferred) return handler({ ...request, tools: [...request.tools, ...tools] });
+      // The agent's own tools win a name clash (an MCP tool may not shadow, e.g., web_search).
+      const taken = new Set(request.tools.map((t) => (t as { name?: string }).name));
+      const free = (t: StructuredToolInterface): boolean => {
+        if (!taken.has(t.name)) return true;
+        if (!clashes.has(t.name)) {
+          clashes.add(t.name);
+          logger.warn(
+            { tool: t.name },
+            `MCP tool '${t.name}' is not offered: the agent already has a tool of that name`,
+          );
+        }
+        return false;
+      };
+      if (!offer.deferred) return handler({ ...request, tools: [...request.tools, ...tools.filter(free)] });
       const promoted = promotedNames(request.messages, offer.hash ?? "");
       return handler({
         ...request,
-        tools: [...request.tools, offer.search!, ...tools.filter((t) => promoted.has(t.name))],
+        tools: [
+          ...request.tools,
+          ...(taken.has(TOOL_SEARCH_TOOL_NAME) ? [] : [offer.search!]),
+          ...tools.filter((t) => promoted.has(t.name) && free(t)),
+        ],
         systemPrompt: `${request.systemPrompt}\n\n${offer.section}`,
       });
     },
