@@ -9,7 +9,7 @@ import { validateToolsConfig } from "@deerflow/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configTexts } from "../../test/support/config-text.js";
 import { pdfWithPages } from "../../test/support/documents.js";
-import { loadConfig } from "../config/index.js";
+import { describeConfig, loadConfig } from "../config/index.js";
 import { silentLogger } from "../logger.js";
 import { createConfiguredToolDeps } from "./configured-tools.js";
 
@@ -92,6 +92,20 @@ describe("tools: in config.yaml", () => {
     expect(warnings).toContain("tools: config.yaml changed but does not load; the previous tool options stay");
     await writeFile(file, yaml(4));
     expect(await count()).toBe(4);
+  });
+});
+
+describe("the start-up summary", () => {
+  it("names each tool, its provider and group, never its options (API keys)", async () => {
+    const loaded = await cfg.load(
+      yaml(
+        3,
+        ["  - name: image_search", "    group: web", "    use: serper", "    api_key: sk-serper-secret-000"].join("\n"),
+      ),
+    );
+    const lines = describeConfig(loaded);
+    expect(lines).toContain("tools: web_search (searxng, group web), image_search (serper, group web)");
+    expect(lines.join("\n")).not.toContain("sk-serper-secret-000");
   });
 });
 

@@ -103,5 +103,8 @@ export function describeConfig(loaded: LoadedConfig): string[] {
   );
   lines.push(`storage: data dir ${c.storage.dataDir}${why("storage")}`);
   lines.push(`agent: "${c.agent.name}"`);
+  // Tool names and providers only: options may hold API keys.
+  const tools = c.tools?.tools ?? [];
+  if (tools.length > 0) lines.push(`tools: ${tools.map((t) => `${t.name} (${t.use}, group ${t.group})`).join(", ")}`);
   return lines;
 }
