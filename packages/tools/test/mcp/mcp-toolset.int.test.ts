@@ -176,6 +176,19 @@ describe("McpToolset against real servers", () => {
     await eventually(() => childPids().filter((p) => !before.includes(p)).length === 0);
   });
 
+  it("a stdio server that dies is replaced on the next call in its thread", async () => {
+    const before = childPids();
+    const ts = toolset({ e: everythingStdio() });
+    const echo = find(await ts.tools(), "e_echo");
+    await eventually(() => childPids().length === before.length); // the discovery session closed
+    await call(echo, { message: "one" }, "thread-x");
+    const [pid] = childPids().filter((p) => !before.includes(p));
+    process.kill(pid!, "SIGKILL");
+    await eventually(() => !childPids().includes(pid!));
+    expect((await call(echo, { message: "two" }, "thread-x")).content).toBe("Echo: two");
+    expect(childPids().filter((p) => !before.includes(p) && p !== pid)).toHaveLength(1);
+  });
+
   it("reloads when extensions_config.json changes within the same second, without dropping a call in flight", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mcp-reload-"));
     const file = path.join(dir, "extensions_config.json");
