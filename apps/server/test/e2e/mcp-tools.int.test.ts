@@ -6,6 +6,7 @@
  * on PUT, refuses stdio commands off the allowlist, and a server disabled
  * through the API is gone from the next run without a restart.
  */
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -46,6 +47,18 @@ function script(request: RecordedRequest): ScriptStep {
   if (request.toolNames.includes("everything_echo") && !answered)
     return { toolCalls: [{ name: "everything_echo", args: { message: "from the model" }, id: "call_echo" }] };
   return { text: "Done." };
+}
+
+/** Child processes of this process running server-everything. */
+function everythingChildren(): number[] {
+  try {
+    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes("server-everything"))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+  } catch {
+    return [];
+  }
 }
 
 describe("MCP tools through the server", () => {
@@ -162,5 +175,25 @@ describe("MCP tools through the server", () => {
       input: { messages: [{ type: "human", content: "echo again" }] },
     });
     for (const r of s.openai.requests.slice(before)) expect(r.toolNames).not.toContain("everything_echo");
+  });
+
+  it("shutting the server down leaves no MCP child process", async () => {
+    const got = (await (await api("/mcp/config")).json()) as { mcp_servers: Record<string, Record<string, unknown>> };
+    const on = await api("/mcp/config", {
+      method: "PUT",
+      body: JSON.stringify({ mcp_servers: { everything: { ...got.mcp_servers["everything"], enabled: true } } }),
+    });
+    expect(on.status).toBe(200);
+    // A run per thread: each holds a pooled stdio session.
+    for (const content of ["echo one", "echo two"]) {
+      const thread = await s.t.client.threads.create();
+      await s.t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ type: "human", content }] },
+      });
+    }
+    expect(everythingChildren().length).toBeGreaterThanOrEqual(2);
+    await s.t.server.close({ drain: false });
+    for (let i = 0; i < 200 && everythingChildren().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(everythingChildren()).toEqual([]);
   });
 });
