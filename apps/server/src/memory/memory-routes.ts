@@ -67,6 +67,13 @@ const importBody = {
 };
 
 type Query = { agent_name?: string };
+
+/** OpenAPI text of a route: its summary, the `memory` tag and the error statuses besides 401/422. */
+const docs = (summary: string, errors: readonly number[]): Record<string, unknown> => ({
+  summary,
+  tags: ["memory"],
+  ...(errors.length === 0 ? {} : { "x-errors": errors }),
+});
 type FactParams = { fact_id: string };
 
 function scopeOf(request: FastifyRequest): MemoryScope {
@@ -106,14 +113,35 @@ export function memoryRoutes(options: MemoryRoutesOptions): FastifyPluginAsync {
   const doc = async (scope: MemoryScope) => toWireDocument(await manager.get(scope));
   return async (app) => {
     const query = { querystring: agentQuery };
-    app.get("/memory", { schema: query }, (req, reply) => answer(reply, () => doc(scopeOf(req))));
-    app.post("/memory/reload", { schema: query }, (req, reply) => answer(reply, () => doc(scopeOf(req))));
-    app.delete("/memory", { schema: query }, (req, reply) =>
-      answer(reply, async () => toWireDocument(await manager.clear(scopeOf(req))), "Failed to clear memory data."),
+    app.get(
+      "/memory",
+      {
+        schema: {
+          ...query,
+          ...docs("The caller's memory: summaries and facts", [500, 501]),
+        },
+      },
+      (req, reply) => answer(reply, () => doc(scopeOf(req))),
+    );
+    app.post(
+      "/memory/reload",
+      {
+        schema: {
+          ...query,
+          ...docs("Read the caller's memory again from the store", [500]),
+        },
+      },
+      (req, reply) => answer(reply, () => doc(scopeOf(req))),
+    );
+    app.delete(
+      "/memory",
+      { schema: { ...query, ...docs("Clear the caller's summaries and facts", [500]) } },
+      (req, reply) =>
+        answer(reply, async () => toWireDocument(await manager.clear(scopeOf(req))), "Failed to clear memory data."),
     );
     app.post<{ Body: { content: string; category?: string; confidence?: number } }>(
       "/memory/facts",
-      { schema: { ...query, body: createBody } },
+      { schema: { ...query, body: createBody, ...docs("Add a fact", [400, 409]) } },
       (req, reply) =>
         answer(reply, async () => {
           const scope = scopeOf(req);
@@ -128,7 +156,14 @@ export function memoryRoutes(options: MemoryRoutesOptions): FastifyPluginAsync {
     );
     app.patch<{ Params: FactParams; Body: { content?: string; category?: string; confidence?: number } }>(
       "/memory/facts/:fact_id",
-      { schema: { ...query, params: factParams, body: patchBody } },
+      {
+        schema: {
+          ...query,
+          params: factParams,
+          body: patchBody,
+          ...docs("Change a fact; omitted fields are kept", [400, 404, 409]),
+        },
+      },
       (req, reply) =>
         answer(reply, async () => {
           const scope = scopeOf(req);
@@ -143,7 +178,7 @@ export function memoryRoutes(options: MemoryRoutesOptions): FastifyPluginAsync {
     );
     app.delete<{ Params: FactParams }>(
       "/memory/facts/:fact_id",
-      { schema: { ...query, params: factParams } },
+      { schema: { ...query, params: factParams, ...docs("Delete a fact", [404]) } },
       (req, reply) =>
         answer(reply, async () => {
           const scope = scopeOf(req);
@@ -151,10 +186,25 @@ export function memoryRoutes(options: MemoryRoutesOptions): FastifyPluginAsync {
           return doc(scope);
         }),
     );
-    app.get("/memory/export", { schema: query }, (req, reply) => answer(reply, () => doc(scopeOf(req))));
+    app.get(
+      "/memory/export",
+      {
+        schema: {
+          ...query,
+          ...docs("The caller's memory in the import/export format", [500]),
+        },
+      },
+      (req, reply) => answer(reply, () => doc(scopeOf(req))),
+    );
     app.post<{ Body: Record<string, unknown> }>(
       "/memory/import",
-      { schema: { ...query, body: importBody } },
+      {
+        schema: {
+          ...query,
+          body: importBody,
+          ...docs("Replace the caller's memory with an exported document", [400, 500]),
+        },
+      },
       (req, reply) =>
         answer(
           reply,
@@ -162,9 +212,18 @@ export function memoryRoutes(options: MemoryRoutesOptions): FastifyPluginAsync {
           "Failed to import memory data.",
         ),
     );
-    app.get("/memory/config", async () => options.config());
-    app.get("/memory/status", { schema: query }, (req, reply) =>
-      answer(reply, async () => ({ config: options.config(), data: await doc(scopeOf(req)) })),
+    app.get("/memory/config", { schema: { ...docs("The memory settings in effect", []) } }, async () =>
+      options.config(),
+    );
+    app.get(
+      "/memory/status",
+      {
+        schema: {
+          ...query,
+          ...docs("The memory settings and the caller's memory", [500]),
+        },
+      },
+      (req, reply) => answer(reply, async () => ({ config: options.config(), data: await doc(scopeOf(req)) })),
     );
   };
 }

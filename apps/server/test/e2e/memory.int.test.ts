@@ -223,6 +223,12 @@ memory:
     const missing = await api(ALICE, "DELETE", "/memory/facts/fact_nope");
     expect(missing).toEqual({ status: 404, body: { detail: "Memory fact 'fact_nope' not found." } });
     expect((await fetch(`${url}/api/memory`)).status).toBe(401);
+    // Documented in the OpenAPI document like the other routes.
+    const openapi = (await (await fetch(`${url}/openapi.json`, { headers: { "x-api-key": ALICE } })).json()) as {
+      paths: Record<string, Record<string, { summary?: string; tags?: string[] }>>;
+    };
+    expect(openapi.paths["/api/memory/facts"]?.["post"]).toMatchObject({ summary: "Add a fact", tags: ["memory"] });
+    expect(Object.keys(openapi.paths).filter((p) => p.startsWith("/api/memory"))).toHaveLength(8);
     // Hostile input: a traversal-shaped id is just an unknown fact; an import over 10,000 facts is refused whole.
     const traversal = await api(ALICE, "DELETE", `/memory/facts/${encodeURIComponent("../../etc/passwd")}`);
     expect(traversal.status).toBe(404);
