@@ -169,6 +169,25 @@ describe("store routes", () => {
   });
 });
 
+describe("store routes and large values", () => {
+  it("store a value up to the body limit and refuse a larger one with 413, storing nothing", async () => {
+    const store = new InMemoryStore();
+    const app = await createGateway({ store, bodyLimit: 64 * 1024 });
+    try {
+      const fits = { namespace: ["big"], key: "fits", value: { text: "x".repeat(60 * 1024) } };
+      expect((await app.inject({ method: "PUT", url: "/api/store/items", payload: fits })).statusCode).toBe(204);
+      const found = await app.inject({ method: "GET", url: "/api/store/items?namespace=big&key=fits" });
+      expect(found.json().value.text).toHaveLength(60 * 1024);
+      const tooBig = { namespace: ["big"], key: "huge", value: { text: "x".repeat(80 * 1024) } };
+      const refused = await app.inject({ method: "PUT", url: "/api/store/items", payload: tooBig });
+      expect(refused.statusCode).toBe(413);
+      expect(await store.search([], { limit: 10 })).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("store routes without a store", () => {
   it("are not mounted", async () => {
     const app = await createGateway({});
