@@ -50,7 +50,9 @@ describe("/api/mcp routes", () => {
       ["POST", "/api/mcp/cache/reset"],
       ["GET", "/api/mcp/status"],
     ] as const) {
-      const res = await app.inject({ method, url, headers: user, payload: method === "GET" ? undefined : "{not json" });
+      const res = await app.inject(
+        method === "GET" ? { method, url, headers: user } : { method, url, headers: user, payload: "{not json" },
+      );
       expect(res.statusCode, `${method} ${url}`).toBe(403);
       expect(res.json()).toMatchObject({ detail: "Admin privileges required to manage MCP configuration." });
     }
