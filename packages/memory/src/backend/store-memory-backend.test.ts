@@ -59,4 +59,20 @@ describe("StoreMemoryBackend layout", () => {
     );
     expect((await backend.get(scope)).facts).toHaveLength(1200);
   });
+
+  it("imports DeerFlow's wire format, whose fact sources are strings", async () => {
+    const backend = new StoreMemoryBackend({ store: new InMemoryStore() });
+    const fact = (id: string, source: unknown) => ({ id, content: id, category: "context", confidence: 0.5, source });
+    const doc = await backend.importMemory(
+      { userId: "u" },
+      {
+        facts: [fact("fact_a", "thread-7"), fact("fact_b", "manual"), fact("fact_c", undefined)],
+      },
+    );
+    expect(Object.fromEntries(doc.facts.map((f) => [f.id, f.source]))).toEqual({
+      fact_a: { type: "conversation", threadId: "thread-7" },
+      fact_b: { type: "manual" },
+      fact_c: { type: "import" },
+    });
+  });
 });

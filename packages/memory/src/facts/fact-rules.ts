@@ -5,7 +5,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { MEMORY_ERROR_TEXT, MemoryError } from "../errors.js";
-import { FACT_CATEGORIES, type FactCategory, type FactPatch, type MemoryFact, type NewFact } from "../types.js";
+import {
+  FACT_CATEGORIES,
+  type FactCategory,
+  type FactPatch,
+  type FactSourceType,
+  type MemoryFact,
+  type NewFact,
+} from "../types.js";
 
 /** Default confidence of a fact added without one (DeerFlow). */
 const DEFAULT_FACT_CONFIDENCE = 0.5;
@@ -21,6 +28,7 @@ function newFactId(): string {
 }
 
 const FACT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SOURCE_TYPES = new Set<FactSourceType>(["conversation", "manual", "consolidation", "import", "unknown"]);
 
 /**
  * @param id - a fact id from a caller
@@ -131,5 +139,15 @@ export function parseStoredFact(value: unknown): MemoryFact | undefined {
   if (typeof v["content"] !== "string" || v["content"].trim() === "") return undefined;
   if (typeof v["confidence"] !== "number" || !(v["confidence"] >= 0 && v["confidence"] <= 1)) return undefined;
   if (!FACT_CATEGORIES.includes(v["category"] as FactCategory)) return undefined;
-  return v as unknown as MemoryFact;
+  const source = v["source"] as { type?: unknown; threadId?: unknown } | null | undefined;
+  if (typeof source === "object" && source !== null && SOURCE_TYPES.has(source.type as FactSourceType))
+    return v as unknown as MemoryFact;
+  // DeerFlow's wire format flattens the source to a string (the thread id, or the type).
+  const flat = typeof source === "string" ? source : "import";
+  return {
+    ...(v as unknown as MemoryFact),
+    source: SOURCE_TYPES.has(flat as FactSourceType)
+      ? { type: flat as FactSourceType }
+      : { type: "conversation", threadId: flat },
+  };
 }
