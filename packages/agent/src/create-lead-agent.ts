@@ -23,6 +23,7 @@ import { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
 import { createDisabledSkillGuard } from "./skills/skill-path-guard.js";
 import { SkillPromptView } from "./skills/skill-prompt-view.js";
 import { LeadAgentState } from "./state/thread-state.js";
+import type { RunOptions } from "./run/run-options.js";
 import { createRunTaskTool } from "./subagents/run-task-tool.js";
 import { SUBAGENT_CHAIN } from "./subagents/subagent-chain.js";
 
@@ -85,10 +86,16 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   }
   // DynamicTool is a StructuredTool at runtime; the interface split is a typing artefact.
   shared.push(...((options.tools ?? []) as readonly StructuredToolInterface[]));
-  const sharedFor = (): StructuredToolInterface[] =>
-    skills?.mayDefer === true && skills.lastMode !== "deferred"
-      ? shared.filter((t) => t.name !== DESCRIBE_SKILL_TOOL_NAME)
-      : shared;
+  const sharedFor = (run?: RunOptions): StructuredToolInterface[] => {
+    const visible =
+      skills?.mayDefer === true && skills.lastMode !== "deferred"
+        ? shared.filter((t) => t.name !== DESCRIBE_SKILL_TOOL_NAME)
+        : shared;
+    // The host's filters hold for the run's subagents too (a tool hidden from the run is not delegated).
+    if (run === undefined || options.toolFilters === undefined) return visible;
+    const hidden = new Set(options.toolFilters.flatMap((f) => [...f(run)]));
+    return hidden.size === 0 ? visible : visible.filter((t) => !hidden.has(t.name));
+  };
 
   // Lead-only tools.
   const lead: StructuredToolInterface[] = [...shared];

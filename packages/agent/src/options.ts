@@ -23,7 +23,7 @@ import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode
 import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
 import type { UploadsMiddlewareOptions } from "./middleware/uploads/uploads-middleware.js";
 import type { ModelResolver } from "./models/model-resolver.js";
-import type { ToolFilter } from "./middleware/run-tools.js";
+import type { RunOptions } from "./run/run-options.js";
 
 /** Skills wiring of the lead agent. */
 export interface LeadAgentSkills {
@@ -137,9 +137,10 @@ export interface LeadAgentOptions {
   readonly tools?: readonly (StructuredToolInterface | DynamicTool)[];
   /**
    * More per-run filters of the lead's tools (each returns the names a run must not get), e.g. the
-   * configured tools outside a run's `tool_groups` whitelist. A hidden tool is neither offered nor run.
+   * configured tools outside a run's `tool_groups` whitelist. A hidden tool is neither offered nor run,
+   * nor handed to the run's subagents. Synchronous, since subagents are given their tools synchronously.
    */
-  readonly toolFilters?: readonly ToolFilter[];
+  readonly toolFilters?: readonly ((run: RunOptions) => Iterable<string>)[];
   /** Where thread state persists (a run may lend another one through its config). */
   readonly checkpointer?: BaseCheckpointSaver;
   readonly store?: BaseStore;

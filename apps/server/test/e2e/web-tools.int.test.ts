@@ -21,6 +21,19 @@ const toolResults = (r: RecordedRequest) => r.messages.filter((m) => m["role"] =
 function script(request: RecordedRequest): ScriptStep {
   const results = toolResults(request);
   const last = JSON.stringify(request.messages.at(-1)?.["content"] ?? "");
+  if (last.includes("sub-job")) return { text: "Sub-job done." }; // the subagent's own request
+  if (last.includes("delegate") && results.length === 0)
+    return {
+      toolCalls: [
+        {
+          name: "task",
+          args: { description: "look it up", prompt: "sub-job: look it up", subagent_type: "general-purpose" },
+          id: "call_task",
+        },
+      ],
+    };
+  if (last.includes("delegate") || (results.length > 0 && JSON.stringify(request.messages).includes("call_task")))
+    return { text: "Delegated." };
   if (last.includes("no web")) return { text: "No web for this run." };
   if (last.includes("guarded")) {
     if (results.length === 0)
@@ -131,6 +144,25 @@ describe("web tools through the server", () => {
     const offered = s.openai.requests[before]!.toolNames;
     for (const name of ["web_search", "web_fetch", "guarded_fetch"]) expect(offered).not.toContain(name);
     expect(offered).toContain("bash"); // not a configured tool: no group to filter by
+  });
+
+  it("the run's tool_groups also hold for its subagents: a delegated task is not given the web tools", async () => {
+    const thread = await s.t.client.threads.create();
+    const before = s.openai.requests.length;
+    await s.t.client.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+      input: { messages: [{ type: "human", content: "delegate this" }] },
+      context: { tool_groups: ["files"] },
+    } as Parameters<typeof s.t.client.runs.wait>[2]);
+    const sub = s.openai.requests
+      .slice(before)
+      .find(
+        (r) =>
+          JSON.stringify(r.messages).includes("sub-job: look it up") &&
+          !JSON.stringify(r.messages).includes("call_task"),
+      );
+    expect(sub, "the subagent's model request").toBeDefined();
+    expect(sub!.toolNames.length).toBeGreaterThan(0);
+    for (const name of ["web_search", "web_fetch", "guarded_fetch"]) expect(sub!.toolNames).not.toContain(name);
   });
 
   it("a fetch tool without allow_private_addresses refuses the local page, and the model reads why", async () => {
