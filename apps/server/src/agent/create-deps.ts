@@ -224,7 +224,11 @@ export async function createLeadAgentDeps(
   });
 
   // tools: of config.yaml (web_search, web_fetch, image_search, plugin tools); the lead and its subagents get them.
-  const configuredTools = await createConfiguredToolDeps(loaded, { logger, env: options.env ?? process.env, cwd: lookup.cwd });
+  const configuredTools = await createConfiguredToolDeps(loaded, {
+    logger,
+    env: options.env ?? process.env,
+    cwd: lookup.cwd,
+  });
 
   const deps: LeadAgentOptions = {
     models,
