@@ -6,7 +6,8 @@
  *    fact is there when a new server opens the same data dir;
  * 2. tool mode (DeerFlow's experimental `mode: tool`): the model gets
  *    memory_search / memory_add / memory_update / memory_delete, and a
- *    memory_add call stores a fact for the run's user.
+ *    memory_add call stores a fact for the run's user;
+ * 3. `enabled: false`: stored memory is neither injected nor extended.
  */
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,5 +93,23 @@ describe("memory modes through the server", () => {
     expect(doc.facts).toMatchObject([{ content: "Likes green tea", category: "preference" }]);
     // Tool mode does not extract after runs.
     expect(s.openai.requests.filter(isExtraction)).toHaveLength(0);
+  });
+
+  it("enabled: false: no injection and no extraction; the routes still answer", async () => {
+    server = await startScriptedServer(
+      script,
+      "memory:\n  enabled: false\n  model_name: main\n  debounce_seconds: 0\n",
+    );
+    const s = server;
+    const added = await fetch(`${s.t.url}/api/memory/facts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: "Keeps bees", confidence: 0.9 }),
+    });
+    expect(added.status).toBe(200);
+    await converse(s, "I keep bees on my roof.");
+    await s.t.server.close({ drain: false });
+    expect(s.openai.requests.filter(isExtraction)).toHaveLength(0);
+    expect(s.openai.requests.map((r) => JSON.stringify(r.messages)).join("")).not.toContain("<memory>");
   });
 });
