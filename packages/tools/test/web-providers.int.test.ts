@@ -133,6 +133,43 @@ describe("web_search: every provider gives the one normalised shape", () => {
   });
 });
 
+describe("DeerFlow's given → expect", () => {
+  it("duckduckgo: a Chinese query with region wt-wt is searched in cn-zh; other regions are kept", async () => {
+    const t = createWebSearchTool({ provider: "duckduckgo", options: { base_url: api.url }, env: {} });
+    await run(t, { query: "鹿的迁徙" });
+    expect(new URLSearchParams(api.requests.at(-1)?.body).get("kl")).toBe("cn-zh");
+    await run(t, { query: "deer migration" });
+    expect(new URLSearchParams(api.requests.at(-1)?.body).get("kl")).toBe("wt-wt");
+    const de = createWebSearchTool({
+      provider: "duckduckgo",
+      options: { base_url: api.url, region: "de-de" },
+      env: {},
+    });
+    await run(de, { query: "鹿的迁徙" });
+    expect(new URLSearchParams(api.requests.at(-1)?.body).get("kl")).toBe("de-de");
+  });
+
+  it("jina: a whitespace-only answer is the empty-response error; the missing-key warning is logged once", async () => {
+    const warnings: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (_o: Record<string, unknown>, msg: string) => void warnings.push(msg),
+    };
+    const t = createWebFetchTool({
+      provider: "jina",
+      options: { base_url: api.url },
+      resolver: publicResolver,
+      env: {},
+      logger,
+    });
+    expect(await run(t, { url: "https://example.org/blank" })).toBe("Error: Jina API returned empty response");
+    await run(t, { url: "https://example.org/again" });
+    expect(warnings.filter((w) => w.includes("JINA_API_KEY"))).toHaveLength(1);
+  });
+});
+
 describe("web_fetch through reader services", () => {
   it("jina: POSTs the URL with X-Return-Format html and gives Markdown, title first", async () => {
     const t = createWebFetchTool({

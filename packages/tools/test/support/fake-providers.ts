@@ -36,6 +36,10 @@ export async function startFakeProviders(): Promise<TestServer> {
     const ddg = url.pathname === "/html/";
     const jina = url.pathname === "/" && req.method === "POST";
     if (!keyless && !ddg && !jina && keyOf(req) !== GOOD_KEY) return json(res, 401, { error: "invalid key" });
+    if (query.includes("blank")) {
+      res.writeHead(200, { "content-type": "text/html" });
+      return res.end("   \n ");
+    }
     if (query.includes("nothing")) return json(res, 200, { results: [], organic: [], web: { results: [] } });
     if (query.includes("broken")) {
       res.writeHead(200, { "content-type": "text/plain" });

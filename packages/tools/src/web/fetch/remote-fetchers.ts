@@ -19,6 +19,8 @@ function optionalKey(ctx: ProviderContext, envName: string): string | undefined 
   }
 }
 
+let warnedNoJinaKey = false;
+
 /** Jina Reader: `POST {base_url}/` with `{url}`, HTML back, then the same Readability extraction. */
 export const jinaFetch: WebFetchProvider = {
   id: "jina",
@@ -27,6 +29,11 @@ export const jinaFetch: WebFetchProvider = {
   async fetchPage(url, ctx) {
     await ctx.vetUrl(url);
     const key = optionalKey(ctx, "JINA_API_KEY");
+    if (key === undefined && !warnedNoJinaKey) {
+      // Once per process, as DeerFlow: Jina works without a key, at a lower rate limit.
+      warnedNoJinaKey = true;
+      ctx.logger.warn({}, "web_fetch (jina): no api_key or JINA_API_KEY; Jina Reader's keyless rate limit applies");
+    }
     const html = await providerRequest(
       ctx,
       {

@@ -184,6 +184,11 @@ function ddgTarget(href: string): string {
   }
 }
 
+/** DeerFlow's rule: with the worldwide region, a query in Chinese is searched in `cn-zh`. */
+function ddgRegion(region: string, query: string): string {
+  return region === "wt-wt" && /[\u3400-\u9fff]/.test(query) ? "cn-zh" : region;
+}
+
 /** DuckDuckGo (no key): its HTML endpoint `POST {base_url}/html/`, parsed with a DOM. */
 const duckduckgoSearch: WebSearchProvider = {
   id: "duckduckgo",
@@ -199,7 +204,7 @@ const duckduckgoSearch: WebSearchProvider = {
       label: this.label,
       url: `${baseUrl(ctx, "https://html.duckduckgo.com")}/html/`,
       headers: { accept: "text/html" },
-      form: { q: query, kl: str(ctx.options["region"]) || "wt-wt", kp: safe },
+      form: { q: query, kl: ddgRegion(str(ctx.options["region"]) || "wt-wt", query), kp: safe },
     });
     const { document } = parseHTML(html);
     const hits: SearchHit[] = [];
