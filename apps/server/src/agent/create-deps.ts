@@ -29,7 +29,7 @@ import { combineScanners, isSkillScanner } from "./composite-scanner.js";
 import { titleMiddlewareOptions } from "./title-deps.js";
 import { createConfiguredToolDeps } from "./configured-tools.js";
 import { safetyMiddlewareOptions } from "./safety-deps.js";
-import { serverMcpSource } from "../mcp/mcp-source.js";
+import { serverMcpSource, threadMcpWorkDir } from "../mcp/mcp-source.js";
 
 /** Options of {@link createLeadAgentDeps}. */
 export interface CreateLeadAgentDepsOptions {
@@ -220,6 +220,7 @@ export async function createLeadAgentDeps(
   // MCP: the tools follow extensions_config.json per model call (no recompile); closed with the server.
   const mcp = new McpToolset({
     source: serverMcpSource(config.extensionsConfigPath, options.env ?? process.env),
+    stdioWorkDir: threadMcpWorkDir(config.storage.dataDir),
     logger,
   });
 

@@ -5,7 +5,15 @@
  * keep the keys the server does not model: `oauth`, timeouts, `tool_name_prefix`).
  */
 import fs from "node:fs/promises";
-import { fileSignature, parseMcpServers, type McpConfigSource, type McpServerSpec } from "@deerflow/tools";
+import path from "node:path";
+import { threadUserDataDir } from "@deerflow/sandbox";
+import {
+  fileSignature,
+  parseMcpServers,
+  type McpConfigSource,
+  type McpServerSpec,
+  type McpSessionScope,
+} from "@deerflow/tools";
 import { loadExtensionsConfig } from "../config/extensions-config.js";
 
 /**
@@ -23,5 +31,22 @@ export function serverMcpSource(filePath: string, env: NodeJS.ProcessEnv): McpCo
       const data = text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
       return parseMcpServers(data["mcpServers"], env);
     },
+  };
+}
+
+const SEGMENT = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * DeerFlow pins a thread's stdio MCP sessions inside its user data: `<thread user-data>/.mcp/tmp`
+ * (cwd and TMPDIR). Ids that are not single safe path segments get no folder (the server's own).
+ *
+ * @param dataDir - `storage.data_dir` (the local sandbox's base folder)
+ * @returns the toolset's `stdioWorkDir`
+ */
+export function threadMcpWorkDir(dataDir: string): (scope: McpSessionScope) => string | undefined {
+  return ({ threadId, userId }) => {
+    const user = userId ?? "default";
+    if (![threadId, user].every((s) => SEGMENT.test(s) && s !== "." && s !== "..")) return undefined;
+    return path.join(threadUserDataDir(dataDir, { userId: user, threadId }), ".mcp", "tmp");
   };
 }

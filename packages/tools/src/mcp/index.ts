@@ -10,7 +10,13 @@ export type { McpServerStatus, McpToolSummary } from "./server-status.js";
 export { staticMcpSource, type McpConfigSource } from "./config-source.js";
 export { extensionsFileMcpSource, fileSignature } from "./extensions-file-source.js";
 export { parseMcpServers } from "./parse-mcp-servers.js";
-export { McpToolset, mcpMetadataOf, type McpToolMetadata, type McpToolsetOptions } from "./mcp-toolset.js";
+export {
+  McpToolset,
+  mcpMetadataOf,
+  type McpSessionScope,
+  type McpToolMetadata,
+  type McpToolsetOptions,
+} from "./mcp-toolset.js";
 export { toToolContent, type McpToolContent, type McpToolContentBlock } from "./call-result.js";
 export {
   TOOL_SEARCH_MAX_RESULTS,

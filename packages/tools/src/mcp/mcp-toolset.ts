@@ -7,6 +7,7 @@
  * generation of tools; the old one closes its sessions only after its calls in
  * flight have ended, so no call is dropped.
  */
+import fs from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { loadMcpTools } from "@langchain/mcp-adapters";
 import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
@@ -38,6 +39,19 @@ export interface McpToolsetOptions {
    * still starting shows as `pending` and its tools join when it answers. Default 10 s.
    */
   readonly firstLoadWaitMs?: number;
+  /**
+   * The folder a thread's stdio sessions run in, as DeerFlow pins them inside the thread's user data:
+   * their working directory and `TMPDIR`, unless the server entry sets `cwd` / `env.TMPDIR` itself.
+   * Created when missing. `undefined` (or no thread): the server process's own.
+   */
+  readonly stdioWorkDir?: (scope: McpSessionScope) => string | undefined;
+}
+
+/** Who a pooled stdio session belongs to (from the call's `configurable`). */
+export interface McpSessionScope {
+  readonly threadId: string;
+  /** `configurable.user_id` (set by the DeerFlow gateway from the authenticated caller). */
+  readonly userId: string | undefined;
 }
 
 /** The metadata every MCP tool carries (`tool.metadata.mcp`); deferral keys off it. */
@@ -68,7 +82,7 @@ class Generation {
   /** Replaced (never mutated) when a server joins, so a caller's snapshot stays consistent. */
   tools: readonly StructuredToolInterface[] = [];
   readonly servers = new Map<string, ServerState>();
-  readonly pool: McpSessionPool;
+  readonly pool: McpSessionPool<McpSessionScope>;
   readonly oauth = new Map<string, OAuthTokenProvider>();
   /** Aborted on close: discoveries and connects still under way stop and close their transports. */
   readonly lifetime = new AbortController();
@@ -78,7 +92,7 @@ class Generation {
 
   constructor(
     readonly signature: string | undefined,
-    pool: (gen: Generation) => McpSessionPool,
+    pool: (gen: Generation) => McpSessionPool<McpSessionScope>,
   ) {
     this.pool = pool(this);
   }
@@ -127,9 +141,10 @@ class Generation {
   }
 }
 
-const threadIdOf = (config: RunnableConfig | undefined): string => {
-  const id = config?.configurable?.["thread_id"];
-  return typeof id === "string" ? id : "";
+const scopeOf = (config: RunnableConfig | undefined): McpSessionScope => {
+  const thread = config?.configurable?.["thread_id"];
+  const user = config?.configurable?.["user_id"];
+  return { threadId: typeof thread === "string" ? thread : "", userId: typeof user === "string" ? user : undefined };
 };
 
 /** The toolset. */
@@ -219,7 +234,7 @@ export class McpToolset {
       signature,
       (g) =>
         new McpSessionPool({
-          open: (server) => this.#connect(g, server),
+          open: (server, scope) => this.#connect(g, server, scope),
           logger: this.#logger,
           ...(this.#options.maxSessions === undefined ? {} : { maxSessions: this.#options.maxSessions }),
           ...(this.#options.sessionIdleMs === undefined ? {} : { idleMs: this.#options.sessionIdleMs }),
@@ -285,11 +300,19 @@ export class McpToolset {
     return s === undefined ? (this.#options.connectTimeoutMs ?? 60_000) : s * 1000;
   }
 
-  #connect(gen: Generation, server: string): Promise<Client> {
+  async #connect(gen: Generation, server: string, scope?: McpSessionScope): Promise<Client> {
     const state = gen.servers.get(server);
-    if (state === undefined)
-      return Promise.reject(new McpError("MCP_CONFIG_INVALID", `unknown MCP server '${server}'`));
-    return connectMcpServer(server, state.spec, {
+    if (state === undefined) throw new McpError("MCP_CONFIG_INVALID", `unknown MCP server '${server}'`);
+    let spec = state.spec;
+    const dir =
+      (spec.type ?? "stdio") === "stdio" && scope !== undefined && scope.threadId !== ""
+        ? this.#options.stdioWorkDir?.(scope)
+        : undefined;
+    if (dir !== undefined) {
+      await fs.mkdir(dir, { recursive: true });
+      spec = { ...spec, cwd: spec.cwd ?? dir, env: { TMPDIR: dir, ...spec.env } };
+    }
+    return connectMcpServer(server, spec, {
       timeoutMs: this.#initTimeoutMs(state.spec),
       oauth: gen.oauth.get(server),
       signal: gen.lifetime.signal,
@@ -377,7 +400,10 @@ export class McpToolset {
           func: async (args: Record<string, unknown>, _run, config?: RunnableConfig) => {
             const leave = gen.enter();
             try {
-              const lease = await gen.pool.acquire(server, pooledPerThread ? threadIdOf(config) : "");
+              const scope = scopeOf(config);
+              const lease = pooledPerThread
+                ? await gen.pool.acquire(server, `${scope.userId ?? ""}\u0000${scope.threadId}`, scope)
+                : await gen.pool.acquire(server, "");
               try {
                 const result = await lease.client
                   .callTool({ name: original, arguments: args }, undefined, {

@@ -7,12 +7,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LruCache, type Logger } from "@deerflow/kernel";
 
-/** Opens a session for a server. */
-type SessionOpener = (server: string) => Promise<Client>;
+/** Opens a session for a server; `context` is what the first caller of the scope passed to `acquire`. */
+type SessionOpener<C> = (server: string, context: C | undefined) => Promise<Client>;
 
 /** Options of {@link McpSessionPool}. */
-export interface McpSessionPoolOptions {
-  readonly open: SessionOpener;
+export interface McpSessionPoolOptions<C = unknown> {
+  readonly open: SessionOpener<C>;
   /** Most sessions kept (LRU beyond). Default 256. */
   readonly maxSessions?: number;
   /** A session unused this long is closed. Default 10 minutes; 0 = never. */
@@ -37,15 +37,15 @@ export interface SessionLease {
 }
 
 /** The pool. */
-export class McpSessionPool {
-  readonly #options: McpSessionPoolOptions;
+export class McpSessionPool<C = unknown> {
+  readonly #options: McpSessionPoolOptions<C>;
   readonly #sessions: LruCache<string, PooledSession>;
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
   #sweeper: NodeJS.Timeout | undefined;
 
   /** @param options - opener, bounds, logger */
-  constructor(options: McpSessionPoolOptions) {
+  constructor(options: McpSessionPoolOptions<C>) {
     this.#options = options;
     this.#sessions = new LruCache(options.maxSessions ?? 256);
     const idleMs = options.idleMs ?? 600_000;
@@ -65,15 +65,16 @@ export class McpSessionPool {
    *
    * @param server - the server's name
    * @param scope - the thread id (or any scope key)
+   * @param context - handed to the opener when this call opens the session
    * @returns the lease
    * @throws whatever the opener throws (the failed session is not kept)
    */
-  async acquire(server: string, scope: string): Promise<SessionLease> {
+  async acquire(server: string, scope: string, context?: C): Promise<SessionLease> {
     if (this.#closed) throw new Error("MCP session pool is closed");
     const key = `${server}\u0000${scope}`;
     let entry = this.#sessions.get(key);
     if (entry === undefined) {
-      const opened = this.#options.open(server);
+      const opened = this.#options.open(server, context);
       entry = { key, client: opened, active: 0, retired: false, lastUsed: Date.now() };
       const created = entry;
       for (const [, evicted] of this.#sessions.set(key, created)) this.#retire(evicted);

@@ -176,6 +176,29 @@ describe("McpToolset against real servers", () => {
     await eventually(() => childPids().filter((p) => !before.includes(p)).length === 0);
   });
 
+  it("runs a thread's stdio sessions in its own folder (cwd and TMPDIR) unless the entry sets them", async () => {
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), "mcp-workdir-"));
+    const ts = toolset(
+      { e: everythingStdio(), own: { ...everythingStdio(), env: { TMPDIR: "/tmp/own" } } },
+      { stdioWorkDir: ({ threadId, userId }) => path.join(work, userId ?? "anon", threadId) },
+    );
+    const tools = await ts.tools();
+    const envOf = async (name: string) =>
+      String(
+        (
+          await find(tools, name).invoke(
+            { type: "tool_call", id: "1", name, args: {} },
+            { configurable: { thread_id: "t9", user_id: "alice" } },
+          )
+        ).content,
+      );
+    expect(await envOf("e_get-env")).toContain(`"TMPDIR": "${path.join(work, "alice", "t9")}"`);
+    expect((await fs.stat(path.join(work, "alice", "t9"))).isDirectory()).toBe(true);
+    expect(await envOf("own_get-env")).toContain('"TMPDIR": "/tmp/own"');
+    await ts.close();
+    await fs.rm(work, { recursive: true, force: true });
+  });
+
   it("a stdio server that dies is replaced on the next call in its thread", async () => {
     const before = childPids();
     const ts = toolset({ e: everythingStdio() });
