@@ -13,9 +13,9 @@ import type { McpServerSpec } from "../../src/mcp/index.js";
 
 // Resolved like imports, so the devDependencies are declared where they are used.
 const require = createRequire(import.meta.url);
-const binOf = (pkg: string): string => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
-const EVERYTHING_BIN = binOf("@modelcontextprotocol/server-everything");
-const FILESYSTEM_BIN = binOf("@modelcontextprotocol/server-filesystem");
+const binOf = (packageJson: string): string => path.join(path.dirname(packageJson), "dist/index.js");
+const EVERYTHING_BIN = binOf(require.resolve("@modelcontextprotocol/server-everything/package.json"));
+const FILESYSTEM_BIN = binOf(require.resolve("@modelcontextprotocol/server-filesystem/package.json"));
 
 export const everythingStdio = (): McpServerSpec => ({
   type: "stdio",
