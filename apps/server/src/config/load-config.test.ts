@@ -35,6 +35,7 @@ describe("loadConfig: embedded defaults", () => {
       path: path.join(dir, ".deerflow-data", "checkpoints.sqlite"),
     });
     expect(c.runtime.runStore).toEqual({ type: "file", path: path.join(dir, ".deerflow-data", "runs.sqlite") });
+    expect(c.runtime.checkpointDurability).toBe("async");
     expect(c.sandbox.use).toEqual({ kind: "local" });
     expect(c.sandbox.allowHostBash).toBe(false);
     expect(c.storage.dataDir).toBe(path.join(dir, ".deerflow-data"));
@@ -181,7 +182,7 @@ describe("loadConfig: schema errors", () => {
     expect(err.message.split("\n")).toEqual([
       expect.stringMatching(/^config\.yaml: servr: unknown key \(allowed: server, models, default_model, /),
       "config.yaml: server.prot: unknown key (allowed: host, port, cors_origins, api_keys, body_limit)",
-      "config.yaml: runtime.checkpointer.kind: unknown key (allowed: use, type, path, database_url, schema, options)",
+      "config.yaml: runtime.checkpointer.kind: unknown key (allowed: use, type, path, database_url, schema, options, durability)",
     ]);
   });
 
@@ -330,6 +331,14 @@ describe("loadConfig: runtime selection", () => {
     expect(loaded.config.runtime.streamBridge).toEqual({ type: "memory" });
     expect(loaded.config.runtime.checkpointer).toMatchObject({ type: "file" });
     expect(loaded.config.runtime.runStore).toEqual({ type: "postgres", databaseUrl: env.DATABASE_URL });
+  });
+
+  it("reads the checkpoint durability of runs and refuses an unknown one", async () => {
+    const { loaded } = await load("runtime:\n  checkpointer:\n    durability: exit\n", {});
+    expect(loaded.config.runtime.checkpointDurability).toBe("exit");
+    expect(loaded.config.runtime.checkpointer.type).toBe("file");
+    const err = await loadError("runtime:\n  checkpointer:\n    durability: never\n");
+    expect(err.problems.map((p) => p.path)).toEqual(["runtime.checkpointer.durability"]);
   });
 
   it("uses REDIS_URL for a configured redis bridge without redis_url", async () => {

@@ -132,6 +132,7 @@ export function resolveRuntime(rt: Doc, ctx: RuntimeResolveContext): RuntimeSett
     streamBridge,
     runStore,
     checkpointer,
+    checkpointDurability: (cp["durability"] as RuntimeSettings["checkpointDurability"] | undefined) ?? "async",
     retention: {
       finishedRunsMs: ((ret["finished_runs_seconds"] as number | undefined) ?? D.finishedRunsSeconds) * 1000,
       streamReplayMs: ((ret["stream_replay_seconds"] as number | undefined) ?? D.streamReplaySeconds) * 1000,

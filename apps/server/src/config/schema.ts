@@ -155,6 +155,7 @@ const runtime = obj({
     database_url: nonEmpty(),
     schema: nonEmpty({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,62}$" }),
     options: pluginOptions(),
+    durability: { enum: ["sync", "async", "exit"] },
   }),
   retention: obj({ finished_runs_seconds: int(0), stream_replay_seconds: int(0) }),
 });

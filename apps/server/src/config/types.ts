@@ -169,6 +169,11 @@ export interface RuntimeSettings {
   readonly streamBridge: StreamBridgeSettings;
   readonly runStore: RunStoreSettings;
   readonly checkpointer: CheckpointerSettings;
+  /**
+   * When runs write their checkpoints unless a run sets `durability` (`runtime.checkpointer.durability`):
+   * `async` (default) after every step, `sync` before the next step, `exit` once when the run ends.
+   */
+  readonly checkpointDurability: "sync" | "async" | "exit";
   readonly retention: {
     /** How long finished runs are kept. */
     readonly finishedRunsMs: number;

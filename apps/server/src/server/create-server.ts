@@ -151,6 +151,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       logger,
       retentionMs: config.runtime.retention.finishedRunsMs,
       streamRetentionMs: config.runtime.retention.streamReplayMs,
+      defaultDurability: config.runtime.checkpointDurability,
       // Orphans are found by the sweep: keep it well inside the lease so recovery follows expiry closely.
       sweepIntervalMs: Math.min(10_000, Math.max(500, Math.floor(deployment.leaseMs / 3))),
       coordinatorTimeoutMs: deployment.coordinatorTimeoutMs,

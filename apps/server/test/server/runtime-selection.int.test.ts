@@ -52,6 +52,36 @@ describe("runtime selection", () => {
     }
   });
 
+  it("runtime.checkpointer.durability: runs write their checkpoints once, at their end, unless they ask otherwise", async () => {
+    const dir = await temp.make();
+    const { server, client } = await startServer(
+      dir,
+      "storage:\n  data_dir: ./data\nruntime:\n  checkpointer:\n    durability: exit\n",
+    );
+    try {
+      const history = async (durability?: "sync"): Promise<{ kwargs: unknown; checkpoints: number }> => {
+        const thread = await client.threads.create();
+        const run = await client.runs.create(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+          input: { messages: [{ role: "user", content: "Hello" }] },
+          ...(durability === undefined ? {} : { durability }),
+        });
+        await client.runs.join(thread.thread_id, run.run_id);
+        expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
+        const record = await server.manager.get(run.run_id);
+        return {
+          kwargs: record?.kwargs.durability,
+          checkpoints: (await client.threads.getHistory(thread.thread_id, { limit: 100 })).length,
+        };
+      };
+      const once = await history();
+      const everyStep = await history("sync");
+      expect([once.kwargs, everyStep.kwargs]).toEqual(["exit", "sync"]);
+      expect(once.checkpoints).toBeLessThan(everyStep.checkpoints);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("run_store type file: the SQLite run store under the data dir, kept across restarts", async () => {
     const dir = await temp.make();
     const yaml = "storage:\n  data_dir: ./data\nruntime:\n  run_store:\n    type: file\n";
