@@ -44,6 +44,7 @@ export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-o
 
 // The chain
 export { LEAD_CHAIN, buildLeadChain, type LeadChainEntry, type LeadChainParts } from "./chain/lead-chain.js";
+export { fuseModelCallWrappers, MODEL_CALL_LAYER_NAME } from "./chain/fuse-model-wrappers.js";
 export {
   createToolErrorMiddleware,
   toolErrorText,

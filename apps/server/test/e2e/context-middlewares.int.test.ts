@@ -144,6 +144,7 @@ token_budget:
       output_tokens: 14,
       total_tokens: 254,
       llm_call_count: 2,
+      last_call_id: expect.any(String),
     });
 
     const res = await fetch(`${t.url}/api/threads/${thread.thread_id}/token-usage`);

@@ -29,6 +29,10 @@
  *   state schema on every model call it wraps.
  * - checks of a tool call's batch (plan mode's parallel `write_todos`) are
  *   `wrapToolCall` work.
+ * * - {@link buildLeadChain} then fuses the consecutive model-call wrappers into
+ *   one layer (`fuseModelCallWrappers`): LangChain's per-wrapper layer (a frozen
+ *   runtime, a state view, a tool check, prompt normalisation) cost more than
+ *   the fourteen wrappers' own work on every call.
  *
  * Nodes remain where a node is what the hook needs: human approval (an
  * interrupt after the model call must not repeat the call on resume),
@@ -39,6 +43,7 @@
  */
 import type { AgentMiddleware } from "langchain";
 import type { Logger } from "../logger.js";
+import { fuseModelCallWrappers } from "./fuse-model-wrappers.js";
 import { createArtifactsMiddleware } from "../middleware/artifacts.js";
 import { createClarificationMiddleware } from "../middleware/clarification.js";
 import { createDanglingToolCallMiddleware } from "../middleware/dangling-tool-calls.js";
@@ -300,14 +305,16 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
  *
  * @param parts - what the middlewares are made from
  * @param chain - the entries, in order (default {@link LEAD_CHAIN})
- * @returns the middlewares for `createAgent({ middleware })`
+ * @returns the middlewares for `createAgent({ middleware })`, their model-call wrappers fused (`fuseModelCallWrappers`)
  */
 export function buildLeadChain(
   parts: LeadChainParts,
   chain: readonly LeadChainEntry[] = LEAD_CHAIN,
 ): AgentMiddleware[] {
-  return chain.flatMap((entry) => {
-    const middleware = entry.create(parts);
-    return middleware === undefined ? [] : [middleware];
-  });
+  return fuseModelCallWrappers(
+    chain.flatMap((entry) => {
+      const middleware = entry.create(parts);
+      return middleware === undefined ? [] : [middleware];
+    }),
+  );
 }

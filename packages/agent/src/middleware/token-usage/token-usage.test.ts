@@ -42,7 +42,13 @@ describe("TokenUsageMiddleware", () => {
       total_tokens: 27,
       llm_call_count: 1,
     });
-    expect(second.token_usage).toEqual({ input_tokens: 30, output_tokens: 12, total_tokens: 42, llm_call_count: 2 });
+    expect(second.token_usage).toEqual({
+      input_tokens: 30,
+      output_tokens: 12,
+      total_tokens: 42,
+      llm_call_count: 2,
+      last_call_id: expect.any(String),
+    });
   });
 
   it("adds every call of a run, told apart by its run_id", async () => {
@@ -71,6 +77,7 @@ describe("TokenUsageMiddleware", () => {
       total_tokens: 13,
       llm_call_count: 2,
       run_id: "r1",
+      last_call_id: expect.any(String),
     });
     const second = (await agent.invoke(
       { messages: [new HumanMessage("again")] },
@@ -82,6 +89,7 @@ describe("TokenUsageMiddleware", () => {
       total_tokens: 2,
       llm_call_count: 1,
       run_id: "r2",
+      last_call_id: expect.any(String),
     });
     expect(second.token_usage?.llm_call_count).toBe(3);
   });
@@ -97,7 +105,12 @@ describe("TokenUsageMiddleware", () => {
     const set = { input_tokens: 100, output_tokens: 50, total_tokens: 150, llm_call_count: 4 };
     await agent.graph.updateState(config, { token_usage: set });
     const out = (await agent.invoke({ messages: [new HumanMessage("a")] }, config)) as Out;
-    expect(out.token_usage).toEqual({ input_tokens: 110, output_tokens: 55, total_tokens: 165, llm_call_count: 5 });
+    expect(out.token_usage).toMatchObject({
+      input_tokens: 110,
+      output_tokens: 55,
+      total_tokens: 165,
+      llm_call_count: 5,
+    });
   });
 
   it("counts nothing for a model that reports no usage", async () => {
@@ -146,7 +159,7 @@ describe("TokenUsageMiddleware", () => {
       { messages: [new HumanMessage("a")] },
       { configurable: { [RUN_REPORT_KEY]: report } },
     )) as Out;
-    expect(out.token_usage).toEqual({ input_tokens: 4, output_tokens: 1, total_tokens: 5, llm_call_count: 1 });
+    expect(out.token_usage).toMatchObject({ input_tokens: 4, output_tokens: 1, total_tokens: 5, llm_call_count: 1 });
     expect(Object.keys(report.tokenUsage?.by_model ?? {})).toEqual(["configured"]);
   });
 });

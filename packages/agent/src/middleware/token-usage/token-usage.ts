@@ -13,9 +13,10 @@
  * `wrapModelCall` returning a `Command` with the counts of that one call —
  * not an `afterModel` hook, which is a graph node (and a superstep) every
  * model call passes through. The channels add up what they are sent (their
- * reducers sum, and `run_token_usage` starts again when the run changes), so
- * the hook never reads the state: a middleware with a state schema of its
- * own has it parsed by langchain on every wrapped model call. The run is told
+ * reducers sum, each call once by its `last_call_id`, and `run_token_usage`
+ * starts again when the run changes), so the hook never reads the state: a
+ * middleware with a state schema of its own has it parsed by langchain on
+ * every wrapped model call. The run is told
  * apart by its `configurable.run_id` (set by the server's runtime) or,
  * without one, by the latest message the user wrote, recorded as
  * `run_token_usage.run_id`. Put it outside the middlewares that retry or
@@ -28,6 +29,7 @@
  * Differs from DeerFlow: subagent usage is not merged into the dispatching
  * AI message (our subagents report their own usage in their result).
  */
+import { randomUUID } from "node:crypto";
 import { AIMessage } from "@langchain/core/messages";
 import { Command, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { reportRunTokens } from "@deerflow/kernel";
@@ -40,6 +42,8 @@ import type { RunConfigLike } from "../../run/run-options.js";
 export interface TokenUsage extends TokenCounts {
   /** Model calls counted. */
   readonly llm_call_count: number;
+  /** In the state channels: the last model call counted (each call is counted once). */
+  readonly last_call_id?: string | undefined;
 }
 
 /** A run's token usage, with the run it counts. */
@@ -66,74 +70,49 @@ const usageSchema = z.object({
 });
 const runUsageSchema = usageSchema.extend({ run_id: z.string() });
 
-/** One model call's counts, written to the channels to be added (what the middleware sends). */
-const INCREMENT = "increment";
-const usageInput = usageSchema.extend({ [INCREMENT]: z.literal(true).optional() });
-const runUsageInput = runUsageSchema.extend({ [INCREMENT]: z.literal(true).optional() });
-
-/** The counts of a write, without its marker. */
-function countsOf<T extends TokenUsage>(write: T & { readonly [INCREMENT]?: true | undefined }): T {
-  const { [INCREMENT]: _increment, ...counts } = write;
-  return counts as unknown as T;
-}
-
-type UsageWrite = z.infer<typeof usageInput> | undefined;
-type RunUsageWrite = z.infer<typeof runUsageInput> | undefined;
-
-const ZERO_USAGE: TokenUsage = Object.freeze({ input_tokens: 0, output_tokens: 0, total_tokens: 0, llm_call_count: 0 });
-const isZero = (u: TokenUsage): boolean =>
-  u.input_tokens === 0 && u.output_tokens === 0 && u.total_tokens === 0 && u.llm_call_count === 0;
+/**
+ * A write of one model call's counts: `last_call_id` names the call, so the
+ * reducers add it once (see {@link TokenUsageState}).
+ */
+const usageInput = usageSchema.extend({ last_call_id: z.string().optional() });
+const runUsageInput = runUsageSchema.extend({ last_call_id: z.string().optional() });
+type UsageWrite = z.infer<typeof usageInput>;
+type RunUsageWrite = z.infer<typeof runUsageInput>;
 
 /**
  * The state channels of the token-usage middleware: the thread's total and the
- * run's (with the run it counts). Writes are of three kinds:
- *
- * - one call's counts marked `increment: true`: added (`run_token_usage`
- *   starts again at another `run_id`);
- * - zero counts: no change (they only start an empty channel, see below);
- * - any other value: set (a client's `updateState`, or langchain's `invoke` /
- *   `stream`, which feed the thread's current values back in as input: setting
- *   a value to itself changes nothing, where adding it would double it).
- *
- * The middleware writes zero counts and then the marked increment: LangGraph
- * stores the first write to an empty channel as is, without the reducer, so
- * the zeros take that place and the increment is always added (its marker
- * never reaches the state).
+ * run's (with the run it counts), each with the id of the last model call it
+ * counts (`last_call_id`). The middleware writes one call's counts with a
+ * fresh id, which the reducers add (`run_token_usage` starts again at another
+ * `run_id`); a write with the id already counted changes nothing (langchain's
+ * `invoke` / `stream` feed the thread's current values back in as input, and
+ * adding them would double them); a write without an id sets the value (a
+ * client's `updateState`). One write per channel and call, so the model
+ * node's `updates` event stays one object. The first write to an empty
+ * channel is stored as written, which is a valid total.
  * The middleware declares the channels itself; an agent that declares them in
  * its own state schema (as the lead agent does) creates it with `declareState: false`.
  */
 export const TokenUsageState = new StateSchema({
-  token_usage: new ReducedValue(usageSchema.optional(), {
+  token_usage: new ReducedValue(usageInput.optional(), {
     inputSchema: usageInput.optional(),
-    reducer: (current: TokenUsage | undefined, write: UsageWrite): TokenUsage | undefined => {
-      if (write === undefined) return current;
-      const counts = countsOf(write);
-      if (write[INCREMENT] === true) return addTokenUsage(current, counts);
-      return isZero(counts) && current !== undefined ? current : counts;
+    reducer: (current: UsageWrite | undefined, write: UsageWrite | undefined): UsageWrite | undefined => {
+      if (write === undefined || (write.last_call_id !== undefined && write.last_call_id === current?.last_call_id))
+        return current;
+      if (write.last_call_id === undefined) return write;
+      return { ...addTokenUsage(current, write), last_call_id: write.last_call_id };
     },
   }),
-  run_token_usage: new ReducedValue(runUsageSchema.optional(), {
+  run_token_usage: new ReducedValue(runUsageInput.optional(), {
     inputSchema: runUsageInput.optional(),
-    reducer: (current: RunTokenUsage | undefined, write: RunUsageWrite): RunTokenUsage | undefined => {
-      if (write === undefined) return current;
-      const counts = countsOf(write);
-      if (write[INCREMENT] !== true) return isZero(counts) && current !== undefined ? current : counts;
-      const sameRun = current?.run_id === counts.run_id;
-      return { ...addTokenUsage(sameRun ? current : undefined, counts), run_id: counts.run_id };
+    reducer: (current: RunUsageWrite | undefined, write: RunUsageWrite | undefined): RunUsageWrite | undefined => {
+      if (write === undefined || (write.last_call_id !== undefined && write.last_call_id === current?.last_call_id))
+        return current;
+      if (write.last_call_id === undefined || current?.run_id !== write.run_id) return write;
+      return { ...addTokenUsage(current, write), run_id: write.run_id, last_call_id: write.last_call_id };
     },
   }),
 });
-
-/** The channel writes of one call's usage: zeros (an empty channel's start), then the increment. */
-function usageWrites(call: TokenUsage, runId: string): [string, unknown][] {
-  const increment = { ...call, [INCREMENT]: true } as const;
-  return [
-    ["token_usage", ZERO_USAGE],
-    ["token_usage", increment],
-    ["run_token_usage", { ...ZERO_USAGE, run_id: runId }],
-    ["run_token_usage", { ...increment, run_id: runId }],
-  ];
-}
 
 /** Options of {@link createTokenUsageMiddleware}. */
 export interface TokenUsageMiddlewareOptions {
@@ -165,7 +144,11 @@ export function createTokenUsageMiddleware(options: TokenUsageMiddlewareOptions 
       const runtime = request.runtime as RunConfigLike;
       reportRunTokens(runtime, usage, modelName(runtime, response));
       const call: TokenUsage = { ...usage, llm_call_count: 1 };
-      return new Command({ update: usageWrites(call, runKeyOf(request.state.messages, runtime)) });
+      const last_call_id = randomUUID();
+      const run_id = runKeyOf(request.state.messages, runtime);
+      return new Command({
+        update: { token_usage: { ...call, last_call_id }, run_token_usage: { ...call, run_id, last_call_id } },
+      });
     },
   });
 }

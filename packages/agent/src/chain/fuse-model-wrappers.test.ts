@@ -1,0 +1,158 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { tool } from "@langchain/core/tools";
+import { Command, MemorySaver, StateSchema } from "@langchain/langgraph";
+import { createAgent, createMiddleware, type AgentMiddleware } from "langchain";
+import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+import { fuseModelCallWrappers, MODEL_CALL_LAYER_NAME } from "./fuse-model-wrappers.js";
+
+/** A wrapper that logs its before- and after-work. */
+const logging = (name: string, log: string[]): AgentMiddleware =>
+  createMiddleware({
+    name,
+    wrapModelCall: async (request, handler) => {
+      log.push(`${name}:before`);
+      const answer = await handler(request);
+      log.push(`${name}:after`);
+      return answer;
+    },
+  });
+
+const State = new StateSchema({ mark: z.string().optional(), count: z.number().optional() });
+
+describe("fuseModelCallWrappers", () => {
+  it("keeps the wrappers' order (after-work inner-first) and everything else of each middleware in its place", async () => {
+    const log: string[] = [];
+    const echo = tool(async () => "echoed", { name: "echo", description: "echo", schema: z.object({}) });
+    const withTool = createMiddleware({
+      name: "WithTool",
+      tools: [echo],
+      wrapModelCall: async (request, handler) => {
+        log.push("WithTool:before");
+        return handler(request);
+      },
+      wrapToolCall: async (request, handler) => {
+        log.push("WithTool:tool");
+        return handler(request);
+      },
+    });
+    const chain = [logging("A", log), withTool, logging("B", log)];
+    const fused = fuseModelCallWrappers(chain);
+    expect(fused.map((m) => m.name)).toEqual([MODEL_CALL_LAYER_NAME, `${MODEL_CALL_LAYER_NAME}.wrappers`, "WithTool"]);
+    expect(fused[2]?.wrapModelCall).toBeUndefined();
+    const model = fakeModel()
+      .respondWithTools([{ name: "echo", args: {}, id: "e1" }])
+      .respond(new AIMessage("done"));
+    const agent = createAgent({ model, tools: [], middleware: fused });
+    const state = await agent.invoke({ messages: [new HumanMessage("go")] });
+    expect(log).toEqual([
+      "A:before",
+      "WithTool:before",
+      "B:before",
+      "B:after",
+      "A:after",
+      "WithTool:tool",
+      "A:before",
+      "WithTool:before",
+      "B:before",
+      "B:after",
+      "A:after",
+    ]);
+    expect((state.messages as BaseMessage[]).some((m) => ToolMessage.isInstance(m) && m.content === "echoed")).toBe(
+      true,
+    );
+  });
+
+  it("hands each wrapper a system prompt and message that agree, whichever one the previous changed", async () => {
+    const seen: string[] = [];
+    const setPrompt = createMiddleware({
+      name: "SetPrompt",
+      wrapModelCall: (request, handler) => handler({ ...request, systemPrompt: "Base prompt." }),
+    });
+    const appendMessage = createMiddleware({
+      name: "AppendMessage",
+      wrapModelCall: (request, handler) => {
+        seen.push(request.systemMessage.text);
+        return handler({ ...request, systemMessage: request.systemMessage.concat("\nMore.") });
+      },
+    });
+    const read = createMiddleware({
+      name: "Read",
+      wrapModelCall: (request, handler) => {
+        seen.push(request.systemPrompt);
+        return handler(request);
+      },
+    });
+    const model = fakeModel().respond(new AIMessage("ok"));
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: "Original.",
+      middleware: fuseModelCallWrappers([setPrompt, appendMessage, read]),
+    });
+    await agent.invoke({ messages: [new HumanMessage("hi")] });
+    expect(seen).toEqual(["Base prompt.", "Base prompt.\nMore."]);
+    const sent = (model.calls[0]?.messages as BaseMessage[])[0];
+    expect(SystemMessage.isInstance(sent) ? sent.text : "").toBe("Base prompt.\nMore.");
+  });
+
+  it("gives wrappers outside a Command the answer, and writes every wrapper's updates with the final answer", async () => {
+    const seenByOuter: unknown[] = [];
+    const outer = createMiddleware({
+      name: "Outer",
+      wrapModelCall: async (request, handler) => {
+        const answer = await handler(request);
+        seenByOuter.push(answer.content);
+        return new Command({ update: { count: 2 } });
+      },
+    });
+    const marks = createMiddleware({
+      name: "Marks",
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return new Command({ update: { mark: "seen" } });
+      },
+    });
+    const rewrites = createMiddleware({
+      name: "Rewrites",
+      wrapModelCall: async (request, handler) => {
+        const answer = await handler(request);
+        return new AIMessage({ content: `${String(answer.content)}!`, id: answer.id ?? "a1" });
+      },
+    });
+    const agent = createAgent({
+      model: fakeModel().respond(new AIMessage("hello")),
+      tools: [],
+      stateSchema: State,
+      middleware: fuseModelCallWrappers([outer, marks, rewrites]),
+      checkpointer: new MemorySaver(),
+    });
+    const state = (await agent.invoke(
+      { messages: [new HumanMessage("hi")] },
+      { configurable: { thread_id: "t" } },
+    )) as unknown as { messages: BaseMessage[]; mark?: string; count?: number };
+    expect(seenByOuter).toEqual(["hello!"]);
+    expect(state.mark).toBe("seen");
+    expect(state.count).toBe(2);
+    expect(state.messages.map((m) => m.content)).toEqual(["hi", "hello!"]);
+  });
+
+  it("leaves wrappers with a state schema in their own layer, and a chain without two fusable wrappers as is", () => {
+    const a = logging("A", []);
+    const b = logging("B", []);
+    const withState = createMiddleware({
+      name: "WithState",
+      stateSchema: z.object({ x: z.string().optional() }),
+      wrapModelCall: (request, handler) => handler(request),
+    });
+    expect(fuseModelCallWrappers([a, withState, b]).map((m) => m.name)).toEqual(["A", "WithState", "B"]);
+    expect(fuseModelCallWrappers([a, b, withState, logging("C", []), logging("D", [])]).map((m) => m.name)).toEqual([
+      MODEL_CALL_LAYER_NAME,
+      `${MODEL_CALL_LAYER_NAME}.wrappers`,
+      "WithState",
+      `${MODEL_CALL_LAYER_NAME}2`,
+      `${MODEL_CALL_LAYER_NAME}2.wrappers`,
+    ]);
+  });
+});
