@@ -13,13 +13,23 @@
  * per-run executor never had to queue), and executors shared across runs would
  * make one run's tasks wait for another's.
  */
-import { SubagentExecutor, createTaskTool, type SubagentRegistry, type TaskExecutor } from "@deerflow/subagents";
+import {
+  SubagentExecutor,
+  createTaskTool,
+  selectSubagentTools,
+  type SubagentConfig,
+  type SubagentMiddlewareFactory,
+  type SubagentRegistry,
+  type TaskExecutor,
+} from "@deerflow/subagents";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { AgentMiddleware } from "langchain";
 import type { Logger } from "../logger.js";
 import type { RunModels } from "../models/run-models.js";
 import { readRunOptions, type RunOptions } from "../run/run-options.js";
 import type { ThreadSandboxes } from "../sandbox/thread-sandboxes.js";
+import { restrictChainTools } from "./restrict-middleware-tools.js";
+import { MCP_TOOLS_ENTRY } from "./subagent-chain.js";
 
 /** Options of {@link createRunTaskTool}. */
 export interface RunTaskToolOptions {
@@ -33,7 +43,10 @@ export interface RunTaskToolOptions {
   readonly middleware?: readonly AgentMiddleware[];
   /** The agent's sandbox sessions: a task's lease on its thread's session ends with the task. */
   readonly sessions?: ThreadSandboxes;
-  /** Tools never given to subagents (those that wait for a human approval a subagent cannot ask for). */
+  /**
+   * Tools never given to subagents (those that wait for a human approval a subagent cannot ask for),
+   * whether the lead has them or the MCP middleware would add them per model call.
+   */
   readonly withheldTools?: readonly string[];
 }
 
@@ -49,6 +62,29 @@ function subagentRunId(leadRunId: string | undefined, taskId: string): string {
 }
 
 /**
+ * A task's view of the subagents' middleware: the MCP tools it adds per model call pass the same
+ * filters as the lead's tools (`selectSubagentTools`: the subagent's allowlist and deny-list, never
+ * `task`) and the withheld names.
+ *
+ * @param middleware - the subagents' middleware
+ * @param withheld - names never given to subagents
+ * @returns the per-task factory
+ */
+function perTaskMiddleware(
+  middleware: readonly AgentMiddleware[],
+  withheld: ReadonlySet<string>,
+): SubagentMiddlewareFactory {
+  return ({ subagent }) => {
+    const allows = (name: string): boolean => !withheld.has(name) && selectsTool(subagent, name);
+    return restrictChainTools(middleware, MCP_TOOLS_ENTRY, allows);
+  };
+}
+
+/** Whether `selectSubagentTools` (the one definition of a subagent's tool filter) keeps a tool of this name. */
+const selectsTool = (subagent: SubagentConfig, name: string): boolean =>
+  selectSubagentTools(subagent, [{ name } as StructuredToolInterface]).length === 1;
+
+/**
  * Creates the `task` tool.
  *
  * @param options - registry, models, parent tools, logger, subagent middleware, sandbox sessions
@@ -56,8 +92,8 @@ function subagentRunId(leadRunId: string | undefined, taskId: string): string {
  */
 export function createRunTaskTool(options: RunTaskToolOptions) {
   const { registry, models, logger, sessions } = options;
-  const middleware = options.middleware ?? [];
   const withheld = new Set(options.withheldTools ?? []);
+  const middleware = perTaskMiddleware(options.middleware ?? [], withheld);
   const executor: TaskExecutor = {
     execute: async (task, parent, callOptions) => {
       try {

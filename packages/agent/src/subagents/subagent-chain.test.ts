@@ -1,8 +1,9 @@
 import { SubagentRegistry } from "@deerflow/subagents";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { tool } from "@langchain/core/tools";
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { LEAD_CHAIN } from "../chain/lead-chain.js";
 import { createLeadAgent, staticModels, type LeadAgentOptions } from "../index.js";
@@ -58,8 +59,9 @@ describe("SUBAGENT_CHAIN", () => {
     ]) {
       expect(names).not.toContain(leadOnly);
     }
-    // The very entries of the lead chain: one definition each.
-    for (const entry of SUBAGENT_CHAIN) expect(LEAD_CHAIN).toContain(entry);
+    // The very entries of the lead chain: one definition each (the MCP entry restricted around the lead's).
+    for (const entry of SUBAGENT_CHAIN.filter((e) => e.name !== "McpToolsMiddleware"))
+      expect(LEAD_CHAIN).toContain(entry);
   });
 
   it("refuses a name the chain does not have (a renamed entry cannot drop out silently)", () => {
@@ -185,5 +187,104 @@ describe("subagents run the runtime chain", () => {
     expect(ran).toEqual([]);
     const [seen] = toolResultsSeen(model, 2);
     expect(seen?.status).toBe("error");
+  });
+});
+
+/**
+ * A stand-in for `@deerflow/tools`' McpToolsMiddleware (same contract): adds its tools to every model
+ * call and runs the calls to them itself, so the agent never had them at compile time.
+ */
+function fakeMcpMiddleware(names: readonly string[], ran: string[]) {
+  const tools = new Map<string, StructuredToolInterface>(
+    names.map((name) => [
+      name,
+      tool(
+        async () => {
+          ran.push(name);
+          return `${name} done`;
+        },
+        { name, description: `MCP ${name}.`, schema },
+      ),
+    ]),
+  );
+  return createMiddleware({
+    name: "McpToolsMiddleware",
+    wrapModelCall: (request, handler) => handler({ ...request, tools: [...request.tools, ...tools.values()] }),
+    wrapToolCall: (request, handler) => {
+      const mcp = request.tool === undefined ? tools.get(request.toolCall.name) : undefined;
+      return handler(mcp === undefined ? request : { ...request, tool: mcp });
+    },
+  });
+}
+
+/** Records the tool names bound for each model call (the lead and an `inherit` subagent share the model). */
+function recordBoundTools(model: ReturnType<typeof fakeModel>): string[][] {
+  const bound: string[][] = [];
+  const bindTools = model.bindTools.bind(model);
+  model.bindTools = ((tools: { name?: string }[], ...rest: unknown[]) => {
+    bound.push(tools.map((t) => t.name ?? "").filter((n) => n !== ""));
+    return (bindTools as (...a: unknown[]) => unknown)(tools, ...rest);
+  }) as typeof model.bindTools;
+  return bound;
+}
+
+describe("subagents and the MCP tools", () => {
+  it("never offers nor runs an approval-gated MCP tool in a subagent, while the lead is still offered it", async () => {
+    const ran: string[] = [];
+    const model = fakeModel()
+      .respondWithTools([delegate()])
+      .respondWithTools([{ name: "fs_delete", id: "call_del", args: {} }])
+      .respondWithTools([{ name: "fs_read", id: "call_read", args: {} }])
+      .respond(new AIMessage("Could not delete; read it."))
+      .respond(new AIMessage("Done."));
+    const bound = recordBoundTools(model);
+    await runOnce(
+      {
+        models: staticModels({ fake: model }),
+        subagents: { registry: registry() },
+        middleware: {
+          mcpTools: fakeMcpMiddleware(["fs_delete", "fs_read"], ran),
+          guardrails: { requireApproval: ["fs_delete"] },
+        },
+      },
+      "t-sub-mcp-approval",
+    );
+    expect(bound[0]).toEqual(expect.arrayContaining(["task", "fs_delete", "fs_read"]));
+    for (const subagentCall of [1, 2, 3]) {
+      expect(bound[subagentCall]).toContain("fs_read");
+      expect(bound[subagentCall]).not.toContain("fs_delete");
+    }
+    // The subagent named the gated tool anyway: refused, not run (and the task went on).
+    expect(ran).toEqual(["fs_read"]);
+    const [refused] = toolResultsSeen(model, 2);
+    expect(refused?.status).toBe("error");
+    expect(refused?.text).toBe("Error: Tool 'fs_delete' is not available to this agent.");
+  });
+
+  it("offers an allowlisted subagent only the MCP tools on its list (and runs no other)", async () => {
+    const ran: string[] = [];
+    const reader = { description: "Reads.", systemPrompt: "You read files.", tools: ["fs_read"] };
+    const model = fakeModel()
+      .respondWithTools([{ ...delegate(), args: { ...delegate().args, subagent_type: "reader" } }])
+      .respondWithTools([{ name: "fs_write", id: "call_w", args: {} }])
+      .respondWithTools([{ name: "fs_read", id: "call_r", args: {} }])
+      .respond(new AIMessage("Read it."))
+      .respond(new AIMessage("Done."));
+    const bound = recordBoundTools(model);
+    await runOnce(
+      {
+        models: staticModels({ fake: model }),
+        subagents: {
+          registry: new SubagentRegistry({ config: { timeoutMs: 60_000, customAgents: { reader } } }),
+        },
+        middleware: { mcpTools: fakeMcpMiddleware(["fs_read", "fs_write", "web_get"], ran) },
+      },
+      "t-sub-mcp-allowlist",
+    );
+    expect(bound[0]).toEqual(expect.arrayContaining(["fs_read", "fs_write", "web_get"]));
+    for (const subagentCall of [1, 2, 3]) expect(bound[subagentCall]).toEqual(["fs_read"]);
+    expect(ran).toEqual(["fs_read"]);
+    const [refused] = toolResultsSeen(model, 2);
+    expect(refused?.text).toBe("Error: Tool 'fs_write' is not available to this agent.");
   });
 });

@@ -5,8 +5,8 @@
  * middleware has one definition and the lead's order; nothing is copied.
  *
  * Selected: tool-error handling, input sanitisation, the tool-output budget,
- * tool-result sanitisation, the MCP tools (the lead's toolset; a subagent's `tools`
- * allowlist does not filter them, as they are resolved per model call), the sandbox (the subagent's run holds its own lease
+ * tool-result sanitisation, the MCP tools (the lead's toolset, restricted: see
+ * below), the sandbox (the subagent's run holds its own lease
  * on the thread's sandbox session: the same sandbox as the lead), dangling
  * tool calls, LLM error handling (retries, circuit breaker, fallback models),
  * the guardrail provider and read-before-write (DeerFlow's rows 4 thread data,
@@ -20,12 +20,20 @@
  * Deliberate differences: the human-approval step (ours, under `guardrails:`)
  * is not selected, because a subagent's run has no checkpointer to pause on;
  * the tools that need approval are withheld from subagents instead (see
- * `createRunTaskTool`), so delegating never bypasses an approval. The
+ * `createRunTaskTool`), so delegating never bypasses an approval. That holds
+ * for the tools the MCP middleware adds per model call too: this chain's
+ * `McpToolsMiddleware` entry neither offers nor runs a tool named in
+ * `guardrails.require_approval`, and `createRunTaskTool` further restricts it
+ * per task to the subagent's `tools` allowlist and `disallowed_tools`. The
  * capabilities notes name DeerFlow's subagent tail (`build_subagent_runtime_middlewares`)
  * without listing it, so no tail is added.
  */
 import { LEAD_CHAIN, type LeadChainEntry } from "../chain/lead-chain.js";
 import { AgentError } from "../errors.js";
+import { restrictMiddlewareTools } from "./restrict-middleware-tools.js";
+
+/** The entry that adds tools per model call (and runs their calls), so the subagents' tool filters must reach it. */
+export const MCP_TOOLS_ENTRY = "McpToolsMiddleware";
 
 /** Names of the lead-chain entries subagents get (in the lead chain's order). */
 export const SUBAGENT_ENTRY_NAMES: ReadonlySet<string> = new Set([
@@ -63,5 +71,29 @@ export function selectChainEntries(
   return chain.filter((e) => names.has(e.name));
 }
 
-/** The subagents' chain: {@link SUBAGENT_ENTRY_NAMES} of {@link LEAD_CHAIN}. */
-export const SUBAGENT_CHAIN: readonly LeadChainEntry[] = selectChainEntries(LEAD_CHAIN, SUBAGENT_ENTRY_NAMES);
+/**
+ * A lead-chain entry whose tools a subagent may get only when no human approval is required for them.
+ *
+ * @param entry - an entry that offers tools per model call (the MCP tools)
+ * @returns the entry, its middleware restricted to tools outside `guardrails.requireApproval`
+ */
+function withoutApprovalGatedTools(entry: LeadChainEntry): LeadChainEntry {
+  return {
+    name: entry.name,
+    create: (parts) => {
+      const middleware = entry.create(parts);
+      const gated = new Set(parts.options.guardrails?.requireApproval ?? []);
+      return middleware === undefined || gated.size === 0
+        ? middleware
+        : restrictMiddlewareTools(middleware, (name) => !gated.has(name));
+    },
+  };
+}
+
+/**
+ * The subagents' chain: {@link SUBAGENT_ENTRY_NAMES} of {@link LEAD_CHAIN}, the MCP tools without the
+ * approval-gated ones.
+ */
+export const SUBAGENT_CHAIN: readonly LeadChainEntry[] = selectChainEntries(LEAD_CHAIN, SUBAGENT_ENTRY_NAMES).map(
+  (entry) => (entry.name === MCP_TOOLS_ENTRY ? withoutApprovalGatedTools(entry) : entry),
+);
