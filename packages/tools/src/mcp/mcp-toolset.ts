@@ -10,17 +10,20 @@
 import fs from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { loadMcpTools } from "@langchain/mcp-adapters";
-import { DynamicStructuredTool, type StructuredToolInterface } from "@langchain/core/tools";
+import type { DynamicStructuredTool, StructuredToolInterface } from "@langchain/core/tools";
+import type { JSONSchema } from "@langchain/core/utils/json_schema";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { silentLogger, type Logger } from "@deerflow/kernel";
 import { mcpErrorText, toToolContent } from "./call-result.js";
 import type { McpConfigSource } from "./config-source.js";
 import { connectMcpServer } from "./connect.js";
 import { McpError } from "./errors.js";
+import { McpTool, type McpToolAnswer } from "./mcp-tool.js";
 import { OAuthTokenProvider } from "./oauth-token.js";
 import { MCP_TOOL_NAME_PATTERN, mcpToolName, type McpServerSpec } from "./server-spec.js";
 import type { McpServerStatus, McpToolSummary } from "./server-status.js";
-import { McpSessionPool } from "./session-pool.js";
+import { McpSessionPool, type SessionLease } from "./session-pool.js";
 
 /** Options of {@link McpToolset}. */
 export interface McpToolsetOptions {
@@ -118,15 +121,15 @@ class Generation {
       this.tools = [...this.tools, ...fresh].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  enter(): () => void {
+  /** A call starts (paired with exactly one {@link leave}). */
+  enter(): void {
     this.#inflight += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.#inflight -= 1;
-      if (this.#retired && this.#inflight === 0) void this.close();
-    };
+  }
+
+  /** A call ended: a retired generation closes after its last one. */
+  leave(): void {
+    this.#inflight -= 1;
+    if (this.#retired && this.#inflight === 0) void this.close();
   }
 
   retire(): Promise<void> {
@@ -390,51 +393,48 @@ export class McpToolset {
         continue;
       }
       const metadata: McpToolMetadata = { server, tool: original };
+      const timeoutError = `MCP tool '${original}' on server '${server}' timed out after ${callTimeoutMs / 1000}s`;
+      const run = async (args: Record<string, unknown>, config: RunnableConfig): Promise<McpToolAnswer> => {
+        gen.enter();
+        try {
+          let lease: SessionLease;
+          if (pooledPerThread) {
+            const scope = scopeOf(config);
+            lease = await gen.pool.acquire(server, `${scope.userId ?? ""}\u0000${scope.threadId}`, scope);
+          } else lease = await gen.pool.acquire(server, "");
+          let result: CallToolResult;
+          try {
+            result = (await lease.client.callTool(
+              { name: original, arguments: args },
+              undefined,
+              config.signal === undefined
+                ? { timeout: callTimeoutMs }
+                : { timeout: callTimeoutMs, signal: config.signal },
+            )) as CallToolResult;
+          } catch (err) {
+            const code = (err as { code?: unknown }).code;
+            if (code === -32001) throw new McpError("MCP_TIMEOUT", timeoutError, { cause: err });
+            throw new McpError(
+              "MCP_CALL_FAILED",
+              `MCP tool '${original}' on server '${server}' failed: ${(err as Error).message}`,
+              { cause: err },
+            );
+          } finally {
+            lease.release();
+          }
+          if (result.isError === true) throw new McpError("MCP_CALL_FAILED", mcpErrorText(result));
+          return [toToolContent(result), { ...metadata, structuredContent: result.structuredContent }];
+        } finally {
+          gen.leave();
+        }
+      };
       out.push(
-        new DynamicStructuredTool({
+        new McpTool({
           name,
           description: d.description,
-          schema: d.schema,
+          schema: d.schema as JSONSchema,
           metadata: { mcp: metadata },
-          responseFormat: "content_and_artifact",
-          func: async (args: Record<string, unknown>, _run, config?: RunnableConfig) => {
-            const leave = gen.enter();
-            try {
-              const scope = scopeOf(config);
-              const lease = pooledPerThread
-                ? await gen.pool.acquire(server, `${scope.userId ?? ""}\u0000${scope.threadId}`, scope)
-                : await gen.pool.acquire(server, "");
-              try {
-                const result = await lease.client
-                  .callTool({ name: original, arguments: args }, undefined, {
-                    timeout: callTimeoutMs,
-                    ...(config?.signal === undefined ? {} : { signal: config.signal }),
-                  })
-                  .catch((err: unknown) => {
-                    const code = (err as { code?: unknown }).code;
-                    if (code === -32001)
-                      throw new McpError(
-                        "MCP_TIMEOUT",
-                        `MCP tool '${original}' on server '${server}' timed out after ${callTimeoutMs / 1000}s`,
-                        { cause: err },
-                      );
-                    throw new McpError(
-                      "MCP_CALL_FAILED",
-                      `MCP tool '${original}' on server '${server}' failed: ${(err as Error).message}`,
-                      { cause: err },
-                    );
-                  });
-                if (result.isError === true)
-                  throw new McpError("MCP_CALL_FAILED", mcpErrorText(result as Parameters<typeof mcpErrorText>[0]));
-                const content = toToolContent(result as Parameters<typeof toToolContent>[0]);
-                return [content, { ...metadata, structuredContent: result.structuredContent }];
-              } finally {
-                lease.release();
-              }
-            } finally {
-              leave();
-            }
-          },
+          run,
         }),
       );
     }
