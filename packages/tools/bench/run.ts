@@ -1,6 +1,7 @@
 /**
  * `pnpm bench` for @deerflow/tools: every figure with a baseline measured in
- * the same run, printed and appended to BENCHMARKS.md.
+ * the same run, printed and appended to BENCHMARKS.md. `BENCH_ONLY=mcp` or
+ * `BENCH_ONLY=web-fetch` runs one part.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,13 @@ const benchmarksFile = path.resolve(here, "../../../BENCHMARKS.md");
 
 async function main(): Promise<void> {
   process.stdout.write(`@deerflow/tools benchmarks\n${machineDescription()}\n\n`);
-  const figures: Figure[] = [...webFetchFigures(), ...(await mcpFigures())];
+  const only = process.env["BENCH_ONLY"];
+  if (only !== undefined && only !== "mcp" && only !== "web-fetch")
+    throw new Error(`BENCH_ONLY must be mcp or web-fetch, not '${only}'`);
+  const figures: Figure[] = [
+    ...(only === undefined || only === "web-fetch" ? webFetchFigures() : []),
+    ...(only === undefined || only === "mcp" ? await mcpFigures() : []),
+  ];
   for (const f of figures) printFigure(f);
   await appendRows(benchmarksFile, figures);
   process.stdout.write(`\nAppended ${figures.length} rows to ${path.relative(process.cwd(), benchmarksFile)}\n`);

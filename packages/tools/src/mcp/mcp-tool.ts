@@ -51,6 +51,8 @@ export class McpTool extends StructuredTool {
   override readonly schema: JSONSchema;
   override responseFormat = "content_and_artifact" as const;
   readonly #run: McpToolRunner;
+  /** What the callbacks are told the tool is (`toJSON()` walks the constructor fields: once per tool, not per call). */
+  #serialized: ReturnType<StructuredTool["toJSON"]> | undefined;
   /** `undefined` until the first call; `null` when the schema does not compile (the server then judges alone). */
   #validate: ValidateFunction | null | undefined;
 
@@ -92,7 +94,7 @@ export class McpTool extends StructuredTool {
       { verbose: this.verbose },
     );
     const runManager = await callbacks?.handleToolStart(
-      this.toJSON(),
+      (this.#serialized ??= this.toJSON()),
       args as Record<string, unknown>,
       config.runId,
       undefined,
