@@ -83,7 +83,8 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     if (parsed === undefined) problem("server.body_limit", 'must be a positive number of bytes or a size like "10mb"');
     else bodyLimit = parsed;
   }
-  const keyEntries = (s["api_keys"] as (string | { key: string; user_id: string; admin?: boolean })[] | undefined) ?? [];
+  const keyEntries =
+    (s["api_keys"] as (string | { key: string; user_id: string; admin?: boolean })[] | undefined) ?? [];
   const apiKeyUsers = keyEntries.flatMap((e) =>
     typeof e === "string" ? [] : [{ key: e.key, userId: e.user_id, admin: e.admin ?? false }],
   );
