@@ -20,6 +20,7 @@ const fakeToolset = (tools: StructuredToolInterface[] | Error) =>
       if (tools instanceof Error) throw tools;
       return tools;
     },
+    loadedTools: () => undefined,
   }) as unknown as McpToolset;
 
 interface SeenRequest {
@@ -111,6 +112,26 @@ describe("McpToolsMiddleware", () => {
     expect(await toolOf("s_a")).toBe("s_a");
     expect(await toolOf("tool_search")).toBe("tool_search");
     expect(await toolOf("unknown")).toBeUndefined();
+  });
+
+  it("runs a tool call against the loaded tools without checking the source again (no file read per call)", async () => {
+    let checks = 0;
+    const loaded = [make("s_a")];
+    const toolset = {
+      tools: async () => {
+        checks += 1;
+        return loaded;
+      },
+      loadedTools: () => loaded,
+    } as unknown as McpToolset;
+    const hook = createMcpToolsMiddleware({ toolset }).wrapToolCall as unknown as Hook;
+    let ran: string | undefined;
+    await hook({ toolCall: { id: "1", name: "s_a", args: {} }, tool: undefined }, (r) => {
+      ran = (r as { tool?: { name: string } }).tool?.name;
+      return new ToolMessage({ content: "", tool_call_id: "1" });
+    });
+    expect(ran).toBe("s_a");
+    expect(checks).toBe(0);
   });
 
   it("a toolset that cannot load leaves the model call without MCP tools instead of failing it", async () => {

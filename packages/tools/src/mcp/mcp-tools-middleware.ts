@@ -147,7 +147,8 @@ export function createMcpToolsMiddleware(options: McpToolsMiddlewareOptions): Ag
     wrapToolCall: async (request, handler) => {
       const name = request.toolCall.name;
       if (request.tool !== undefined) return handler(request);
-      const tools = await toolset.tools();
+      // The model call that offered this tool just checked the source: no signature (file read) per tool call.
+      const tools = toolset.loadedTools() ?? (await toolset.tools());
       const offer = offerOf(tools);
       if (name === TOOL_SEARCH_TOOL_NAME && offer.search !== undefined)
         return handler({ ...request, tool: offer.search });

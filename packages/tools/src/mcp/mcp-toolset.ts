@@ -178,6 +178,16 @@ export class McpToolset {
   }
 
   /**
+   * The tools loaded last, without checking the source for a change (no file read): for running a
+   * call the model was just offered, which {@link tools} checked.
+   *
+   * @returns the current generation's tools, or `undefined` before the first load and after {@link close}
+   */
+  loadedTools(): readonly StructuredToolInterface[] | undefined {
+    return this.#closed ? undefined : this.#current?.tools;
+  }
+
+  /**
    * Per-server status, after loading if needed.
    *
    * @returns one entry per configured server, sorted by name
