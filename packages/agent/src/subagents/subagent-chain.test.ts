@@ -6,6 +6,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { LEAD_CHAIN } from "../chain/lead-chain.js";
+import { LOOP_FORCED_STOP_TEXT, LOOP_WARNING_TEXT } from "../middleware/loop-detection/texts.js";
 import { createLeadAgent, staticModels, type LeadAgentOptions } from "../index.js";
 import { countingProvider, localProvider } from "../../test/support/fixtures.js";
 import { SUBAGENT_CHAIN, selectChainEntries } from "./subagent-chain.js";
@@ -35,7 +36,7 @@ const toolResultsSeen = (model: ReturnType<typeof fakeModel>, call: number) =>
   ((model.calls[call]?.messages ?? []) as BaseMessage[]).filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
 describe("SUBAGENT_CHAIN", () => {
-  it("is DeerFlow's rows 1-4 and 6-13 of the lead chain, in the lead's order, with no lead-only entry", () => {
+  it("is DeerFlow's rows 1-4 and 6-13 of the lead chain and its subagent tail, in the lead's order, with no lead-only entry", () => {
     const names = SUBAGENT_CHAIN.map((e) => e.name);
     expect(names).toEqual([
       "ToolErrorHandlingMiddleware",
@@ -48,6 +49,10 @@ describe("SUBAGENT_CHAIN", () => {
       "LlmErrorHandlingMiddleware",
       "GuardrailMiddleware",
       "ReadBeforeWriteMiddleware",
+      "SummarizationMiddleware",
+      "LoopDetectionMiddleware",
+      "TokenBudgetMiddleware",
+      "SafetyFinishReasonMiddleware",
     ]);
     for (const leadOnly of [
       "UploadsMiddleware",
@@ -159,6 +164,39 @@ describe("subagents run the runtime chain", () => {
     // One acquisition for lead and subagent together, released once both are done.
     expect(provider.log.events).toEqual(["acquire fake:default:t-sub-share", "release fake:default:t-sub-share"]);
     expect(provider.log.held.size).toBe(0);
+  });
+
+  it("warns a subagent that repeats one tool call, then stops it (DeerFlow's subagent tail: loop detection)", async () => {
+    let polls = 0;
+    const poll = tool(
+      async () => {
+        polls++;
+        return "not ready yet";
+      },
+      { name: "poll", description: "Polls.", schema },
+    );
+    const again = { name: "poll", id: "call_p", args: {} };
+    // Lead delegates; the subagent polls five times with the same call; the lead finishes.
+    const model = fakeModel()
+      .respondWithTools([delegate()])
+      .respondWithTools([{ ...again, id: "p1" }])
+      .respondWithTools([{ ...again, id: "p2" }])
+      .respondWithTools([{ ...again, id: "p3" }])
+      .respondWithTools([{ ...again, id: "p4" }])
+      .respondWithTools([{ ...again, id: "p5" }])
+      .respond(new AIMessage("Done."));
+    const messages = await runOnce(
+      { models: staticModels({ fake: model }), tools: [poll], subagents: { registry: registry() } },
+      "t-sub-loop",
+    );
+    // The third repeat queues the warning, shown to the subagent's model at its next call.
+    const fourthSubagentCall = (model.calls[4]?.messages ?? []) as BaseMessage[];
+    expect(fourthSubagentCall.some((m) => m.text.includes(LOOP_WARNING_TEXT))).toBe(true);
+    // The fifth repeat is stripped: four polls ran, and the task ends with the forced-stop text.
+    expect(polls).toBe(4);
+    const taskResult = messages.find((m): m is ToolMessage => ToolMessage.isInstance(m) && m.name === "task");
+    expect(taskResult?.text).toContain(LOOP_FORCED_STOP_TEXT);
+    expect(model.calls).toHaveLength(7);
   });
 
   it("withholds tools that need human approval from subagents (they cannot pause for a human)", async () => {

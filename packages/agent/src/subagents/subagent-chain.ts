@@ -11,11 +11,26 @@
  * tool calls, LLM error handling (retries, circuit breaker, fallback models),
  * the guardrail provider and read-before-write (DeerFlow's rows 4 thread data,
  * 10 sandbox audit and 12 tool progress have no entry in our lead chain: the
- * sandbox provides the thread's folders). Not selected: the lead's run
- * choices (model, prompt, tools: a subagent has its own), uploads, artifacts
- * (`present_files` is the lead's), summarization, plan mode, token usage,
- * title, view_image, the subagent limit, loop detection, the token budget,
- * the finish-reason guards and clarification.
+ * sandbox provides the thread's folders); then DeerFlow's subagent tail
+ * (`build_subagent_runtime_middlewares`): summarization (the lead's
+ * `summarization:` switch and settings), loop detection (a degenerate
+ * subagent tool loop is warned, then stopped, instead of running to its
+ * `max_turns`), the token budget and the safety finish-reason guard. Not
+ * selected: the lead's run choices (model, prompt, tools: a subagent has its
+ * own), uploads, artifacts (`present_files` is the lead's), plan mode, token
+ * usage, title, the subagent limit, the model-length guard, the terminal
+ * response retry and clarification.
+ *
+ * Where the tail differs from DeerFlow's: its entries keep the lead chain's
+ * order (DeerFlow appends summarization after the guards; both orders are
+ * equivalent, as summarization works before the model call and the guards
+ * after it); the token budget follows the lead's `token_budget:` switch (off by
+ * default) where DeerFlow has a separate `subagents.token_budget` that is on by
+ * default; `view_image` is not offered to subagents (its tool would bypass a
+ * subagent's `tools` allowlist); a subagent's stop reasons (`loop_capped`,
+ * `token_capped`) are logged, not stamped on the lead's run, whose run report
+ * a subagent's run does not carry; DeerFlow's skill activation and date
+ * reminder have no entry in our lead chain.
  *
  * Deliberate differences: the human-approval step (ours, under `guardrails:`)
  * is not selected, because a subagent's run has no checkpointer to pause on;
@@ -24,9 +39,7 @@
  * for the tools the MCP middleware adds per model call too: this chain's
  * `McpToolsMiddleware` entry neither offers nor runs a tool named in
  * `guardrails.require_approval`, and `createRunTaskTool` further restricts it
- * per task to the subagent's `tools` allowlist and `disallowed_tools`. The
- * capabilities notes name DeerFlow's subagent tail (`build_subagent_runtime_middlewares`)
- * without listing it, so no tail is added.
+ * per task to the subagent's `tools` allowlist and `disallowed_tools`.
  */
 import { LEAD_CHAIN, type LeadChainEntry } from "../chain/lead-chain.js";
 import { AgentError } from "../errors.js";
@@ -47,6 +60,11 @@ export const SUBAGENT_ENTRY_NAMES: ReadonlySet<string> = new Set([
   "LlmErrorHandlingMiddleware",
   "GuardrailMiddleware",
   "ReadBeforeWriteMiddleware",
+  // DeerFlow's subagent tail.
+  "SummarizationMiddleware",
+  "LoopDetectionMiddleware",
+  "TokenBudgetMiddleware",
+  "SafetyFinishReasonMiddleware",
 ]);
 
 /**
