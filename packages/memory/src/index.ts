@@ -27,6 +27,7 @@ export { DEFAULT_AGENT_BUCKET } from "./document.js";
 export type { MemoryBackend, MemorySearchOptions } from "./backend/memory-backend.js";
 export { StoreMemoryBackend, type StoreMemoryBackendOptions } from "./backend/store-memory-backend.js";
 export { HttpMemoryBackend, type HttpMemoryBackendOptions } from "./backend/http-memory-backend.js";
+export { MEMORY_BACKEND_SHAPE, isMemoryBackend } from "./backend/is-memory-backend.js";
 export { DEFAULT_MEMORY_SETTINGS, resolveMemorySettings, type MemorySettings } from "./memory-settings.js";
 export { MemoryManager, type MemoryManagerOptions, type MemoryWriteResult } from "./memory-manager.js";
 export { memoryScopeOf, type RunScopeSource } from "./memory-scope-of.js";

@@ -8,12 +8,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpMemoryBackend } from "../src/index.js";
 import { memoryBackendConformance } from "../src/testing/index.js";
-import { startFakeMemoryService, type FakeMemoryService } from "./support/fake-memory-service.js";
+import { startHttpMemoryService, type HttpMemoryService } from "../src/testing/http-memory-service.js";
 
-let service: FakeMemoryService;
+let service: HttpMemoryService;
 
 beforeAll(async () => {
-  service = await startFakeMemoryService();
+  service = await startHttpMemoryService();
 });
 
 afterAll(async () => {

@@ -159,3 +159,26 @@ export function createWordCountTool(options = {}) {
     },
   );
 }
+
+/**
+ * A memory backend plugin (`memory.manager_class` in config.yaml, DeerFlow's
+ * dotted class path): memory kept by a remote, mem0-style service through
+ * `HttpMemoryBackend` of @deerflow/memory (its TSDoc lists the service's API).
+ * The factory gets the `backend_config` keys that are not DeerMem's (snake_case,
+ * as written) plus `logger`. Check a backend with `memoryBackendConformance`
+ * from `@deerflow/memory/testing`.
+ *
+ * @param {{ base_url: string, api_key?: string, timeout_seconds?: number }} options
+ * @returns {Promise<import("@deerflow/memory").MemoryBackend>}
+ */
+export async function createRemoteMemoryBackend(options) {
+  if (typeof options?.base_url !== "string" || options.base_url === "")
+    throw new Error("memory.backend_config.base_url is required (the memory service's URL)");
+  // Imported on use: the other plugins of this file need no @deerflow/memory.
+  const { HttpMemoryBackend } = await import("@deerflow/memory");
+  return new HttpMemoryBackend({
+    baseUrl: options.base_url,
+    ...(options.api_key === undefined ? {} : { apiKey: options.api_key }),
+    ...(options.timeout_seconds === undefined ? {} : { timeoutMs: options.timeout_seconds * 1000 }),
+  });
+}

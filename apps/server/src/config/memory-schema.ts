@@ -15,7 +15,7 @@ const categories = (): Schema => ({
 });
 
 /** The DeerMem keys (top-level or in `backend_config`). */
-const POLICY_KEYS: Record<string, Schema> = {
+export const POLICY_KEYS: Record<string, Schema> = {
   model_name: { type: "string", minLength: 1 },
   debounce_seconds: { type: "number", minimum: 0 },
   queue_max_depth: int(0),
@@ -42,8 +42,11 @@ export const MEMORY_SCHEMA: Schema = {
     injection_enabled: bool(),
     mode: { enum: ["middleware", "tool"] },
     shutdown_flush_timeout_seconds: { type: "number", minimum: 0 },
-    manager_class: { enum: ["deermem", "noop"] },
-    backend_config: { type: "object", additionalProperties: false, properties: POLICY_KEYS },
+    // `deermem`, `noop`, or a `use:` plugin `"<module>:<export>"` (resolve-memory checks which).
+    manager_class: { type: "string", minLength: 1 },
+    // A plugin backend gets the keys that are not DeerMem's as its options; with the built-in
+    // backend, resolve-memory names each such key as unknown.
+    backend_config: { type: "object", properties: POLICY_KEYS },
     ...POLICY_KEYS,
   },
 };

@@ -54,6 +54,31 @@ describe("memory: config", () => {
     expect(() => parseConfigText("memory:\n  storage_path: x\n")).toThrow(/memory/);
     expect(() => parseConfigText("memory:\n  model_name: nope\n")).toThrow(/memory\.model_name.*unknown model "nope"/);
   });
+
+  it('takes a plugin backend (manager_class "<module>:<export>") with its own backend_config keys', () => {
+    const text = [
+      "memory:",
+      '  manager_class: "./plugins/memory.js:createBackend"',
+      "  backend_config:",
+      "    base_url: http://memory.internal/v1",
+      "    api_key: k-1",
+      "    max_facts: 20",
+    ].join("\n");
+    const memory = parseConfigText(text).config.memory;
+    expect(memory?.managerClass).toBe("./plugins/memory.js:createBackend");
+    // DeerMem's keys stay policy settings; the rest are the plugin's options.
+    expect(memory?.backendOptions).toEqual({ base_url: "http://memory.internal/v1", api_key: "k-1" });
+    expect(memory?.settings.maxFacts).toBe(20);
+  });
+
+  it("names a manager_class that is neither built in nor a plugin, and a built-in backend's unknown keys", () => {
+    expect(() => parseConfigText("memory:\n  manager_class: mem0\n")).toThrow(
+      /memory\.manager_class.*neither deermem, noop nor a plugin/,
+    );
+    expect(() => parseConfigText("memory:\n  backend_config:\n    base_url: http://x\n")).toThrow(
+      /memory\.backend_config\.base_url.*unknown key for manager_class deermem/,
+    );
+  });
 });
 
 describe("server.api_keys", () => {

@@ -3,12 +3,17 @@
  * `enabled` (true), `injection_enabled` (true), `mode` (`middleware`; `tool`
  * is DeerFlow's experimental tool mode), `shutdown_flush_timeout_seconds`
  * (30), `manager_class` (`deermem`: memory on the server's LangGraph store;
- * `noop`: none), and the DeerMem policy keys (top-level or in
+ * `noop`: none; `"<module>:<export>"`: a `MemoryBackend` plugin, DeerFlow's
+ * dotted class path, given the `backend_config` keys that are not DeerMem's
+ * as options), and the DeerMem policy keys (top-level or in
  * `backend_config`). `model_name` names the configured model that extracts
  * memory; without it nothing is extracted (DeerFlow: no model, no updates),
  * injection and the routes still work.
  */
 import type { FactCategory, MemorySettings } from "@deerflow/memory";
+import { isSecretKey } from "../mcp/mask-secrets.js";
+import { isUseSpec } from "../plugins/index.js";
+import { POLICY_KEYS } from "./memory-schema.js";
 
 type Doc = Record<string, unknown>;
 
@@ -18,7 +23,10 @@ export interface MemoryConfigSettings {
   readonly injectionEnabled: boolean;
   readonly mode: "middleware" | "tool";
   readonly shutdownFlushTimeoutMs: number;
-  readonly managerClass: "deermem" | "noop";
+  /** `deermem`, `noop`, or a plugin's `"<module>:<export>"`. */
+  readonly managerClass: "deermem" | "noop" | (string & {});
+  /** A plugin backend's options: the `backend_config` keys that are not DeerMem's (snake_case, as written). */
+  readonly backendOptions: Readonly<Record<string, unknown>>;
   /** The extraction model (a configured model's name); absent: no extraction. */
   readonly modelName?: string;
   readonly debounceMs: number;
@@ -67,12 +75,21 @@ export function resolveMemory(
         : "memory.model_name",
       `unknown model "${modelName}" (configured: ${modelNames.join(", ")})`,
     );
+  const managerClass = (m["manager_class"] as string | undefined) ?? "deermem";
+  const builtIn = managerClass === "deermem" || managerClass === "noop";
+  if (!builtIn && !isUseSpec(managerClass))
+    problem("memory.manager_class", `"${managerClass}" is neither deermem, noop nor a plugin "<module>:<export>"`);
+  const backendOptions = Object.fromEntries(Object.entries(backend).filter(([k]) => !(k in POLICY_KEYS)));
+  if (builtIn)
+    for (const k of Object.keys(backendOptions))
+      problem(`memory.backend_config.${k}`, `unknown key for manager_class ${managerClass}`);
   return {
     enabled: (m["enabled"] as boolean | undefined) ?? true,
     injectionEnabled: (m["injection_enabled"] as boolean | undefined) ?? true,
     mode: (m["mode"] as "middleware" | "tool" | undefined) ?? "middleware",
     shutdownFlushTimeoutMs: Math.round(((m["shutdown_flush_timeout_seconds"] as number | undefined) ?? 30) * 1000),
-    managerClass: (m["manager_class"] as "deermem" | "noop" | undefined) ?? "deermem",
+    managerClass,
+    backendOptions: builtIn ? {} : backendOptions,
     ...(modelName === undefined ? {} : { modelName }),
     debounceMs: Math.round(key("debounce_seconds") * 1000),
     queueMaxDepth: key("queue_max_depth"),
@@ -94,14 +111,19 @@ export function resolveMemory(
 }
 
 /**
- * `GET /api/memory/config`'s `backend_config`: the DeerMem keys in effect, snake_case.
+ * `GET /api/memory/config`'s `backend_config`: the DeerMem keys in effect, snake_case, and a
+ * plugin's options with the ones named like secrets masked (`***`, DeerFlow's rule for MCP).
  *
  * @param m - resolved settings
  */
 export function memoryBackendConfigOf(m: MemoryConfigSettings): Record<string, unknown> {
   const s = m.settings;
+  const pluginOptions = Object.fromEntries(
+    Object.entries(m.backendOptions).map(([k, v]) => [k, isSecretKey(k) ? "***" : v]),
+  );
   return {
-    storage_class: "langgraph_store",
+    ...pluginOptions,
+    storage_class: m.managerClass === "deermem" || m.managerClass === "noop" ? "langgraph_store" : m.managerClass,
     model_name: m.modelName ?? null,
     debounce_seconds: m.debounceMs / 1000,
     queue_max_depth: m.queueMaxDepth,

@@ -10,6 +10,7 @@
  */
 import type { LeadAgentOptions } from "@deerflow/agent";
 import {
+  type MemoryBackend,
   MemoryManager,
   MemoryUpdateQueue,
   MemoryUpdater,
@@ -46,6 +47,8 @@ export interface ServerMemoryParts {
   readonly memory: MemoryConfigSettings;
   /** The server's long-term store (its lifetime is the server's). */
   readonly store: BaseStore;
+  /** A plugin backend (`manager_class: "<module>:<export>"`); default: memory on {@link store}. */
+  readonly backend?: MemoryBackend;
   readonly models: ModelRegistry;
   readonly logger: Logger;
 }
@@ -56,9 +59,10 @@ export interface ServerMemoryParts {
  */
 export function createServerMemory(parts: ServerMemoryParts): ServerMemory {
   const { memory, logger, models } = parts;
-  const storeKind = parts.store.constructor.name;
+  const backend = parts.backend ?? new StoreMemoryBackend({ store: parts.store });
+  const storeKind = parts.backend === undefined ? parts.store.constructor.name : parts.backend.name;
   const manager = new MemoryManager({
-    backend: new StoreMemoryBackend({ store: parts.store }),
+    backend,
     settings: memory.settings,
     logger,
   });

@@ -13,6 +13,7 @@ import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
 import { resolveMemory } from "../config/resolve-memory.js";
+import { loadMemoryBackend } from "../memory/load-memory-backend.js";
 import { createServerMemory, withServerMemory, type ServerMemory } from "../memory/server-memory.js";
 import { withThreadTitles } from "../agent/title-deps.js";
 import { describeConfig } from "../config/describe.js";
@@ -113,10 +114,12 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       cwd,
       ...(options.runner === undefined ? {} : { runner: options.runner }),
     });
+    // Hand-built configs without `memory:` get DeerFlow's defaults.
+    const memorySettings = config.memory ?? resolveMemory({}, [], () => {});
     memory = createServerMemory({
-      // Hand-built configs without `memory:` get DeerFlow's defaults.
-      memory: config.memory ?? resolveMemory({}, [], () => {}),
+      memory: memorySettings,
       store: components.graphStore,
+      ...(await loadMemoryBackend(memorySettings, { cwd, configDir: loaded.baseDir }, logger)),
       models: agent.models,
       logger,
     });

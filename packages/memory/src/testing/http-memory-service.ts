@@ -1,15 +1,20 @@
 /**
- * A local memory service speaking HttpMemoryBackend's API (see its TSDoc), kept
- * by a StoreMemoryBackend over an InMemoryStore: the "remote service" the
- * plugin example is tested against, on a real loopback socket.
+ * A local memory service speaking `HttpMemoryBackend`'s API (see its
+ * TSDoc), kept by a `StoreMemoryBackend` over an `InMemoryStore`, on a real
+ * loopback socket: the "remote service" the plugin example is tested against,
+ * here and in deployments that select it (the server's
+ * `memory.manager_class: "<module>:<export>"`).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { InMemoryStore } from "@langchain/langgraph";
-import { MemoryError, StoreMemoryBackend, type MemoryScope } from "../../src/index.js";
+import { StoreMemoryBackend } from "../backend/store-memory-backend.js";
+import { MemoryError } from "../errors.js";
+import type { MemoryScope } from "../types.js";
 
-/** A running fake. */
-export interface FakeMemoryService {
+/** A running {@link startHttpMemoryService} service. */
+export interface HttpMemoryService {
+  /** Its API's base URL (`http://127.0.0.1:<port>/v1`), for `new HttpMemoryBackend({ baseUrl })`. */
   readonly baseUrl: string;
   /** Authorization headers received, in order. */
   readonly authorizations: (string | undefined)[];
@@ -31,8 +36,18 @@ async function body(req: http.IncomingMessage): Promise<unknown> {
   return text === "" ? undefined : JSON.parse(text);
 }
 
-/** Starts the fake on a free port. */
-export async function startFakeMemoryService(): Promise<FakeMemoryService> {
+/**
+ * Starts the service on a free loopback port.
+ *
+ * @returns the running service; `close()` stops it
+ * @example
+ * ```ts
+ * const service = await startHttpMemoryService();
+ * const backend = new HttpMemoryBackend({ baseUrl: service.baseUrl });
+ * await service.close();
+ * ```
+ */
+export async function startHttpMemoryService(): Promise<HttpMemoryService> {
   const backend = new StoreMemoryBackend({ store: new InMemoryStore() });
   const authorizations: (string | undefined)[] = [];
   const server = http.createServer((req, res) => {
