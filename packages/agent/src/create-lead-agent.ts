@@ -13,6 +13,7 @@ import { createDescribeSkillTool, createSkillManageTool } from "@deerflow/skills
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createAgent, type ReactAgent } from "langchain";
 import { buildLeadChain } from "./chain/lead-chain.js";
+import { callGraphDirectly, middlewareStatesAreEmpty } from "./internal/call-graph-directly.js";
 import { silentLogger } from "./logger.js";
 import type { ToolFilter } from "./middleware/run-tools.js";
 import { RunModels } from "./models/run-models.js";
@@ -38,7 +39,9 @@ const TASK_TOOL_NAME = "task";
 /**
  * The compiled lead agent: a `createAgent` result (`stream` and `invoke` with the
  * agent's defaults); `agent.graph` is the compiled LangGraph `StateGraph`
- * (`getState`, `updateState`...).
+ * (`getState`, `updateState`...). Its `invoke`, `stream` and v3 `streamEvents`
+ * go straight to `agent.graph` (the same defaults, without LangChain's read of
+ * the thread's state per call) when no middleware's state schema has a default.
  */
 export type LeadAgent = ReactAgent;
 
@@ -143,8 +146,11 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     ...(options.checkpointer === undefined ? {} : { checkpointer: options.checkpointer }),
     ...(options.store === undefined ? {} : { store: options.store }),
   });
-  const compiled = agent.withConfig({
+  const configured = agent.withConfig({
     recursionLimit: options.recursionLimit ?? DEFAULT_RECURSION_LIMIT,
   }) as unknown as LeadAgent;
+  // Runs skip LangChain's per-call read of the thread's state for middleware defaults (see
+  // call-graph-directly.ts) unless a middleware's own state schema has a default to add.
+  const compiled = (await middlewareStatesAreEmpty(middleware)) ? callGraphDirectly(configured) : configured;
   return sessions === undefined ? compiled : releaseSandboxesAfterRuns(compiled, sessions);
 }
