@@ -1,6 +1,7 @@
 /**
  * {@link Sandbox} over the remote sandbox service's HTTP API.
  */
+import { readBodyCapped } from "@deerflow/kernel";
 import { SandboxError } from "../../errors.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, MAX_READ_BYTES } from "../../limits.js";
 import type {
@@ -15,7 +16,7 @@ import type {
   WriteFileOptions,
 } from "../../sandbox.js";
 import { SerialQueue } from "../../internal/serial-queue.js";
-import { callJson, envelopeData, exchange, readCapped, type HttpCall } from "./http.js";
+import { callJson, envelopeData, exchange, type HttpCall } from "./http.js";
 import { parseExecuteResult, parseGrepMatches, parseListing, parseStrings, truncatedFlag } from "./wire-parsing.js";
 
 /** Default per-request timeout of file operations: 60 s. */
@@ -202,7 +203,7 @@ export class RemoteSandbox implements Sandbox {
       const call = this.#call("GET", `/v1/file/download?path=${encodeURIComponent(path)}`, undefined);
       const tooLarge = (): SandboxError =>
         new SandboxError("TOO_LARGE", `File exceeds maximum download size of ${MAX_READ_BYTES} bytes`, { path });
-      const answer = await exchange(call, (response) => readCapped(response, MAX_READ_BYTES, tooLarge));
+      const answer = await exchange(call, (response) => readBodyCapped(response, MAX_READ_BYTES, tooLarge));
       return answer.value ?? new Uint8Array();
     });
   }

@@ -7,6 +7,7 @@
  */
 import type { LookupAddress } from "node:dns";
 import { callbackify } from "node:util";
+import { readBodyCapped } from "@deerflow/kernel";
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import type { AddressPolicyOptions } from "./address-policy.js";
 import { systemResolver, type HostResolver } from "./resolver.js";
@@ -178,26 +179,8 @@ export async function readLimitedBody(res: Response, options: ReadLimitedBodyOpt
   const { maxBytes } = options;
   const tooLarge = (): SafeFetchError =>
     new SafeFetchError("BODY_TOO_LARGE", `The response is larger than ${maxBytes} bytes`, { details: { maxBytes } });
-  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  if (res.body === null) return new Uint8Array();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    return await readBodyCapped(res, maxBytes, tooLarge);
   } catch (err) {
     const t = (res as { safeFetchTimeout?: { timeout: AbortSignal; timeoutMs: number; host: string } })
       .safeFetchTimeout;
@@ -205,11 +188,4 @@ export async function readLimitedBody(res: Response, options: ReadLimitedBodyOpt
       throw new SafeFetchError("TIMEOUT", `No complete answer from ${t.host} within ${t.timeoutMs / 1000}s`);
     throw err;
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }
