@@ -58,7 +58,11 @@ function itemToBlock(item: ContentItem): McpToolContentBlock {
  * @returns a string when the result is text only, else blocks
  */
 export function toToolContent(result: CallToolResult): McpToolContent {
-  const blocks = (result.content ?? []).map(itemToBlock);
+  const content = result.content ?? [];
+  // The common answer, one text block: no block copies on the per-call path.
+  if (content.length === 1 && result.structuredContent === undefined && content[0]?.type === "text")
+    return content[0].text;
+  const blocks = content.map(itemToBlock);
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
     const alreadyThere = blocks.some((b) => b.type === "text" && safeJsonEquals(b.text, json));

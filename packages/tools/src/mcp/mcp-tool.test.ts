@@ -1,8 +1,12 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { CallbackManager } from "@langchain/core/callbacks/manager";
 import { ToolMessage } from "@langchain/core/messages";
+import { RunnableLambda } from "@langchain/core/runnables";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { ToolInputParsingException } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { McpTool, type McpToolRunner } from "./mcp-tool.js";
 
 const schema: JSONSchema = {
@@ -124,5 +128,52 @@ describe("McpTool", () => {
     });
     expect(await tool.invoke({ message: "still runs" })).toBe("Echo: still runs");
     expect(calls).toHaveLength(1);
+  });
+
+  it("skips LangChain's callback setup for a call nothing observes, and runs it when something does", async () => {
+    const configure = vi.spyOn(CallbackManager, "configure");
+    try {
+      const { tool, calls } = echoTool();
+      const signal = new AbortController().signal;
+      const out = await tool.invoke(call({ message: "fast" }), { configurable: { thread_id: "t9" }, signal });
+      expect((out as ToolMessage).content).toBe("Echo: fast");
+      expect(configure).not.toHaveBeenCalled();
+      expect(calls[0]?.config.signal).toBe(signal);
+      expect(calls[0]?.config.configurable?.["thread_id"]).toBe("t9");
+
+      // A manager with no handlers observes nothing either; one with a handler does.
+      await tool.invoke(call({ message: "empty" }), { callbacks: new CallbackManager() });
+      expect(configure).not.toHaveBeenCalled();
+      await tool.invoke(call({ message: "seen" }), { callbacks: CallbackManager.fromHandlers({}) });
+      expect(configure).toHaveBeenCalled();
+
+      // `timeout` goes through LangChain's config handling, which turns it into a signal for the runner.
+      await tool.invoke(call({ message: "timed" }), { timeout: 60_000 });
+      expect(calls.at(-1)?.config.signal).toBeInstanceOf(AbortSignal);
+    } finally {
+      configure.mockRestore();
+    }
+  });
+
+  it("reports to callbacks handed down as a manager (as a graph does) and to the callbacks of an enclosing run", async () => {
+    const events: string[] = [];
+    const handler = {
+      handleToolStart: (_tool: unknown, input: string) => void events.push(`start ${input}`),
+      handleToolEnd: (output: unknown) =>
+        void events.push(`end ${ToolMessage.isInstance(output) ? output.text : String(output)}`),
+    };
+    const { tool } = echoTool();
+    await tool.invoke(call({ message: "managed" }), { callbacks: CallbackManager.fromHandlers(handler) });
+    // Called without a config inside a runnable: the callbacks come from the run's context, not the arguments
+    // (the context LangGraph sets up when it loads).
+    AsyncLocalStorageProviderSingleton.initializeGlobalInstance(new AsyncLocalStorage());
+    const outer = RunnableLambda.from(async (message: string) => tool.invoke(call({ message })));
+    await outer.invoke("nested", { callbacks: [handler] });
+    expect(events).toEqual([
+      'start {"message":"managed"}',
+      "end Echo: managed",
+      'start {"message":"nested"}',
+      "end Echo: nested",
+    ]);
   });
 });

@@ -6,6 +6,12 @@
  * compiled once per tool (ajv, on first use) and the call runs in one layer,
  * with the same callbacks (`handleToolStart` / `End` / `Error`, so stream
  * events and tracing see the call as before) and the same `ToolMessage`.
+ *
+ * A call nothing observes (no callbacks in the config or on the tool, no
+ * LangChain context such as a graph run or a LangSmith `traceable` around it,
+ * no tracing or verbose switch in the environment) skips LangChain's config
+ * merge and callback setup altogether: it validates, runs and wraps the answer,
+ * one promise layer over the runner's.
  */
 import {
   CallbackManager,
@@ -15,6 +21,7 @@ import {
 } from "@langchain/core/callbacks/manager";
 import { ToolMessage, type ToolCall } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { StructuredTool, ToolInputParsingException } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
 import type { ValidateFunction } from "ajv";
@@ -44,6 +51,24 @@ const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: fals
 const isToolCall = (arg: unknown): arg is ToolCall =>
   typeof arg === "object" && arg !== null && (arg as { type?: unknown }).type === "tool_call" && "args" in arg;
 
+/**
+ * Whether LangChain's environment switches add a handler to every run (`LANGCHAIN_VERBOSE`, LangSmith
+ * tracing: the variables `CallbackManager.configure` reads). Read once, at the first call: reading
+ * `process.env` five times a call costs more than the rest of the fast path; set them before the first
+ * tool call (as LangSmith's own client expects).
+ */
+let observedByEnvironment: boolean | undefined;
+const environmentObserves = (): boolean =>
+  (observedByEnvironment ??= ["LANGCHAIN_VERBOSE", ...TRACING_VARIABLES].some((v) => process.env[v] === "true"));
+const TRACING_VARIABLES = ["LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2", "LANGSMITH_TRACING", "LANGCHAIN_TRACING"];
+
+/** Callbacks that would see a call: a non-empty handler list or a manager holding handlers. */
+const hasHandlers = (callbacks: Callbacks | undefined): boolean =>
+  callbacks !== undefined &&
+  (Array.isArray(callbacks) ? callbacks.length > 0 : (callbacks as CallbackManager).handlers.length > 0);
+
+const contentOf = (answer: McpToolAnswer): McpToolContent => answer[0];
+
 /** The tool. */
 export class McpTool extends StructuredTool {
   override readonly name: string;
@@ -63,6 +88,50 @@ export class McpTool extends StructuredTool {
     this.description = fields.description;
     this.schema = fields.schema;
     this.#run = fields.run;
+  }
+
+  /**
+   * Runs the tool as LangChain's `invoke` does (a tool call in, a `ToolMessage` out), without LangChain's
+   * config handling when nothing observes the call (see the module comment); else through it.
+   *
+   * @param input - the arguments, or a tool call carrying them
+   * @param config - the run config
+   * @returns a `ToolMessage` when the input is a tool call with an id, else the content
+   */
+  override invoke(input: unknown, config?: RunnableConfig): Promise<ToolMessage | McpToolContent> {
+    if (!this.#unobserved(config)) return super.invoke(input as never, config as never) as Promise<ToolMessage>;
+    const toolCall = isToolCall(input) ? input : undefined;
+    const args = toolCall === undefined ? input : toolCall.args;
+    try {
+      this.#check(args, input);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const toolCallId = toolCall?.id;
+    const answer = this.#run(args as Record<string, unknown>, config ?? {});
+    if (toolCallId === undefined || toolCallId === "") return answer.then(contentOf);
+    return answer.then((a) => this.#message(a, toolCallId));
+  }
+
+  /** No handler, context or environment switch would see a call with this config. */
+  #unobserved(config: RunnableConfig | undefined): boolean {
+    return (
+      (config === undefined || (config.timeout === undefined && !hasHandlers(config.callbacks))) &&
+      this.callbacks === undefined &&
+      this.verbose !== true &&
+      this.defaultConfig === undefined &&
+      // A graph run, a `traceable`, context variables and configure hooks all live in this store.
+      AsyncLocalStorageProviderSingleton.getInstance().getStore() === undefined &&
+      !environmentObserves()
+    );
+  }
+
+  #message([content, artifact]: McpToolAnswer, toolCallId: string): ToolMessage {
+    return new ToolMessage(
+      this.metadata === undefined
+        ? { status: "success", content, artifact, tool_call_id: toolCallId, name: this.name }
+        : { status: "success", content, artifact, tool_call_id: toolCallId, name: this.name, metadata: this.metadata },
+    );
   }
 
   /**
@@ -111,18 +180,7 @@ export class McpTool extends StructuredTool {
       await runManager?.handleToolError(err);
       throw err;
     }
-    const [content, artifact] = answer;
-    const out =
-      toolCallId === undefined || toolCallId === ""
-        ? content
-        : new ToolMessage({
-            status: "success",
-            content,
-            artifact,
-            tool_call_id: toolCallId,
-            name: this.name,
-            ...(this.metadata === undefined ? {} : { metadata: this.metadata }),
-          });
+    const out = toolCallId === undefined || toolCallId === "" ? answer[0] : this.#message(answer, toolCallId);
     await runManager?.handleToolEnd(out);
     return out;
   }

@@ -22,7 +22,11 @@ export interface McpSessionPoolOptions<C = unknown> {
 
 interface PooledSession {
   readonly key: string;
-  readonly client: Promise<Client>;
+  readonly server: string;
+  readonly scope: string;
+  readonly opening: Promise<Client>;
+  /** The client once open (what {@link McpSessionPool.leaseOpen} hands out without an await). */
+  client: Client | undefined;
   active: number;
   /** Removed from the pool: close when `active` reaches 0. */
   retired: boolean;
@@ -36,12 +40,22 @@ export interface SessionLease {
   release(): void;
 }
 
+/** An open session leased by {@link McpSessionPool.leaseOpen}: hand it back with {@link McpSessionPool.release}. */
+export interface OpenSession {
+  readonly client: Client;
+}
+
 /** The pool. */
 export class McpSessionPool<C = unknown> {
   readonly #options: McpSessionPoolOptions<C>;
   readonly #sessions: LruCache<string, PooledSession>;
   readonly #closing = new Set<Promise<void>>();
   #closed = false;
+  /**
+   * The session touched last, so the most recent in the LRU order: a thread calling again finds it by
+   * comparing two strings, without building the key or reordering the map.
+   */
+  #newest: PooledSession | undefined;
   #sweeper: NodeJS.Timeout | undefined;
 
   /** @param options - opener, bounds, logger */
@@ -61,6 +75,39 @@ export class McpSessionPool<C = unknown> {
   }
 
   /**
+   * Leases the session of (server, scope) when it is open already: no await, no lease object (the
+   * per-call path). Release it with {@link release}, exactly once.
+   *
+   * @param server - the server's name
+   * @param scope - the thread id (or any scope key)
+   * @returns the session, or `undefined` when it is not open (then {@link acquire} opens or waits for it)
+   */
+  leaseOpen(server: string, scope: string): OpenSession | undefined {
+    let entry = this.#newest;
+    if (entry === undefined || entry.server !== server || entry.scope !== scope) {
+      entry = this.#sessions.get(`${server}\u0000${scope}`);
+      if (entry === undefined) return undefined;
+      this.#newest = entry;
+    }
+    if (entry.client === undefined || entry.retired || this.#closed) return undefined;
+    entry.active += 1;
+    return entry as unknown as OpenSession;
+  }
+
+  /**
+   * Hands back a session leased by {@link leaseOpen}.
+   *
+   * @param session - the session
+   */
+  release(session: OpenSession): void {
+    const held = session as unknown as PooledSession;
+    held.active -= 1;
+    if (held.active > 0) return;
+    held.lastUsed = Date.now();
+    if (held.retired) this.#closeEntry(held);
+  }
+
+  /**
    * Leases the session of (server, scope), opening it if needed.
    *
    * @param server - the server's name
@@ -75,28 +122,33 @@ export class McpSessionPool<C = unknown> {
     let entry = this.#sessions.get(key);
     if (entry === undefined) {
       const opened = this.#options.open(server, context);
-      entry = { key, client: opened, active: 0, retired: false, lastUsed: Date.now() };
+      entry = {
+        key,
+        server,
+        scope,
+        opening: opened,
+        client: undefined,
+        active: 0,
+        retired: false,
+        lastUsed: Date.now(),
+      };
       const created = entry;
       for (const [, evicted] of this.#sessions.set(key, created)) this.#retire(evicted);
       opened.then(
         (client) => {
+          created.client = client;
           // A server that exits drops out of the pool; the next call opens a new session.
-          client.onclose = () => {
-            if (this.#sessions.get(key) === created) this.#sessions.delete(key);
-            created.retired = true;
-          };
+          client.onclose = () => this.#drop(created);
         },
-        () => {
-          if (this.#sessions.get(key) === created) this.#sessions.delete(key);
-          created.retired = true;
-        },
+        () => this.#drop(created),
       );
     }
+    this.#newest = entry;
     const held = entry;
     held.active += 1;
     let client: Client;
     try {
-      client = await held.client;
+      client = await held.opening;
     } catch (err) {
       held.active -= 1;
       throw err;
@@ -125,6 +177,7 @@ export class McpSessionPool<C = unknown> {
     clearInterval(this.#sweeper);
     const all = this.#sessions.values();
     this.#sessions.clear();
+    this.#newest = undefined;
     for (const entry of all) {
       entry.retired = true;
       this.#closeEntry(entry);
@@ -139,18 +192,27 @@ export class McpSessionPool<C = unknown> {
     for (const entry of this.#sessions.values()) {
       if (entry.active > 0 || now - entry.lastUsed < idleMs) continue;
       this.#sessions.delete(entry.key);
+      if (this.#newest === entry) this.#newest = undefined;
       entry.retired = true;
       this.#closeEntry(entry);
     }
   }
 
+  #drop(entry: PooledSession): void {
+    if (this.#sessions.get(entry.key) === entry) this.#sessions.delete(entry.key);
+    // That `get` reordered the LRU: what was the newest may not be now.
+    this.#newest = undefined;
+    entry.retired = true;
+  }
+
   #retire(entry: PooledSession): void {
+    if (this.#newest === entry) this.#newest = undefined;
     entry.retired = true;
     if (entry.active === 0) this.#closeEntry(entry);
   }
 
   #closeEntry(entry: PooledSession): void {
-    const closing = entry.client
+    const closing = entry.opening
       .then((client) => client.close())
       .catch((err: unknown) => this.#options.logger.debug({ err, session: entry.key }, "closing an MCP session failed"))
       .finally(() => this.#closing.delete(closing));
