@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { apiJson, errorText } from "../lib/api";
+import { EnableToggle } from "../components/EnableToggle";
 
 interface ServerStatus {
   readonly name: string;
@@ -123,16 +124,12 @@ export function McpPage() {
                   {s.error !== null && <p className="muted mcp-error-text">{s.error}</p>}
                 </td>
                 <td>
-                  <label className="toggle">
-                    <input
-                      type="checkbox"
-                      checked={s.enabled}
-                      disabled={pending === s.name}
-                      onChange={() => void toggle(s)}
-                      aria-label={`Enable ${s.name}`}
-                    />
-                    <span aria-hidden="true">{s.enabled ? "on" : "off"}</span>
-                  </label>
+                  <EnableToggle
+                    name={s.name}
+                    enabled={s.enabled}
+                    busy={pending === s.name}
+                    onToggle={() => void toggle(s)}
+                  />
                 </td>
                 <td>
                   {s.tool_count === 0 ? (

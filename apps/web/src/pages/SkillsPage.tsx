@@ -9,6 +9,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { ApiError, apiFetch, apiJson, errorText, formatBytes, formatTime } from "../lib/api";
 import { Link, navigate } from "../lib/router";
 import type { SkillResponse, WireCustomSkill, WireFinding, WireHistoryRecord, WireSkillFile } from "@deerflow/gateway";
+import { EnableToggle } from "../components/EnableToggle";
 
 /** The reason of a refusal and its scanner findings. */
 function Refusal({ error, testId }: { error: ApiError | Error; testId: string }) {
@@ -512,16 +513,12 @@ export function SkillsPage({ selected }: { selected: string | null }) {
                   <span className={`badge badge-${s.category}`}>{s.category}</span>
                 </td>
                 <td>
-                  <label className="toggle">
-                    <input
-                      type="checkbox"
-                      checked={s.enabled}
-                      disabled={pending === s.name}
-                      onChange={() => void toggle(s)}
-                      aria-label={`Enable ${s.name}`}
-                    />
-                    <span aria-hidden="true">{s.enabled ? "on" : "off"}</span>
-                  </label>
+                  <EnableToggle
+                    name={s.name}
+                    enabled={s.enabled}
+                    busy={pending === s.name}
+                    onToggle={() => void toggle(s)}
+                  />
                 </td>
                 <td>{s.description}</td>
               </tr>
