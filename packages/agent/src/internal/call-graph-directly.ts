@@ -23,9 +23,15 @@
  *   counting a call twice.
  *
  * The graph carries the agent's static config (`ReactAgent` compiles it with
- * `withConfig(recursionLimit, tags, configurable…)`), so a direct call gets
- * the same defaults; a call's own config still wins. A `Command` or `null`
+ * `withConfig` of its `callbacks`, `tags`, `metadata`, `runName`,
+ * `maxConcurrency`, `recursionLimit` and `configurable`), so a direct call gets
+ * the same defaults; a call's own config still wins. Other keys given to the
+ * agent's `withConfig` (`context`, `signal`, `store`) would not be applied:
+ * `createLeadAgent` gives it a recursion limit only. A `Command` or `null`
  * input went straight to the graph before too.
+ *
+ * Visible difference: a run's input checkpoint records its input only
+ * (`metadata.writes.__start__`), not the thread's values re-fed with it.
  */
 import {
   interopSafeParseAsync,
