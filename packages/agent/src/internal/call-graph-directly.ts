@@ -30,8 +30,8 @@
  * `createLeadAgent` gives it a recursion limit only. A `Command` or `null`
  * input went straight to the graph before too.
  *
- * Visible difference: a run's input checkpoint records its input only
- * (`metadata.writes.__start__`), not the thread's values re-fed with it.
+ * What changes: a run's input step (`__start__`) writes the input only, not
+ * the thread's values re-fed with it, so the reducers see each value once.
  */
 import {
   interopSafeParseAsync,
