@@ -141,6 +141,12 @@ describe("McpTool", () => {
       expect(calls[0]?.config.signal).toBe(signal);
       expect(calls[0]?.config.configurable?.["thread_id"]).toBe("t9");
 
+      const viaConfig = await tool.invoke(
+        { message: "bare" },
+        { toolCall: { id: "call_cfg", name: "srv_echo", args: {} } },
+      );
+      expect((viaConfig as ToolMessage).tool_call_id).toBe("call_cfg");
+
       // A manager with no handlers observes nothing either; one with a handler does.
       await tool.invoke(call({ message: "empty" }), { callbacks: new CallbackManager() });
       expect(configure).not.toHaveBeenCalled();

@@ -22,7 +22,7 @@ import {
 import { ToolMessage, type ToolCall } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
-import { StructuredTool, ToolInputParsingException } from "@langchain/core/tools";
+import { StructuredTool, ToolInputParsingException, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
 import type { ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -98,7 +98,7 @@ export class McpTool extends StructuredTool {
    * @param config - the run config
    * @returns a `ToolMessage` when the input is a tool call with an id, else the content
    */
-  override invoke(input: unknown, config?: RunnableConfig): Promise<ToolMessage | McpToolContent> {
+  override invoke(input: unknown, config?: ToolRunnableConfig): Promise<ToolMessage | McpToolContent> {
     if (!this.#unobserved(config)) return super.invoke(input as never, config as never) as Promise<ToolMessage>;
     const toolCall = isToolCall(input) ? input : undefined;
     const args = toolCall === undefined ? input : toolCall.args;
@@ -107,7 +107,8 @@ export class McpTool extends StructuredTool {
     } catch (err) {
       return Promise.reject(err);
     }
-    const toolCallId = toolCall?.id;
+    // As LangChain's `call`: an id on a `toolCall` in the config counts when the input is bare arguments.
+    const toolCallId = toolCall === undefined ? config?.toolCall?.id : toolCall.id;
     const answer = this.#run(args as Record<string, unknown>, config ?? {});
     if (toolCallId === undefined || toolCallId === "") return answer.then(contentOf);
     return answer.then((a) => this.#message(a, toolCallId));
