@@ -1,7 +1,8 @@
 /**
  * `pnpm bench` for @deerflow/tools: every figure with a baseline measured in
  * the same run, printed and appended to BENCHMARKS.md. `BENCH_ONLY=mcp` or
- * `BENCH_ONLY=web-fetch` runs one part.
+ * `BENCH_ONLY=web-fetch` runs one part; `BENCH_NO_APPEND=1` prints only, as
+ * the other benchmarks.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
     ...(only === undefined || only === "mcp" ? await mcpFigures() : []),
   ];
   for (const f of figures) printFigure(f);
+  if (process.env["BENCH_NO_APPEND"] === "1") {
+    process.stdout.write("\nBENCH_NO_APPEND=1: BENCHMARKS.md left alone\n");
+    return;
+  }
   await appendRows(benchmarksFile, figures);
   process.stdout.write(`\nAppended ${figures.length} rows to ${path.relative(process.cwd(), benchmarksFile)}\n`);
 }
