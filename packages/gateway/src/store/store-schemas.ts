@@ -15,9 +15,7 @@ const label = { type: "string", minLength: 1, maxLength: 256 } as const;
 const namespace = { type: "array", items: label, maxItems: MAX_NAMESPACE_DEPTH } as const;
 /** A listing path: labels, or `*` for any one label. */
 const matchPath = namespace;
-// anyOf rather than a union `type`: Ajv's strict mode warns about union types (nullable `[T, "null"]` aside).
-const scalar = { anyOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }] } as const;
-const comparable = { anyOf: [{ type: "string" }, { type: "number" }] } as const;
+const scalar = { type: ["string", "number", "boolean", "null"] } as const;
 
 const operators = {
   type: "object",
@@ -26,10 +24,10 @@ const operators = {
   properties: {
     $eq: scalar,
     $ne: scalar,
-    $gt: comparable,
-    $gte: comparable,
-    $lt: comparable,
-    $lte: comparable,
+    $gt: { type: ["string", "number"] },
+    $gte: { type: ["string", "number"] },
+    $lt: { type: ["string", "number"] },
+    $lte: { type: ["string", "number"] },
     $in: { type: "array", items: scalar, maxItems: 1000 },
     $nin: { type: "array", items: scalar, maxItems: 1000 },
   },
