@@ -111,7 +111,17 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
     bodyLimit,
     trustProxy: options.trustProxy ?? false,
     // Types are coerced like FastAPI's lax mode ("true" → true); unknown members are rejected, not stripped.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", useDefaults: true, allErrors: false } },
+    // allowUnionTypes: `type: [..]` unions are deliberate (store filters: an anyOf would let coerceTypes
+    // turn a number into a string in its first branch); without it Ajv's strict mode warns at every start.
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: "array",
+        useDefaults: true,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
+    },
   });
 
   installJsonParser(app, bodyLimit);

@@ -114,6 +114,10 @@ describe("store routes", () => {
         .items.map((x: { key: string }) => x.key)
         .sort(),
     ).toEqual(["d10", "d11", "d9"]);
+    // Filter values reach the store with their JSON types (validation must not coerce 3 into "3").
+    const exact = await search({ filter: { i: 3, even: false }, limit: 100 });
+    expect(exact.json().items.map((x: { key: string }) => x.key)).toEqual(["d3"]);
+    expect((await search({ filter: { i: "3" }, limit: 100 })).json().items).toEqual([]);
     const page1 = (await search({ limit: 5, offset: 0 })).json().items.map((x: { key: string }) => x.key);
     const page3 = (await search({ limit: 5, offset: 10 })).json().items.map((x: { key: string }) => x.key);
     expect(page1).toHaveLength(5);
