@@ -10,10 +10,13 @@
  * whole labels, filters have `InMemoryStore`'s meaning (scalar equalities are
  * pushed into SQL as `jsonb @>` to narrow the scan, then every condition is
  * checked on the row), and a batch validates every operation before running any.
+ * `PostgresStore` refuses labels holding `%`, `_` or `\` (its `LIKE`
+ * metacharacters); this class stores every label escaped (`~` + two hex digits
+ * for those and for `~` itself) and unescapes what it reads, so any label the
+ * other stores take round-trips here too.
  */
 import {
   BaseStore,
-  InvalidNamespaceError,
   type Item,
   type ListNamespacesOperation,
   type Operation,
@@ -37,8 +40,21 @@ export interface PostgresGraphStoreOptions {
 const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** Rows read per round trip while a filtered search fills its page. */
 const CHUNK_ROWS = 500;
-/** What `PostgresStore` refuses in a label (they are `LIKE` metacharacters in its queries). */
-const LIKE_RESERVED = /[%_\\]/;
+/** What a label is stored escaped for: `PostgresStore`'s refused `LIKE` metacharacters, and the escape itself. */
+const ESCAPED = /[~%_\\]/g;
+
+/** A label as stored: `~` + two hex digits for each of `~ % _ \`. */
+function storedLabel(label: string): string {
+  return label.replace(ESCAPED, (c) => `~${c.charCodeAt(0).toString(16)}`);
+}
+
+/** A stored label as written by the client. */
+function clientLabel(stored: string): string {
+  return stored.replace(/~([0-9a-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+const storedPath = (namespace: readonly string[]): string => namespace.map(storedLabel).join(":");
+const clientNamespace = (path: string): string[] => path.split(":").map(clientLabel);
 
 interface ItemRow {
   namespace_path: string;
@@ -54,7 +70,7 @@ function escapeLike(text: string): string {
 
 function toItem(row: ItemRow): Item {
   return {
-    namespace: row.namespace_path.split(":"),
+    namespace: clientNamespace(row.namespace_path),
     key: row.key,
     value: row.value,
     createdAt: new Date(row.created_at),
@@ -139,8 +155,8 @@ export class PostgresGraphStore extends BaseStore {
   /**
    * Runs the operations in order, after checking all of them.
    *
-   * @throws InvalidNamespaceError for a malformed namespace (also a label holding `%`, `_` or `\`, which
-   *   `PostgresStore` cannot store); RuntimeError `INVALID_ARGUMENT` for a malformed filter, page or match.
+   * @throws InvalidNamespaceError for a malformed namespace; RuntimeError `INVALID_ARGUMENT` for a malformed
+   *   filter, page or match.
    */
   async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     const steps = operations.map((op) => this.#plan(op));
@@ -161,12 +177,6 @@ export class PostgresGraphStore extends BaseStore {
     const writing = "value" in op;
     const deleting = writing && (op as PutOperation).value === null;
     encodeNamespace(op.namespace, !writing || deleting);
-    if (op.namespace.some((label) => LIKE_RESERVED.test(label))) {
-      if (!writing || deleting) return async () => (writing ? undefined : null);
-      throw new InvalidNamespaceError(
-        `Namespace labels cannot contain '%', '_' or '\\' in the PostgreSQL store. Got ${op.namespace.join(", ")}`,
-      );
-    }
     if (typeof op.key !== "string") throw new RuntimeError("INVALID_ARGUMENT", "A store key must be a string");
     // Nothing is ever stored under the empty namespace: reads find nothing, deletes have nothing to do.
     if (op.namespace.length === 0) return async () => (writing ? undefined : null);
@@ -176,14 +186,21 @@ export class PostgresGraphStore extends BaseStore {
         throw new RuntimeError("INVALID_ARGUMENT", "A store value must be a JSON object");
       }
     }
-    return async () => (await this.#items.batch([op]))[0];
+    const stored = { ...op, namespace: op.namespace.map(storedLabel) };
+    return async () => {
+      const [result] = await this.#items.batch([stored]);
+      // A get's item carries the stored namespace; the client gets back the one it wrote.
+      return result !== null && typeof result === "object" && "namespace" in result
+        ? { ...(result as Item), namespace: [...op.namespace] }
+        : result;
+    };
   }
 
   #search(op: SearchOperation): () => Promise<Item[]> {
     encodeNamespace(op.namespacePrefix, true);
     const page = pageOf(op.limit, op.offset, 10);
     const collector = new PageCollector(op.filter, page);
-    const path = op.namespacePrefix.join(":");
+    const path = storedPath(op.namespacePrefix);
     const contains = containment(op.filter);
     const where = ["(expires_at IS NULL OR expires_at > CURRENT_TIMESTAMP)"];
     const params: unknown[] = [];
@@ -217,7 +234,7 @@ export class PostgresGraphStore extends BaseStore {
     const where = ["(expires_at IS NULL OR expires_at > CURRENT_TIMESTAMP)"];
     const params: unknown[] = [];
     if (query.fixedPrefix !== undefined) {
-      const path = query.fixedPrefix.join(":");
+      const path = storedPath(query.fixedPrefix);
       params.push(path, `${escapeLike(path)}:%`);
       where.push("(namespace_path = $1 OR namespace_path LIKE $2)");
     }
@@ -225,7 +242,7 @@ export class PostgresGraphStore extends BaseStore {
     return async () => {
       const { rows } = await this.#pool.query<{ namespace_path: string }>(sql, params);
       return namespacePage(
-        rows.map((r) => r.namespace_path.split(":")),
+        rows.map((r) => clientNamespace(r.namespace_path)),
         query,
       );
     };

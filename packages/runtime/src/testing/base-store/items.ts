@@ -74,6 +74,25 @@ export function itemTests(test: AddStoreTest, expect: ConformanceExpect): void {
     expect((await store.search([root], { limit: 100 })).length).toBe(keys.length);
   });
 
+  test("labels with LIKE metacharacters and escape-like text round-trip through put, get, search and listing", async ({
+    store,
+    root,
+  }) => {
+    const labels = ["user_prefs", "50%", "back\\slash", "ti~de", "~5f"];
+    for (const label of labels) await store.put([root, label], "k", { label });
+    for (const label of labels) {
+      const item = await store.get([root, label], "k");
+      expect(item?.namespace, label).toEqual([root, label]);
+      expect(item?.value, label).toEqual({ label });
+      expect((await store.search([root, label])).map((i) => i.namespace)).toEqual([[root, label]]);
+    }
+    const listed = await store.listNamespaces({ prefix: [root], limit: 100 });
+    expect([...listed].sort()).toEqual(labels.map((label) => [root, label]).sort());
+    // "user_prefs" must not match "userXprefs" as a LIKE pattern would.
+    await store.put([root, "userXprefs"], "k", { label: "userXprefs" });
+    expect((await store.search([root, "user_prefs"])).map((i) => i.value)).toEqual([{ label: "user_prefs" }]);
+  });
+
   test("a large value (2 MB of text, 10 000 fields) round-trips intact", async ({ store, root }) => {
     const big = "x".repeat(2 * 1024 * 1024);
     const fields = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}`, i]));
