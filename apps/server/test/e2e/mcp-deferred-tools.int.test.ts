@@ -7,18 +7,12 @@
  * has the promotion (read back from the checkpointed `tool_search` result).
  */
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { everythingStdioEntry } from "../support/everything-mcp.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(
-  path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 const toolResults = (r: RecordedRequest) => r.messages.filter((m) => m["role"] === "tool");
 const systemText = (r: RecordedRequest) =>
@@ -48,7 +42,7 @@ describe("deferred MCP tools through the server", () => {
     await writeFile(
       path.join(s.dir, "extensions_config.json"),
       JSON.stringify({
-        mcpServers: { everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } },
+        mcpServers: { everything: everythingStdioEntry() },
       }),
     );
   }, 60_000);

@@ -7,17 +7,11 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createRequire } from "node:module";
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { everythingStdioEntry } from "../support/everything-mcp.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(
-  path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 const hasToolResult = (r: RecordedRequest): boolean => r.messages.some((m) => m["role"] === "tool");
 
@@ -52,7 +46,7 @@ describe("an approval-gated MCP tool and subagents", () => {
     await writeFile(
       path.join(s.dir, "extensions_config.json"),
       JSON.stringify({
-        mcpServers: { everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } },
+        mcpServers: { everything: everythingStdioEntry() },
       }),
     );
   }, 60_000);

@@ -9,17 +9,11 @@
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createRequire } from "node:module";
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { everythingStdioEntry } from "../support/everything-mcp.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(
-  path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 const hasToolResult = (r: RecordedRequest): boolean => r.messages.some((m) => m["role"] === "tool");
 const delegating = (r: RecordedRequest): boolean => JSON.stringify(r.messages).includes("delegate the echo");
@@ -72,12 +66,7 @@ describe("MCP tools through the server", () => {
       path.join(s.dir, "extensions_config.json"),
       JSON.stringify({
         mcpServers: {
-          everything: {
-            type: "stdio",
-            command: process.execPath,
-            args: [EVERYTHING, "stdio"],
-            env: { API_TOKEN: "s3cret" },
-          },
+          everything: everythingStdioEntry({ env: { API_TOKEN: "s3cret" } }),
           broken: { type: "stdio", command: process.execPath, args: ["-e", "process.exit(2)"] },
         },
         skills: { kept: { enabled: false } },

@@ -9,18 +9,12 @@
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { everythingStdioEntry } from "../support/everything-mcp.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(
-  path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")),
-  "dist/index.js",
-);
 
 describe.skipIf(!HAVE_CHROMIUM)("console: MCP", () => {
   let s: ScriptedServer;
@@ -36,12 +30,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: MCP", () => {
       file,
       JSON.stringify({
         mcpServers: {
-          everything: {
-            type: "stdio",
-            command: process.execPath,
-            args: [EVERYTHING, "stdio"],
-            env: { API_TOKEN: "s3cret" },
-          },
+          everything: everythingStdioEntry({ env: { API_TOKEN: "s3cret" } }),
           broken: { type: "stdio", command: process.execPath, args: ["-e", "process.exit(2)"] },
         },
       }),
