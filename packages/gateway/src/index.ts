@@ -24,7 +24,7 @@ export { toValidationIssues, type AjvLikeError, type ValidationIssue } from "./h
 export { guarded } from "./http/guarded.js";
 
 // Auth
-export { ANONYMOUS_ADMIN, DEFAULT_USER_ID, type Principal } from "./auth/principal.js";
+export { ANONYMOUS_ADMIN, DEFAULT_USER_ID, roleOf, type Principal } from "./auth/principal.js";
 export { ApiKeyRing, USER_ID_PATTERN, presentedKey, type ApiKeyEntry, type AuthOptions } from "./auth/api-keys.js";
 export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
 export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";

@@ -11,6 +11,17 @@ export interface Principal {
   readonly admin: boolean;
   /** False when authentication is off and every caller is the default admin. */
   readonly authenticated: boolean;
+  /**
+   * The caller's role for authorization (`authorization:` roles): `admin` or
+   * `user` for accounts, or a role named by configuration. Absent means
+   * `admin` when {@link Principal.admin} is set, else `user`.
+   */
+  readonly role?: string;
+}
+
+/** The role of a principal: its own, else `admin` or `user` by its admin right. */
+export function roleOf(principal: Principal): string {
+  return principal.role ?? (principal.admin ? "admin" : "user");
 }
 
 /** User id used when authentication is off or a key names no user. */
