@@ -23,7 +23,7 @@ export { isDeerflowError } from "@deerflow/kernel";
  * Stable error codes of this package.
  *
  * - `RUN_NOT_FOUND` / `THREAD_NOT_FOUND` / `ASSISTANT_NOT_FOUND`: no such record or graph (HTTP 404).
- * - `THREAD_EXISTS`: creating a thread whose id is taken (409).
+ * - `THREAD_EXISTS` / `ASSISTANT_EXISTS`: creating a thread or assistant whose id is taken (409).
  * - `THREAD_BUSY`: the thread has an active run and the strategy is `reject`, or the
  *   operation needs an idle thread (409).
  * - `NOT_CANCELLABLE`: the run already finished with another status (409).
@@ -40,6 +40,7 @@ export type RuntimeErrorCode =
   | "THREAD_NOT_FOUND"
   | "ASSISTANT_NOT_FOUND"
   | "THREAD_EXISTS"
+  | "ASSISTANT_EXISTS"
   | "THREAD_BUSY"
   | "NOT_CANCELLABLE"
   | "INVALID_ARGUMENT"

@@ -15,6 +15,13 @@ export * from "./runs/types.js";
 export type * from "./runs/run-store.js";
 export { MemoryRunStore, type MemoryRunStoreOptions } from "./runs/memory-run-store.js";
 
+// Assistants (user-created, versioned, owner-scoped)
+export type * from "./assistants/assistant-store.js";
+export {
+  MemoryAssistantStore,
+  type MemoryAssistantStoreOptions,
+} from "./assistants/memory-assistant-store.js";
+
 // Run manager
 export { RunManager } from "./manager/run-manager.js";
 export type {

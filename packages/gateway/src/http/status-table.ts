@@ -73,6 +73,7 @@ export const RUNTIME_STATUSES = {
   BRIDGE_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
   CLOSED: 503,
+  ASSISTANT_EXISTS: 409,
 } as const satisfies Record<RuntimeErrorCode, number>;
 
 /**
