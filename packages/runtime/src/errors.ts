@@ -34,6 +34,10 @@ export { isDeerflowError } from "@deerflow/kernel";
  * - `OWNERSHIP_LOST`: this instance lost the lease of a run it was executing.
  * - `SHUTTING_DOWN`: the manager no longer admits runs (503).
  * - `CLOSED`: the component was closed.
+ * - `USER_NOT_FOUND`: no such user in the account store (404).
+ * - `EMAIL_EXISTS`: another user has this email (409).
+ * - `OAUTH_IDENTITY_EXISTS`: another user has this OIDC provider and subject (409).
+ * - `ALREADY_INITIALIZED`: the first admin exists already (409).
  */
 export type RuntimeErrorCode =
   | "RUN_NOT_FOUND"
@@ -49,7 +53,11 @@ export type RuntimeErrorCode =
   | "BRIDGE_UNAVAILABLE"
   | "OWNERSHIP_LOST"
   | "SHUTTING_DOWN"
-  | "CLOSED";
+  | "CLOSED"
+  | "USER_NOT_FOUND"
+  | "EMAIL_EXISTS"
+  | "OAUTH_IDENTITY_EXISTS"
+  | "ALREADY_INITIALIZED";
 
 /** Base class of every error thrown by `@deerflow/runtime` (the file header says what it carries). */
 export class RuntimeError extends DeerflowError<RuntimeErrorCode> {

@@ -22,6 +22,10 @@ export {
   type MemoryAssistantStoreOptions,
 } from "./assistants/memory-assistant-store.js";
 
+// Accounts
+export type * from "./accounts/account-store.js";
+export { MemoryAccountStore, type MemoryAccountStoreOptions } from "./accounts/memory-account-store.js";
+
 // Run manager
 export { RunManager } from "./manager/run-manager.js";
 export type {

@@ -74,6 +74,10 @@ export const RUNTIME_STATUSES = {
   SHUTTING_DOWN: 503,
   CLOSED: 503,
   ASSISTANT_EXISTS: 409,
+  USER_NOT_FOUND: 404,
+  EMAIL_EXISTS: 409,
+  OAUTH_IDENTITY_EXISTS: 409,
+  ALREADY_INITIALIZED: 409,
 } as const satisfies Record<RuntimeErrorCode, number>;
 
 /**
