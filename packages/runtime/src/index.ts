@@ -17,10 +17,7 @@ export { MemoryRunStore, type MemoryRunStoreOptions } from "./runs/memory-run-st
 
 // Assistants (user-created, versioned, owner-scoped)
 export type * from "./assistants/assistant-store.js";
-export {
-  MemoryAssistantStore,
-  type MemoryAssistantStoreOptions,
-} from "./assistants/memory-assistant-store.js";
+export { MemoryAssistantStore, type MemoryAssistantStoreOptions } from "./assistants/memory-assistant-store.js";
 
 // Accounts
 export type * from "./accounts/account-store.js";

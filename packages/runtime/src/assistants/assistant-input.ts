@@ -68,8 +68,7 @@ export interface CheckedCreateAssistant extends AssistantContent {
  * @throws RuntimeError `INVALID_ARGUMENT` naming the first bad field.
  */
 export function checkCreateAssistant(input: CreateAssistantInput): CheckedCreateAssistant {
-  if (typeof input !== "object" || input === null)
-    throw invalid("create input must be an object", "input");
+  if (typeof input !== "object" || input === null) throw invalid("create input must be an object", "input");
   const graphId = checkId(input.graphId, "graphId");
   const ifExists = input.ifExists ?? "raise";
   if (ifExists !== "raise" && ifExists !== "do_nothing")
@@ -196,7 +195,10 @@ export function assistantMatches(assistant: AssistantRecord, filter: CheckedAssi
 }
 
 /** True when a version's metadata contains `metadata`. */
-export function versionMatches(version: AssistantVersionRecord, metadata: Record<string, unknown> | undefined): boolean {
+export function versionMatches(
+  version: AssistantVersionRecord,
+  metadata: Record<string, unknown> | undefined,
+): boolean {
   return metadata === undefined || jsonContains(version.metadata, metadata);
 }
 

@@ -24,6 +24,15 @@ export {
   type RunStoreRunner,
 } from "./run-store-conformance.js";
 export {
+  assistantStoreConformance,
+  type AssistantStoreConformanceOptions,
+  type AssistantStoreHandle,
+  type AssistantStoreInstances,
+  type AssistantStoreRunner,
+  type MakeAssistantStore,
+  type MakeAssistantStoreInstances,
+} from "./assistant-store-conformance.js";
+export {
   runCoordinatorConformance,
   type MakeRunCoordinators,
   type RunCoordinatorConformanceOptions,

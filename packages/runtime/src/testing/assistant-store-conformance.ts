@@ -1,0 +1,60 @@
+/** `assistantStoreConformance`: registers the assistant-store kit as one suite of the injected test functions. */
+import {
+  assistantGroup,
+  singleAssistantStore,
+  type AssistantStoreConformanceOptions,
+} from "./assistant-store/context.js";
+import { hostileTests, raceTests } from "./assistant-store/hostile.js";
+import { lifecycleTests } from "./assistant-store/lifecycle.js";
+import { searchTests } from "./assistant-store/search.js";
+
+export type {
+  AssistantStoreConformanceOptions,
+  AssistantStoreHandle,
+  AssistantStoreInstances,
+  AssistantStoreRunner,
+  MakeAssistantStore,
+  MakeAssistantStoreInstances,
+} from "./assistant-store/context.js";
+
+/**
+ * Registers the conformance suite of an `AssistantStore`: creation (`ifExists`),
+ * versions (update merges metadata and replaces config/context, `listVersions`
+ * newest first, `setLatest`), deletion, search and count (graph id, literal
+ * case-insensitive name substring, `jsonb @>` metadata containment, every sort
+ * field, pagination with totals), owner isolation, hostile input and concurrent
+ * writers. Every test gets a fresh, empty store from `makeStore`; the kit closes
+ * it after the test and then calls its `cleanup`. `MemoryAssistantStore`,
+ * `SqliteAssistantStore` and `PostgresAssistantStore` pass it.
+ *
+ * @param options - `name`, `makeStore`, the test functions; `makeInstances` to
+ *   also race writers across two instances of a shared store; `timeoutScale`.
+ * @throws TypeError when `timeoutScale` is not positive.
+ *
+ * @example
+ * ```ts
+ * import { afterEach, beforeEach, describe, expect, it } from "vitest";
+ * import { assistantStoreConformance } from "@deerflow/runtime/testing";
+ * import { MemoryAssistantStore } from "@deerflow/runtime";
+ *
+ * assistantStoreConformance({
+ *   name: "MemoryAssistantStore",
+ *   makeStore: async () => ({ store: new MemoryAssistantStore() }),
+ *   describe, it, expect, beforeEach, afterEach,
+ * });
+ * ```
+ */
+export function assistantStoreConformance(options: AssistantStoreConformanceOptions): void {
+  const scale = options.timeoutScale ?? 1;
+  if (!(scale > 0))
+    throw new TypeError(`assistantStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
+  const make = singleAssistantStore(options.makeStore);
+  options.describe(`assistantStoreConformance: ${options.name}`, () => {
+    assistantGroup(options, "life cycle and versions", make, scale, lifecycleTests);
+    assistantGroup(options, "search, count and owners", make, scale, searchTests);
+    assistantGroup(options, "hostile input", make, scale, hostileTests);
+    assistantGroup(options, "races", make, scale, raceTests);
+    const makeInstances = options.makeInstances;
+    if (makeInstances) assistantGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
+  });
+}
