@@ -30,10 +30,13 @@ export { isDeerflowError } from "@deerflow/kernel";
  * - `FORBIDDEN` (403): the caller is not allowed (admin-only routes).
  * - `PATH_TRAVERSAL` (403): `..` in a path, or a symlink leading out of the thread's folders.
  * - `NOT_FOUND` / `FILE_NOT_FOUND` (404): unknown route / file.
+ * - `CONFLICT` (409): the request clashes with the current state (an initialised system, the last admin).
  * - `PAYLOAD_TOO_LARGE`, `FILE_TOO_LARGE`, `TOO_MANY_FILES` (413): body, one upload or the count over its limit.
  * - `UNSUPPORTED_MEDIA_TYPE` (415): a content type the route does not take.
  * - `RANGE_NOT_SATISFIABLE` (416): a `Range` no byte of the file falls in.
  * - `VALIDATION_FAILED` (422): a request that fails its JSON Schema.
+ * - `TOO_MANY_REQUESTS` (429): a caller locked out for a while (repeated failed logins).
+ * - `BAD_GATEWAY` (502): an upstream service the route depends on failed (an SSO provider).
  * - `SERVICE_UNAVAILABLE` (503): a health check failed.
  * - `INTERNAL` (500): a failure with a deliberately generic message.
  * - `CONFIG_INVALID`: {@link createGateway} options are wrong (thrown at startup).
@@ -49,12 +52,15 @@ export type GatewayErrorCode =
   | "PATH_TRAVERSAL"
   | "NOT_FOUND"
   | "FILE_NOT_FOUND"
+  | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "FILE_TOO_LARGE"
   | "TOO_MANY_FILES"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "RANGE_NOT_SATISFIABLE"
   | "VALIDATION_FAILED"
+  | "TOO_MANY_REQUESTS"
+  | "BAD_GATEWAY"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL"
   | "CONFIG_INVALID";
