@@ -1,19 +1,27 @@
 /**
  * The console's shell: header with navigation and banners (offline demo model),
- * the API-key prompt when the server requires a key, and the current page.
+ * then, by the server's mode (`GET /api/info`): with accounts, the sign-in page
+ * until someone is signed in and a user menu after; without, the API-key prompt
+ * when the server requires a key; and the current page.
  */
 import { useEffect, useRef, useState } from "react";
 import { ApiKeyPrompt } from "./components/ApiKeyPrompt";
+import { UserMenu } from "./components/UserMenu";
 import { errorText } from "./lib/api";
 import { setApiKey, useAuth } from "./lib/auth";
 import { Link, navigate, parseRoute, usePathname, type Route } from "./lib/router";
+import { refreshSession, setAccountsMode, useSession, type Me } from "./lib/session";
 import type { ServerInfo } from "./lib/types";
+import { AccountPage } from "./pages/AccountPage";
+import { AgentsPage } from "./pages/AgentsPage";
 import { ChatPage } from "./pages/ChatPage";
 import { FilesPage } from "./pages/FilesPage";
+import { LoginPage } from "./pages/LoginPage";
 import { McpPage } from "./pages/McpPage";
 import { MemoryPage } from "./pages/MemoryPage";
 import { SkillsPage } from "./pages/SkillsPage";
 import { ThreadsPage } from "./pages/ThreadsPage";
+import { UsersPage } from "./pages/UsersPage";
 
 const NAV: ReadonlyArray<{ page: Route["page"]; to: string; label: string }> = [
   { page: "chat", to: "/chat", label: "Chat" },
@@ -22,6 +30,13 @@ const NAV: ReadonlyArray<{ page: Route["page"]; to: string; label: string }> = [
   { page: "files", to: "/files", label: "Files" },
   { page: "mcp", to: "/mcp", label: "MCP" },
   { page: "memory", to: "/memory", label: "Memory" },
+  { page: "agents", to: "/agents", label: "Agents" },
+];
+
+/** Pages outside the main navigation (reached from the user menu), for the document title. */
+const MENU_PAGES: ReadonlyArray<{ page: Route["page"]; label: string }> = [
+  { page: "account", label: "Account" },
+  { page: "users", label: "Users" },
 ];
 
 function useServerInfo(): { info: ServerInfo | null; error: string | null } {
@@ -31,17 +46,44 @@ function useServerInfo(): { info: ServerInfo | null; error: string | null } {
     fetch("/api/info", { headers: { accept: "application/json" } })
       .then(async (res) => {
         if (!res.ok) throw new Error(`GET /api/info answered ${res.status}`);
-        setInfo((await res.json()) as ServerInfo);
+        const body = (await res.json()) as ServerInfo;
+        setAccountsMode(body.accounts === true);
+        if (body.accounts === true) await refreshSession();
+        setInfo(body);
       })
       .catch((err: unknown) => setError(errorText(err)));
   }, []);
   return { info, error };
 }
 
-function Page({ route }: { route: Route }) {
+/** A page that needs accounts, on a server without them. */
+function NoAccounts() {
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        No accounts on this server
+      </h1>
+      <p>
+        This server runs without user accounts (<code>auth.enabled</code> is off): there is no sign-in, and API keys
+        come from <code>server.api_keys</code> in config.yaml. <Link to="/chat">Open the chat</Link>.
+      </p>
+    </section>
+  );
+}
+
+function Page({ route, me }: { route: Route; me: Me | null }) {
   switch (route.page) {
     case "chat":
       return <ChatPage threadId={route.params[0] ?? null} />;
+    case "agents":
+      // `/agents/<name>/chat/<thread>`: the chat with a custom agent (keyed: another agent is another chat).
+      if (route.params[0] !== undefined && route.params[1] === "chat")
+        return <ChatPage key={route.params[0]} agentName={route.params[0]} threadId={route.params[2] ?? null} />;
+      return <AgentsPage name={route.params[0] ?? null} />;
+    case "account":
+      return me === null ? <NoAccounts /> : <AccountPage me={me} />;
+    case "users":
+      return me === null ? <NoAccounts /> : <UsersPage me={me} />;
     case "threads":
       return <ThreadsPage />;
     case "skills":
@@ -71,8 +113,12 @@ export function App() {
   const route = parseRoute(pathname);
   const { apiKey, refused } = useAuth();
   const { info, error } = useServerInfo();
-  const needKey = info !== null && info.authRequired && (apiKey === null || refused);
-  const label = NAV.find((n) => n.page === route.page)?.label ?? "Not found";
+  const session = useSession();
+  const accounts = info?.accounts === true;
+  const me = accounts && session.status === "signed-in" ? session.me : null;
+  const needKey = info !== null && !accounts && info.authRequired && (apiKey === null || refused);
+  const needLogin = accounts && session.status === "anonymous";
+  const label = [...NAV, ...MENU_PAGES].find((n) => n.page === route.page)?.label ?? "Not found";
 
   useEffect(() => {
     if (pathname === "/") navigate("/chat", { replace: true });
@@ -81,13 +127,14 @@ export function App() {
   // A new page: its title, and focus on its heading (screen readers announce the page).
   const firstPage = useRef(true);
   useEffect(() => {
+    if (needLogin) return; // The sign-in page sets its own title.
     document.title = `${label} · DeerFlow console`;
     if (firstPage.current) {
       firstPage.current = false;
       return;
     }
     document.querySelector<HTMLElement>("main h1")?.focus();
-  }, [route.page, label]);
+  }, [route.page, label, needLogin]);
 
   return (
     <>
@@ -99,22 +146,24 @@ export function App() {
           <Link to="/chat" className="brand">
             DeerFlow <span className="brand-sub">console</span>
           </Link>
-          <nav aria-label="Main">
-            <ul>
-              {NAV.map((n) => (
-                <li key={n.page}>
-                  <Link to={n.to} aria-current={route.page === n.page ? "page" : undefined}>
-                    {n.label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          {!needLogin && (
+            <nav aria-label="Main">
+              <ul>
+                {NAV.map((n) => (
+                  <li key={n.page}>
+                    <Link to={n.to} aria-current={route.page === n.page ? "page" : undefined}>
+                      {n.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
           {info !== null && (
             <span className="server-meta">
               server {info.version}
-              {info.authRequired ? " · key required" : ""}
-              {apiKey !== null && (
+              {!accounts && info.authRequired ? " · key required" : ""}
+              {!accounts && apiKey !== null && (
                 <>
                   {" · "}
                   <button type="button" className="button-link" onClick={() => setApiKey(null)}>
@@ -124,6 +173,7 @@ export function App() {
               )}
             </span>
           )}
+          {me !== null && <UserMenu me={me} />}
         </div>
         {info?.demoModel === true && (
           <div className="banner banner-demo" role="note" data-testid="demo-banner">
@@ -141,10 +191,12 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {needKey ? (
           <ApiKeyPrompt refused={refused && apiKey !== null} />
-        ) : info === null && error === null ? (
+        ) : needLogin ? (
+          <LoginPage expired={session.status === "anonymous" && session.expired} />
+        ) : (info === null && error === null) || (accounts && me === null) ? (
           <p className="muted">Loading…</p>
         ) : (
-          <Page route={route} />
+          <Page route={route} me={me} />
         )}
       </main>
     </>

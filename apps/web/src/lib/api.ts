@@ -4,6 +4,7 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import { authHeaders, getApiKey, reportUnauthorized } from "./auth";
+import { addCsrfHeader, isAccountsMode, setSignedOut } from "./session";
 import type { WireFinding } from "@deerflow/gateway";
 
 /** The API root on this origin, e.g. `http://127.0.0.1:2024/api`. */
@@ -48,13 +49,30 @@ function describeDetail(detail: unknown, status?: number): string {
   return status === undefined ? "Request failed" : `Request failed with status ${status}`;
 }
 
-/** `fetch` of `/api<path>` with the key; throws {@link ApiError} unless 2xx. */
-export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
+/** A 401 means the key was refused (API-key mode) or the session ended (accounts mode). */
+function unauthorized(): void {
+  if (isAccountsMode()) setSignedOut(true);
+  else reportUnauthorized();
+}
+
+/** Options of {@link apiFetch} beyond `fetch`'s. */
+export interface ApiInit extends RequestInit {
+  /** False for calls whose 401 is an answer, not a lost session (a wrong password at login). */
+  readonly reportUnauthorized?: boolean;
+}
+
+/**
+ * `fetch` of `/api<path>` with the key, or the session cookie and its CSRF header;
+ * throws {@link ApiError} unless 2xx.
+ */
+export async function apiFetch(path: string, init: ApiInit = {}): Promise<Response> {
+  const { reportUnauthorized: report = true, ...rest } = init;
+  const headers = new Headers(rest.headers);
   for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
-  const res = await fetch(`${apiUrl()}${path}`, { ...init, headers });
+  addCsrfHeader(rest.method, headers);
+  const res = await fetch(`${apiUrl()}${path}`, { credentials: "same-origin", ...rest, headers });
   if (res.ok) return res;
-  if (res.status === 401) reportUnauthorized();
+  if (res.status === 401 && report) unauthorized();
   let detail: unknown = res.statusText;
   try {
     const body = (await res.json()) as { detail?: unknown };
@@ -66,7 +84,7 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
 }
 
 /** {@link apiFetch} with a JSON body (if any) and a JSON answer. */
-export async function apiJson<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+export async function apiJson<T>(path: string, init: ApiInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
@@ -75,12 +93,17 @@ export async function apiJson<T>(path: string, init: RequestInit & { json?: unkn
   return (await res.json()) as T;
 }
 
-/** SDK caller options (one object: `useStream` rebuilds its client when they change): a 401 shows the key prompt. */
+/**
+ * SDK caller options (one object: `useStream` rebuilds its client when they change): the
+ * CSRF header on the SDK's writes (session cookies); a 401 shows the key prompt or the login page.
+ */
 export const CALLER_OPTIONS = {
   maxRetries: 1,
   fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-    const res = await fetch(input, init);
-    if (res.status === 401) reportUnauthorized();
+    const headers = new Headers(init?.headers);
+    addCsrfHeader(init?.method, headers);
+    const res = await fetch(input, { credentials: "same-origin", ...init, headers });
+    if (res.status === 401) unauthorized();
     return res;
   },
 };

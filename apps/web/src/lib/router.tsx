@@ -34,11 +34,24 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
 
 /** The route of a path: page name and the segments after it. */
 export interface Route {
-  readonly page: "chat" | "threads" | "skills" | "files" | "mcp" | "memory" | "not-found";
+  readonly page:
+    | "chat"
+    | "threads"
+    | "skills"
+    | "files"
+    | "mcp"
+    | "memory"
+    | "agents"
+    | "account"
+    | "users"
+    | "not-found";
   readonly params: readonly string[];
 }
 
-/** Parses `/chat/<id>`, `/threads`, `/skills`, `/files/<id>`, `/mcp`, `/memory`; `/` is the chat. */
+/**
+ * Parses `/chat/<id>`, `/threads`, `/skills`, `/files/<id>`, `/mcp`, `/memory`,
+ * `/agents[/<name>[/chat[/<id>]]]`, `/account`, `/users`; `/` is the chat.
+ */
 export function parseRoute(pathname: string): Route {
   const parts = pathname
     .split("/")
@@ -52,7 +65,10 @@ export function parseRoute(pathname: string): Route {
     first === "skills" ||
     first === "files" ||
     first === "mcp" ||
-    first === "memory"
+    first === "memory" ||
+    first === "agents" ||
+    first === "account" ||
+    first === "users"
   )
     return { page: first, params: rest };
   return { page: "not-found", params: parts };

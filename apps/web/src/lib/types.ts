@@ -13,4 +13,10 @@ export interface ServerInfo {
   readonly demoModel: boolean;
   readonly defaultModel: string;
   readonly authRequired: boolean;
+  /**
+   * True when the server has accounts (`auth.enabled`): the console signs in with
+   * email and password (session cookie) instead of asking for an API key. Absent
+   * on servers from before accounts: API-key mode.
+   */
+  readonly accounts?: boolean;
 }

@@ -69,7 +69,12 @@ function ThreadSidebar({ threadId }: { threadId: string | null }) {
   );
 }
 
-export function ChatPage({ threadId }: { threadId: string | null }) {
+/**
+ * The chat of `threadId` (or a new one); with `agentName`, a chat with that custom agent:
+ * its runs carry `context.agent_name` and its paths are `/agents/<name>/chat/<thread>`.
+ */
+export function ChatPage({ threadId, agentName = null }: { threadId: string | null; agentName?: string | null }) {
+  const chatPath = agentName === null ? "/chat" : `/agents/${encodeURIComponent(agentName)}/chat`;
   const { apiKey } = useAuth();
   const [draft, setDraft] = useState("");
   const [tasks, setTasks] = useState<TaskProgress[]>([]);
@@ -97,7 +102,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     reconnectOnMount: true,
     onThreadId: (id) => {
       adoptedRef.current = id;
-      navigate(`/chat/${encodeURIComponent(id)}`, { replace: true });
+      navigate(`${chatPath}/${encodeURIComponent(id)}`, { replace: true });
       notifyThreadsChanged();
     },
     onCustomEvent: (data) => setTasks((prev) => applyTaskEvent(prev, data)),
@@ -161,8 +166,9 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
   };
 
   // The picked model (else the server's default, listed first) and, for a thinking model, the switch.
+  // A custom agent's chat sends none until one is picked: the agent's own model and thinking apply.
   const runModelContext = (): Record<string, unknown> =>
-    pickedModel === undefined
+    pickedModel === undefined || (agentName !== null && modelName === null)
       ? {}
       : { model_name: pickedModel.name, ...(pickedModel.supports_thinking ? { thinking_enabled: thinking } : {}) };
 
@@ -187,7 +193,11 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
         messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }],
       }),
       // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
-      context: { ...(planMode ? { is_plan_mode: true } : {}), ...runModelContext() },
+      context: {
+        ...(planMode ? { is_plan_mode: true } : {}),
+        ...runModelContext(),
+        ...(agentName === null ? {} : { agent_name: agentName }),
+      },
     };
     if (typeof question === "string") void stream.submit(null, { ...options, command: { resume: text } });
     else void stream.submit({ messages: [human] }, options);
@@ -198,7 +208,7 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
     if (threadId !== null) return threadId;
     const created = await stream.client.threads.create();
     adoptedRef.current = created.thread_id;
-    navigate(`/chat/${encodeURIComponent(created.thread_id)}`, { replace: true });
+    navigate(`${chatPath}/${encodeURIComponent(created.thread_id)}`, { replace: true });
     notifyThreadsChanged();
     return created.thread_id;
   };
@@ -232,7 +242,12 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
         ? "The run is waiting for your decision on the tool call above."
         : (outcome?.text ?? "");
 
-  const heading = threadId === null ? "New chat" : (title ?? stream.values?.title ?? "Chat");
+  const heading =
+    threadId === null
+      ? agentName === null
+        ? "New chat"
+        : `New chat with ${agentName}`
+      : (title ?? stream.values?.title ?? "Chat");
 
   return (
     <div className="chat-layout">
@@ -242,6 +257,11 @@ export function ChatPage({ threadId }: { threadId: string | null }) {
           <h1 id="page-title" tabIndex={-1}>
             {heading}
           </h1>
+          {agentName !== null && (
+            <p className="agent-chip" data-testid="chat-agent">
+              Agent <Link to={`/agents/${encodeURIComponent(agentName)}`}>{agentName}</Link>
+            </p>
+          )}
           {threadId !== null && (
             <Link to={`/files/${encodeURIComponent(threadId)}`} className="button button-small button-quiet">
               Files of this thread

@@ -1,0 +1,327 @@
+/**
+ * Account (accounts mode): who is signed in, changing the password (the server
+ * ends the account's other sessions), and the account's API keys for programs:
+ * list (name, prefix, created, expires, last used), create (the key is shown
+ * once, with a copy button) and revoke (with a confirmation step).
+ */
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import {
+  changePassword,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKeyInfo,
+  type CreatedApiKey,
+} from "../lib/accounts";
+import { errorText, formatTime } from "../lib/api";
+import type { Me } from "../lib/session";
+
+function PasswordForm({ me }: { me: Me }) {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+
+  if (me.oauth_provider !== null && me.oauth_provider !== undefined)
+    return <p className="muted">This account signs in with {me.oauth_provider}; its password is managed there.</p>;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone(false);
+    if (next !== confirm) {
+      setError("The two new passwords differ.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await changePassword(current, next);
+      setCurrent("");
+      setNext("");
+      setConfirm("");
+      setDone(true);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card stacked-form" onSubmit={(e) => void submit(e)} data-testid="password-form">
+      <h2>Change password</h2>
+      <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+      <label htmlFor="pw-current">Current password</label>
+      <input
+        id="pw-current"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        required
+      />
+      <label htmlFor="pw-new">New password</label>
+      <input
+        id="pw-new"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        aria-describedby="pw-new-help"
+        required
+      />
+      <p id="pw-new-help" className="hint">
+        At least 8 characters, not a common password. Your other sessions are signed out.
+      </p>
+      <label htmlFor="pw-confirm">Repeat the new password</label>
+      <input
+        id="pw-confirm"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        required
+      />
+      {error !== null && (
+        <p role="alert" className="error" data-testid="password-error">
+          {error}
+        </p>
+      )}
+      {done && (
+        <p role="status" className="success" data-testid="password-done">
+          Password changed. Your other sessions were signed out.
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        Change password
+      </button>
+    </form>
+  );
+}
+
+function NewKey({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      setCopied("Copied to the clipboard.");
+    } catch {
+      setCopied("The browser refused the clipboard: select the key and copy it.");
+    }
+  };
+  return (
+    <div className="card new-key" role="region" aria-labelledby="new-key-title" data-testid="new-api-key">
+      <h3 id="new-key-title">Key “{created.name}” created</h3>
+      <p>
+        Copy it now: this is the only time the server shows it. Send it as{" "}
+        <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      <div className="inline-form">
+        <label htmlFor="new-key-value" className="visually-hidden">
+          The new API key
+        </label>
+        <input
+          id="new-key-value"
+          className="key-value"
+          value={created.key}
+          readOnly
+          onFocus={(e) => e.target.select()}
+          data-testid="new-api-key-value"
+        />
+        <button type="button" onClick={() => void copy()}>
+          Copy key
+        </button>
+        <button type="button" className="button-quiet" onClick={onDismiss}>
+          Done
+        </button>
+      </div>
+      <p role="status" className="muted">
+        {copied ?? ""}
+      </p>
+    </div>
+  );
+}
+
+function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyInfo; onRevoked: (name: string) => void }) {
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const revoke = async () => {
+    setBusy(true);
+    try {
+      await revokeApiKey(apiKey.id);
+      onRevoked(apiKey.name);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <tr data-testid="api-key-row" data-key-id={apiKey.id}>
+      <th scope="row">{apiKey.name}</th>
+      <td>
+        <code>{apiKey.prefix}…</code>
+      </td>
+      <td>{formatTime(apiKey.created_at)}</td>
+      <td>{apiKey.expires_at === null ? "never" : formatTime(apiKey.expires_at)}</td>
+      <td>{apiKey.last_used_at === null ? "never" : formatTime(apiKey.last_used_at)}</td>
+      <td className="actions">
+        {confirm ? (
+          <span className="inline-form">
+            <button type="button" className="button-danger" onClick={() => void revoke()} disabled={busy}>
+              Yes, revoke “{apiKey.name}”
+            </button>
+            <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
+            Revoke<span className="visually-hidden"> “{apiKey.name}”</span>
+          </button>
+        )}
+        {error !== null && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function ApiKeys() {
+  const [keys, setKeys] = useState<ApiKeyInfo[] | null>(null);
+  const [name, setName] = useState("");
+  const [days, setDays] = useState("");
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setKeys(await listApiKeys());
+      setError(null);
+    } catch (err) {
+      setError(`Could not load the API keys: ${errorText(err)}`);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setMessage("");
+    try {
+      const key = await createApiKey(name.trim(), days.trim() === "" ? null : Number(days));
+      setCreated(key);
+      setName("");
+      setDays("");
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="api-keys-title">
+      <h2 id="api-keys-title">API keys</h2>
+      <p className="muted">
+        Keys let programs (the LangGraph SDK, scripts) act as you. Revoke a key you no longer use.
+      </p>
+      <form className="card inline-form" onSubmit={(e) => void create(e)} aria-label="Create an API key">
+        <label htmlFor="key-name">Name</label>
+        <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
+        <label htmlFor="key-days">Expires after (days, empty: never)</label>
+        <input
+          id="key-days"
+          type="number"
+          min={1}
+          max={3650}
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+          className="narrow"
+        />
+        <button type="submit" disabled={busy || name.trim() === ""}>
+          Create key
+        </button>
+      </form>
+      {created !== null && <NewKey created={created} onDismiss={() => setCreated(null)} />}
+      {error !== null && (
+        <p role="alert" className="error" data-testid="api-keys-error">
+          {error}
+        </p>
+      )}
+      <p role="status" className="status-line" data-testid="api-keys-message">
+        {message}
+      </p>
+      {keys !== null && keys.length === 0 && (
+        <p className="muted" data-testid="no-api-keys">
+          No API keys yet.
+        </p>
+      )}
+      {keys !== null && keys.length > 0 && (
+        <table className="table" data-testid="api-keys-table">
+          <caption className="visually-hidden">Your API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <KeyRow
+                key={k.id}
+                apiKey={k}
+                onRevoked={(n) => {
+                  setMessage(`Revoked “${n}”.`);
+                  if (created?.id === k.id) setCreated(null);
+                  void load();
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The signed-in user's account page. */
+export function AccountPage({ me }: { me: Me }) {
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        Account
+      </h1>
+      <dl className="facts" data-testid="account-facts">
+        <dt>Email</dt>
+        <dd>{me.email}</dd>
+        <dt>Role</dt>
+        <dd>{me.system_role}</dd>
+        {me.oauth_provider !== null && me.oauth_provider !== undefined && (
+          <>
+            <dt>Signs in with</dt>
+            <dd>{me.oauth_provider}</dd>
+          </>
+        )}
+      </dl>
+      <PasswordForm me={me} />
+      <ApiKeys />
+    </section>
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * Agents: the signed-in user's custom agents (DeerFlow's `/api/agents`). The
+ * list (name, description, model) with chat, edit and delete (with a
+ * confirmation step); a form to create one; `/agents/<name>` edits an agent,
+ * its SOUL included. "Chat" opens `/agents/<name>/chat`, whose runs carry
+ * `context.agent_name`. When the server has `agents_api.enabled` off, its 403
+ * text is shown.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { AgentForm } from "../components/AgentForm";
+import { ApiError, errorText } from "../lib/api";
+import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, type Agent, type AgentBody } from "../lib/agents";
+import { Link, navigate } from "../lib/router";
+
+function agentPath(name: string, rest = ""): string {
+  return `/agents/${encodeURIComponent(name)}${rest}`;
+}
+
+function AgentRow({ agent, onDeleted }: { agent: Agent; onDeleted: (name: string) => void }) {
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await deleteAgent(agent.name);
+      onDeleted(agent.name);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <tr data-testid="agent-row" data-agent={agent.name}>
+      <th scope="row">
+        <Link to={agentPath(agent.name)}>{agent.name}</Link>
+      </th>
+      <td>{agent.description === "" ? <span className="muted">—</span> : agent.description}</td>
+      <td>{agent.model ?? <span className="muted">server default</span>}</td>
+      <td className="actions">
+        <span className="inline-form">
+          <Link to={agentPath(agent.name, "/chat")} className="button button-small">
+            Chat<span className="visually-hidden"> with {agent.name}</span>
+          </Link>
+          <Link to={agentPath(agent.name)} className="button button-small button-quiet">
+            Edit<span className="visually-hidden"> {agent.name}</span>
+          </Link>
+          {confirm ? (
+            <>
+              <button type="button" className="button-danger" disabled={busy} onClick={() => void remove()}>
+                Yes, delete {agent.name}
+              </button>
+              <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
+                Keep
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
+              Delete<span className="visually-hidden"> {agent.name}</span>
+            </button>
+          )}
+        </span>
+        {error !== null && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function AgentList() {
+  const [agents, setAgents] = useState<Agent[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [disabled, setDisabled] = useState(false);
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+
+  const load = useCallback(async () => {
+    try {
+      setAgents(await listAgents());
+      setProblem(null);
+    } catch (err) {
+      // 403: the server's own text says how to turn the API on.
+      setDisabled(err instanceof ApiError && err.status === 403);
+      setProblem(errorText(err));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const create = async (body: AgentBody) => {
+    setBusy(true);
+    setError(null);
+    setMessage("");
+    try {
+      const created = await createAgent(body);
+      setMessage(`Agent “${created.name}” created.`);
+      setFormKey((k) => k + 1);
+      await load();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (problem !== null)
+    return (
+      <p role="alert" className="error" data-testid={disabled ? "agents-disabled" : "agents-error"}>
+        {problem}
+      </p>
+    );
+  return (
+    <>
+      <p role="status" className="status-line" data-testid="agents-message">
+        {message}
+      </p>
+      {agents !== null && agents.length === 0 && (
+        <p className="muted" data-testid="no-agents">
+          No custom agents yet.
+        </p>
+      )}
+      {agents !== null && agents.length > 0 && (
+        <table className="table" data-testid="agents-table">
+          <caption className="visually-hidden">Your agents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Description</th>
+              <th scope="col">Model</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((a) => (
+              <AgentRow
+                key={a.name}
+                agent={a}
+                onDeleted={(n) => {
+                  setMessage(`Deleted “${n}”.`);
+                  void load();
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2 id="new-agent-title">New agent</h2>
+      {error !== null && (
+        <p role="alert" className="error" data-testid="agent-form-error">
+          {error}
+        </p>
+      )}
+      <AgentForm key={formKey} busy={busy} submitLabel="Create agent" onSubmit={(b) => void create(b)} />
+    </>
+  );
+}
+
+function AgentEditor({ name }: { name: string }) {
+  const [agent, setAgent] = useState<Agent | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setAgent(null);
+    getAgent(name).then(
+      (a) => live && setAgent(a),
+      (err: unknown) => live && setProblem(errorText(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [name]);
+
+  const save = async (body: AgentBody) => {
+    setBusy(true);
+    setError(null);
+    setMessage("");
+    try {
+      const { name: _unchanged, ...rest } = body;
+      const saved = await updateAgent(name, rest);
+      // The PUT answer may leave the SOUL out: keep what was just saved.
+      setAgent({ ...saved, soul: saved.soul ?? body.soul });
+      setVersion((v) => v + 1);
+      setMessage(`Saved “${name}”.`);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="page-head">
+        <p>
+          <Link to="/agents">All agents</Link>
+        </p>
+        {agent !== null && (
+          <Link to={agentPath(name, "/chat")} className="button button-small">
+            Chat with {name}
+          </Link>
+        )}
+      </div>
+      {problem !== null && (
+        <p role="alert" className="error" data-testid="agents-error">
+          {problem}
+        </p>
+      )}
+      {error !== null && (
+        <p role="alert" className="error" data-testid="agent-form-error">
+          {error}
+        </p>
+      )}
+      <p role="status" className="status-line" data-testid="agents-message">
+        {message}
+      </p>
+      {agent !== null && (
+        <AgentForm key={version} initial={agent} busy={busy} submitLabel="Save agent" onSubmit={(b) => void save(b)} />
+      )}
+    </>
+  );
+}
+
+/** `/agents` (list and create) or `/agents/<name>` (edit). */
+export function AgentsPage({ name }: { name: string | null }) {
+  useEffect(() => {
+    if (name !== null && name.trim() === "") navigate("/agents", { replace: true });
+  }, [name]);
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        {name === null ? "Agents" : `Agent ${name}`}
+      </h1>
+      {name === null ? <AgentList /> : <AgentEditor key={name} name={name} />}
+    </section>
+  );
+}

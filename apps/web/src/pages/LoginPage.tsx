@@ -1,0 +1,200 @@
+/**
+ * Sign-in, shown on any path while nobody is signed in (accounts mode): email
+ * and password with "Keep me signed in" (`remember_me`), a button per OIDC
+ * provider, and, on a server with no user yet, the form that creates the first
+ * administrator (`POST /api/v1/auth/initialize`). The page stays where it was:
+ * after signing in, the path asked for opens.
+ */
+import { useEffect, useState, type FormEvent } from "react";
+import { initialize, login, needsSetup, providers, type Providers } from "../lib/accounts";
+import { errorText } from "../lib/api";
+
+function SetupForm({ onDone }: { onDone: () => void }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password !== confirm) {
+      setError("The two passwords differ.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await initialize(email.trim(), password);
+      onDone();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="page login-page" aria-labelledby="page-title" data-testid="setup-page">
+      <h1 id="page-title" tabIndex={-1}>
+        Create the administrator
+      </h1>
+      <p>This server has no account yet. The first account is its administrator: it can add the other users.</p>
+      <form className="card login-form" onSubmit={(e) => void submit(e)}>
+        <label htmlFor="setup-email">Email</label>
+        <input
+          id="setup-email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+          autoFocus
+        />
+        <label htmlFor="setup-password">Password</label>
+        <input
+          id="setup-password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="setup-password-help"
+          required
+        />
+        <p id="setup-password-help" className="hint">
+          At least 8 characters, not a common password.
+        </p>
+        <label htmlFor="setup-confirm">Repeat the password</label>
+        <input
+          id="setup-confirm"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          required
+        />
+        {error !== null && (
+          <p role="alert" className="error" data-testid="login-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          Create administrator
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function LoginForm({ expired, sso }: { expired: boolean; sso: Providers["oidc"] }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [remember, setRemember] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await login(email.trim(), password, remember);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="page login-page" aria-labelledby="page-title" data-testid="login-page">
+      <h1 id="page-title" tabIndex={-1}>
+        Sign in
+      </h1>
+      {expired && (
+        <p role="status" className="muted" data-testid="session-expired">
+          Your session ended. Sign in again to continue.
+        </p>
+      )}
+      <form className="card login-form" onSubmit={(e) => void submit(e)}>
+        <label htmlFor="login-email">Email</label>
+        <input
+          id="login-email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+          autoFocus
+        />
+        <label htmlFor="login-password">Password</label>
+        <input
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+        />
+        <label className="toggle">
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          Keep me signed in
+        </label>
+        {error !== null && (
+          <p role="alert" className="error" data-testid="login-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      {sso.length > 0 && (
+        <div className="card login-sso" data-testid="login-sso">
+          <h2>Single sign-on</h2>
+          <ul className="button-row">
+            {sso.map((p) => (
+              <li key={p.id}>
+                <a className="button" href={`/api/v1/auth/oauth/${encodeURIComponent(p.id)}`}>
+                  Sign in with {p.display_name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The sign-in page (or first-run setup); `expired` says a session just ended. */
+export function LoginPage({ expired }: { expired: boolean }) {
+  const [setup, setSetup] = useState<boolean | null>(null);
+  const [sso, setSso] = useState<Providers["oidc"]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    needsSetup().then(
+      (needed) => live && setSetup(needed),
+      (err: unknown) => live && setError(`Cannot ask the server whether it is set up: ${errorText(err)}`),
+    );
+    // Without providers the form still works: local login is always offered.
+    providers().then(
+      (p) => live && setSso(p.oidc ?? []),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    document.title = `${setup === true ? "Set up" : "Sign in"} · DeerFlow console`;
+  }, [setup]);
+
+  if (error !== null)
+    return (
+      <p role="alert" className="error">
+        {error}
+      </p>
+    );
+  if (setup === null) return <p className="muted">Loading…</p>;
+  return setup ? <SetupForm onDone={() => setSetup(false)} /> : <LoginForm expired={expired} sso={sso} />;
+}

@@ -1,0 +1,244 @@
+/**
+ * Users (administrators only; the server refuses the routes to others): every
+ * account with its role and state; add a user with a first password and a role;
+ * change a role; disable (ends the user's sessions) or enable; delete with a
+ * confirmation step. The server refuses removing the last administrator or
+ * oneself, and its text is shown.
+ */
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { createUser, deleteUser, listUsers, updateUser, type UserInfo } from "../lib/accounts";
+import { errorText, formatTime } from "../lib/api";
+import type { Me } from "../lib/session";
+
+type Role = "admin" | "user";
+
+function UserRow({ user, self, onChanged }: { user: UserInfo; self: boolean; onChanged: (message: string) => void }) {
+  const roleId = useId();
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      onChanged(done);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+      setConfirm(false);
+    }
+  };
+
+  return (
+    <tr data-testid="user-row" data-email={user.email} data-disabled={user.disabled === true ? "true" : "false"}>
+      <th scope="row">
+        {user.email}
+        {self && <span className="muted"> (you)</span>}
+      </th>
+      <td>
+        <label htmlFor={roleId} className="visually-hidden">
+          Role of {user.email}
+        </label>
+        <select
+          id={roleId}
+          value={user.system_role}
+          disabled={busy}
+          onChange={(e) =>
+            void act(
+              () => updateUser(user.id, { system_role: e.target.value as Role }),
+              `${user.email} is now ${e.target.value}.`,
+            )
+          }
+        >
+          <option value="user">user</option>
+          <option value="admin">admin</option>
+        </select>
+      </td>
+      <td>{user.disabled === true ? "disabled" : "active"}</td>
+      <td>{user.oauth_provider ?? "password"}</td>
+      <td>{formatTime(user.created_at)}</td>
+      <td className="actions">
+        <span className="inline-form">
+          <button
+            type="button"
+            className="button-quiet"
+            disabled={busy}
+            onClick={() =>
+              void act(
+                () => updateUser(user.id, { disabled: user.disabled !== true }),
+                `${user.email} ${user.disabled === true ? "enabled" : "disabled"}.`,
+              )
+            }
+          >
+            {user.disabled === true ? "Enable" : "Disable"}
+            <span className="visually-hidden"> {user.email}</span>
+          </button>
+          {confirm ? (
+            <>
+              <button
+                type="button"
+                className="button-danger"
+                disabled={busy}
+                onClick={() => void act(() => deleteUser(user.id), `Deleted ${user.email}.`)}
+              >
+                Yes, delete {user.email}
+              </button>
+              <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
+                Keep
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
+              Delete<span className="visually-hidden"> {user.email}</span>
+            </button>
+          )}
+        </span>
+        {error !== null && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function NewUserForm({ onCreated }: { onCreated: (message: string) => void }) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [role, setRole] = useState<Role>("user");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await createUser(email.trim(), password, role);
+      setEmail("");
+      setPassword("");
+      setRole("user");
+      onCreated(`Added ${created.email} (${created.system_role}).`);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card inline-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-user-title">
+      <h2 id="new-user-title" className="form-title">
+        Add a user
+      </h2>
+      <label htmlFor="new-user-email">Email</label>
+      <input
+        id="new-user-email"
+        type="email"
+        autoComplete="off"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+      />
+      <label htmlFor="new-user-password">First password</label>
+      <input
+        id="new-user-password"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
+      <label htmlFor="new-user-role">Role</label>
+      <select id="new-user-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <option value="user">user</option>
+        <option value="admin">admin</option>
+      </select>
+      <button type="submit" disabled={busy}>
+        Add user
+      </button>
+      {error !== null && (
+        <p role="alert" className="error" data-testid="new-user-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The administrators' user management page. */
+export function UsersPage({ me }: { me: Me }) {
+  const [users, setUsers] = useState<UserInfo[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [message, setMessage] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const found = await listUsers();
+      setUsers(found.users);
+      setTotal(found.total);
+      setError(null);
+    } catch (err) {
+      setError(`Could not load the users: ${errorText(err)}`);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const changed = (text: string) => {
+    setMessage(text);
+    void load();
+  };
+
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        Users
+      </h1>
+      {me.system_role !== "admin" ? (
+        <p role="alert" className="error">
+          Only administrators manage users.
+        </p>
+      ) : (
+        <>
+          <NewUserForm onCreated={changed} />
+          {error !== null && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
+          <p role="status" className="status-line" data-testid="users-message">
+            {message}
+          </p>
+          {users !== null && (
+            <table className="table" data-testid="users-table">
+              <caption>
+                {total} {total === 1 ? "user" : "users"}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Signs in with</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.map((u) => (
+                  <UserRow key={u.id} user={u} self={u.id === me.id} onChanged={changed} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
