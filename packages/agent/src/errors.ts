@@ -23,8 +23,23 @@ import { DeerflowError } from "@deerflow/kernel";
  *   (the sandbox is per thread).
  * - `CONFIG_INVALID`: `createLeadAgent` options that cannot work (e.g. the default model is unknown).
  * - `MODEL_UNAVAILABLE`: a model's circuit breaker is open (LLM error handling answers with its message).
+ * - `AGENT_NAME_INVALID`: a custom agent's name does not match `^[A-Za-z0-9-]+$` (or is a path, a dot name...).
+ * - `AGENT_NOT_FOUND`: no custom agent of that name for the user (a run's `agent_name`, a store read).
+ * - `AGENT_EXISTS`: creating a custom agent whose name the user already has.
+ * - `AGENT_CONFIG_INVALID`: a custom agent's `config.yaml` (or an update) breaks `AgentConfig`'s rules.
+ * - `AGENT_LEGACY_ONLY`: the agent exists only in the read-only legacy layout (`{dataDir}/agents/{name}`).
+ * - `AGENT_MEMORY_ONLY`: the agent's folder holds memory data but no `config.yaml` (kept, not deleted).
  */
-export type AgentErrorCode = "THREAD_ID_REQUIRED" | "CONFIG_INVALID" | "MODEL_UNAVAILABLE";
+export type AgentErrorCode =
+  | "THREAD_ID_REQUIRED"
+  | "CONFIG_INVALID"
+  | "MODEL_UNAVAILABLE"
+  | "AGENT_NAME_INVALID"
+  | "AGENT_NOT_FOUND"
+  | "AGENT_EXISTS"
+  | "AGENT_CONFIG_INVALID"
+  | "AGENT_LEGACY_ONLY"
+  | "AGENT_MEMORY_ONLY";
 
 export { isDeerflowError } from "@deerflow/kernel";
 

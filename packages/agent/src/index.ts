@@ -42,6 +42,32 @@ export {
 } from "./middleware/view-image/view-image-tool.js";
 export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
 
+// Custom agents
+export {
+  AGENT_NAME_PATTERN,
+  MAX_AGENT_OUTPUT_TOKENS,
+  MANAGED_AGENT_FIELDS,
+  agentConfigOf,
+  applyAgentFields,
+  checkAgentFields,
+  invalidAgentNameText,
+  normalizeAgentName,
+  parseAgentConfig,
+  type AgentConfig,
+  type AgentConfigFields,
+  type AgentModelSettings,
+  type AgentReasoningEffort,
+} from "./custom-agents/agent-config.js";
+export type { AgentChange, AgentStore } from "./custom-agents/agent-store.js";
+export {
+  FileAgentStore,
+  AGENT_CONFIG_FILE,
+  SOUL_FILE,
+  USER_PROFILE_FILE,
+  type FileAgentStoreOptions,
+} from "./custom-agents/file-agent-store.js";
+export { StoreAgentStore, type StoreAgentStoreOptions } from "./custom-agents/store-agent-store.js";
+
 // The chain
 export { LEAD_CHAIN, buildLeadChain, type LeadChainEntry, type LeadChainParts } from "./chain/lead-chain.js";
 export { fuseModelCallWrappers, MODEL_CALL_LAYER_NAME } from "./chain/fuse-model-wrappers.js";

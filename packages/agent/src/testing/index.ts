@@ -17,3 +17,8 @@ export type {
   ScriptedToolCall,
 } from "./script.js";
 export { isScriptedError } from "./script.js";
+export {
+  agentStoreConformance,
+  type AgentStoreConformanceOptions,
+  type AgentStoreHandle,
+} from "./agent-store-conformance.js";
