@@ -37,7 +37,6 @@ export { isDeerflowError } from "@deerflow/kernel";
  * - `VALIDATION_FAILED` (422): a request that fails its JSON Schema.
  * - `TOO_MANY_REQUESTS` (429): a caller locked out for a while (repeated failed logins).
  * - `BAD_GATEWAY` (502): an upstream service the route depends on failed (an SSO provider).
- * - `BAD_GATEWAY` (502): an upstream service the route depends on failed (an SSO provider).
  * - `SERVICE_UNAVAILABLE` (503): a health check failed.
  * - `INTERNAL` (500): a failure with a deliberately generic message.
  * - `CONFIG_INVALID`: {@link createGateway} options are wrong (thrown at startup).
@@ -61,7 +60,6 @@ export type GatewayErrorCode =
   | "RANGE_NOT_SATISFIABLE"
   | "VALIDATION_FAILED"
   | "TOO_MANY_REQUESTS"
-  | "BAD_GATEWAY"
   | "BAD_GATEWAY"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL"
