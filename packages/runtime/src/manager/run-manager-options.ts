@@ -68,7 +68,14 @@ export interface RunManagerOptions {
 /** Input of {@link RunManager.create}. Field semantics follow the LangGraph Platform's `RunCreate`. */
 export interface CreateRunInput {
   threadId: string;
+  /** Recorded as the run's assistant; also the key `graphs` resolves unless `graphId` is given. */
   assistantId: string;
+  /**
+   * The key `graphs` resolves instead of `assistantId`: for an assistant that
+   * is not itself a key of `graphs` (a user-created assistant of a graph), so
+   * the run records the assistant's id and runs its graph.
+   */
+  graphId?: string;
   input?: unknown;
   command?: RunCommand;
   config?: RunConfig;

@@ -291,6 +291,23 @@ describe("RunManager on one instance", () => {
     expect((await manager.join(next.runId)).status).toBe("success");
   });
 
+  it("runs the graph of graphId while recording the assistant id (a user-created assistant of a graph)", async () => {
+    const { manager, checkpointer } = makeManager();
+    const threadId = randomUUID();
+    const run = await manager.create({
+      threadId,
+      assistantId: "stored-assistant",
+      graphId: "work",
+      input: { log: ["s"] },
+    });
+    expect(run.assistantId).toBe("stored-assistant");
+    expect((await manager.join(run.runId)).status).toBe("success");
+    expect(await stateOf(checkpointer, threadId)).toContain("s");
+    await expect(manager.create({ threadId, assistantId: "work", graphId: "nope" })).rejects.toMatchObject({
+      code: "ASSISTANT_NOT_FOUND",
+    });
+  });
+
   it("validates input before admitting anything", async () => {
     const { manager } = makeManager();
     const threadId = randomUUID();

@@ -141,7 +141,7 @@ export class RunManager {
    */
   async create(input: CreateRunInput): Promise<RunRecord> {
     if (this.closing) throw new RuntimeError("SHUTTING_DOWN", "The run manager is shutting down and admits no runs.");
-    const graph = this.resolveGraph(input.assistantId);
+    const graph = this.resolveGraph(input.graphId ?? input.assistantId);
     const kwargs = this.buildKwargs(input);
     const strategy = input.multitaskStrategy ?? "reject";
     this.ensureSweeps();
