@@ -3,10 +3,12 @@ import { defineConfig } from "tsup";
 // The private @deerflow/kernel is bundled, code and declarations (packages/kernel/README.md says why).
 const kernel = /^@deerflow\/kernel/;
 
+const entry = { index: "src/index.ts", testing: "src/testing/index.ts" };
+
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry,
   format: ["esm"],
-  dts: { resolve: [kernel] },
+  dts: { entry, resolve: [kernel] },
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -5,6 +5,7 @@ import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyServerOptions } from "fastify";
 import type { AuthOptions } from "./auth/api-keys.js";
 import type { ThreadAuthorizer } from "./auth/thread-access.js";
+import type { AuthorizationOptions } from "./authz/authorization.js";
 import type { DocumentConverter } from "./files/document-converter.js";
 import type { UploadLimits } from "./files/receive-uploads.js";
 import type { ThreadFiles } from "./files/thread-files.js";
@@ -68,6 +69,14 @@ export interface GatewayOptions {
    * caller's items under a namespace prefix of their own (see the README).
    */
   readonly store?: BaseStore;
+  /**
+   * Role-based authorization (DeerFlow's `authorization:`): the provider decides the thread and
+   * run routes' permissions (403 `Permission denied: <permission>`), the models `/api/models`
+   * lists and a run may use (a denied one falls back to the first allowed), and runs carry the
+   * caller's role in `configurable.user_role` for the agent's tool checks. Without it every
+   * authenticated caller may use every route and model.
+   */
+  readonly authorization?: Omit<AuthorizationOptions, "logger">;
   /** Per-thread authorization for every route taking a thread id. */
   readonly authorizeThread?: ThreadAuthorizer;
   /**

@@ -4,11 +4,14 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { installAuth } from "./auth/auth-hook.js";
+import { Authorization } from "./authz/authorization.js";
+import { installRouteAuthorization } from "./authz/route-authorization.js";
 import { GatewayError } from "./errors.js";
 import { filesRoutes } from "./files/files-routes.js";
 import type { CorsOptions, GatewayOptions } from "./gateway-options.js";
 import { registerHealthRoutes } from "./health/health-routes.js";
-import { registerModelsRoutes } from "./models/models-routes.js";
+import { registerModelsRoutes, type ModelCatalog } from "./models/models-routes.js";
+import type { Principal } from "./auth/principal.js";
 import { attachDrain } from "./http/drain.js";
 import { installErrorHandlers } from "./http/error-handler.js";
 import { installJsonParser } from "./http/json-parser.js";
@@ -73,6 +76,17 @@ function checkOptions(options: GatewayOptions): void {
   }
 }
 
+/** The catalog with the role's model rule added to its own. */
+function withModelAuthorization(catalog: ModelCatalog | undefined, authorization: Authorization) {
+  if (catalog === undefined) return undefined;
+  const own = catalog.allows;
+  return {
+    ...catalog,
+    allows: async (principal: Principal, name: string) =>
+      (await authorization.allowsModel(principal, name)) && (own === undefined || (await own(principal, name))),
+  } satisfies ModelCatalog;
+}
+
 /**
  * Builds the gateway: a Fastify 5 instance with
  *
@@ -134,6 +148,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
   // Before authentication: a draining instance refuses new requests whoever sends them.
   const drain = attachDrain(app);
   installAuth(app, options.auth);
+  // Before any route is registered: its onRoute hook gives the thread and run routes their permission check.
+  const authorization =
+    options.authorization === undefined ? undefined : new Authorization({ ...options.authorization, logger: app.log });
+  if (authorization !== undefined) installRouteAuthorization(app, authorization, options.models);
   registerHealthRoutes(app, {
     drain,
     ...(options.healthChecks === undefined ? {} : { checks: options.healthChecks }),
@@ -164,7 +182,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
       ...authorizeThread,
     });
   }
-  const { models } = options;
+  const models = authorization === undefined ? options.models : withModelAuthorization(options.models, authorization);
   if (models !== undefined)
     await app.register(async (api) => registerModelsRoutes(api, models), { prefix: API_PREFIX });
   if (options.store !== undefined) await app.register(storeRoutes({ store: options.store }), { prefix: API_PREFIX });

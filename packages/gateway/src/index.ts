@@ -29,6 +29,41 @@ export { ApiKeyRing, USER_ID_PATTERN, presentedKey, type ApiKeyEntry, type AuthO
 export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
 export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";
+export {
+  AUTHORIZATION_PROVIDER_SHAPE,
+  isAuthorizationProvider,
+  type AuthorizationDecision,
+  type AuthorizationProvider,
+  type AuthorizationReason,
+  type AuthorizationSubject,
+  type MaybeDecision,
+} from "./authz/authorization-provider.js";
+export { AuthorizationError, type AuthorizationErrorCode } from "./authz/authorization-error.js";
+export {
+  RBAC_RESOURCES,
+  RbacAuthorizationProvider,
+  type RbacAuthorizationOptions,
+  type RbacResource,
+  type RbacRole,
+  type RbacRule,
+} from "./authz/rbac-authorization-provider.js";
+export {
+  Authorization,
+  NO_AUTHORIZED_MODEL_MESSAGE,
+  permissionDeniedMessage,
+  subjectOf,
+  type AuthorizationOptions,
+} from "./authz/authorization.js";
+export {
+  ALL_PERMISSIONS,
+  PERMISSION_SCOPED_PREFIXES,
+  Permissions,
+  ROUTE_PERMISSIONS,
+  isPermissionScoped,
+  routePermissionOf,
+  type RoutePermission,
+} from "./authz/route-permissions.js";
+export { RUN_USER_ROLE_KEY } from "./authz/run-authorization.js";
 
 // Health and OpenAPI
 export {
