@@ -182,6 +182,12 @@ export function App() {
             a model in config.yaml for genuine answers.
           </div>
         )}
+        {me?.needs_setup === true && (
+          <div className="banner banner-demo" role="note" data-testid="needs-setup-banner">
+            <strong>Choose your own password.</strong> This account still has the password it was given.{" "}
+            <Link to="/account">Change it on the account page</Link>.
+          </div>
+        )}
         {error !== null && (
           <div className="banner banner-error" role="alert">
             Cannot reach the server’s API: {error}

@@ -73,6 +73,16 @@ export async function initialize(email: string, password: string): Promise<Me> {
 }
 
 /**
+ * `POST /register` (self-registration, when the server allows it), then signs in.
+ *
+ * @throws ApiError 403 "Self-registration is disabled on this deployment", 409 "Email already registered"
+ */
+export async function register(email: string, password: string): Promise<Me> {
+  await apiJson(`${AUTH}/register`, { method: "POST", json: { email, password }, reportUnauthorized: false });
+  return login(email, password, true);
+}
+
+/**
  * `POST /logout`; the console shows the login page whatever the server answered, and
  * forgets what this tab kept (last thread, runs to rejoin): the next person starts clean.
  */

@@ -6,10 +6,22 @@
  * after signing in, the path asked for opens.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { initialize, login, needsSetup, providers, type Providers } from "../lib/accounts";
+import { initialize, login, needsSetup, providers, register, type Providers } from "../lib/accounts";
 import { errorText } from "../lib/api";
 
-function SetupForm({ onDone }: { onDone: () => void }) {
+/**
+ * A new account's form: the first administrator (`initialize`) or self-registration
+ * (`register`, refused by the server when `auth.local.allow_registration` is off).
+ */
+function NewAccountForm({
+  kind,
+  onDone,
+  onCancel,
+}: {
+  kind: "setup" | "register";
+  onDone: () => void;
+  onCancel?: () => void;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -24,7 +36,8 @@ function SetupForm({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await initialize(email.trim(), password);
+      if (kind === "setup") await initialize(email.trim(), password);
+      else await register(email.trim(), password);
       onDone();
     } catch (err) {
       setError(errorText(err));
@@ -33,11 +46,19 @@ function SetupForm({ onDone }: { onDone: () => void }) {
     }
   };
   return (
-    <section className="page login-page" aria-labelledby="page-title" data-testid="setup-page">
+    <section
+      className="page login-page"
+      aria-labelledby="page-title"
+      data-testid={kind === "setup" ? "setup-page" : "register-page"}
+    >
       <h1 id="page-title" tabIndex={-1}>
-        Create the administrator
+        {kind === "setup" ? "Create the administrator" : "Create an account"}
       </h1>
-      <p>This server has no account yet. The first account is its administrator: it can add the other users.</p>
+      {kind === "setup" ? (
+        <p>This server has no account yet. The first account is its administrator: it can add the other users.</p>
+      ) : (
+        <p>Your own account on this server: your threads, files, memory and agents are yours alone.</p>
+      )}
       <form className="card login-form" onSubmit={(e) => void submit(e)}>
         <label htmlFor="setup-email">Email</label>
         <input
@@ -78,14 +99,21 @@ function SetupForm({ onDone }: { onDone: () => void }) {
           </p>
         )}
         <button type="submit" disabled={busy}>
-          Create administrator
+          {kind === "setup" ? "Create administrator" : "Create account"}
         </button>
       </form>
+      {onCancel !== undefined && (
+        <p>
+          <button type="button" className="button-link" onClick={onCancel}>
+            Back to sign-in
+          </button>
+        </p>
+      )}
     </section>
   );
 }
 
-function LoginForm({ expired, sso }: { expired: boolean; sso: Providers["oidc"] }) {
+function LoginForm({ expired, sso, onRegister }: { expired: boolean; sso: Providers["oidc"]; onRegister: () => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [remember, setRemember] = useState(true);
@@ -159,6 +187,12 @@ function LoginForm({ expired, sso }: { expired: boolean; sso: Providers["oidc"] 
           </ul>
         </div>
       )}
+      <p>
+        No account yet?{" "}
+        <button type="button" className="button-link" onClick={onRegister}>
+          Create an account
+        </button>
+      </p>
     </section>
   );
 }
@@ -166,6 +200,7 @@ function LoginForm({ expired, sso }: { expired: boolean; sso: Providers["oidc"] 
 /** The sign-in page (or first-run setup); `expired` says a session just ended. */
 export function LoginPage({ expired }: { expired: boolean }) {
   const [setup, setSetup] = useState<boolean | null>(null);
+  const [registering, setRegistering] = useState(false);
   const [sso, setSso] = useState<Providers["oidc"]>([]);
   const [error, setError] = useState<string | null>(null);
 
@@ -186,8 +221,8 @@ export function LoginPage({ expired }: { expired: boolean }) {
   }, []);
 
   useEffect(() => {
-    document.title = `${setup === true ? "Set up" : "Sign in"} · DeerFlow console`;
-  }, [setup]);
+    document.title = `${setup === true ? "Set up" : registering ? "Create an account" : "Sign in"} · DeerFlow console`;
+  }, [setup, registering]);
 
   if (error !== null)
     return (
@@ -196,5 +231,10 @@ export function LoginPage({ expired }: { expired: boolean }) {
       </p>
     );
   if (setup === null) return <p className="muted">Loading…</p>;
-  return setup ? <SetupForm onDone={() => setSetup(false)} /> : <LoginForm expired={expired} sso={sso} />;
+  if (setup) return <NewAccountForm kind="setup" onDone={() => setSetup(false)} />;
+  if (registering)
+    return (
+      <NewAccountForm kind="register" onDone={() => setRegistering(false)} onCancel={() => setRegistering(false)} />
+    );
+  return <LoginForm expired={expired} sso={sso} onRegister={() => setRegistering(true)} />;
 }
