@@ -30,6 +30,14 @@ export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
 export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";
 export {
+  THREAD_OWNER_KEY,
+  checkOwnerClaim,
+  mayAccessThread,
+  ownerMetadataOf,
+  ownerScopedFilter,
+} from "./auth/thread-owner.js";
+export { ownerThreadAuthorizer } from "./auth/owner-thread-authorizer.js";
+export {
   AUTHORIZATION_PROVIDER_SHAPE,
   isAuthorizationProvider,
   type AuthorizationDecision,

@@ -5,6 +5,7 @@
 import { RuntimeError, type RunManager, type RunRecord, type ThreadRecord } from "@deerflow/runtime";
 import type { FastifyRequest } from "fastify";
 import type { ThreadAuthorizer } from "../auth/thread-access.js";
+import { mayAccessThread } from "../auth/thread-owner.js";
 import type { AssistantRegistry, RegisteredAssistant } from "./assistant-registry.js";
 import type { LiveResponses } from "./live-response.js";
 import type { ThreadStateAccess } from "./state-graph.js";
@@ -31,6 +32,11 @@ export function threadNotFound(threadId: string): RuntimeError {
   return new RuntimeError("THREAD_NOT_FOUND", `Thread ${threadId} not found`, { details: { threadId } });
 }
 
+/** `Thread <id> already exists` (what creating a taken id answers, whoever owns it). */
+export function threadExists(threadId: string): RuntimeError {
+  return new RuntimeError("THREAD_EXISTS", `Thread ${threadId} already exists`, { details: { threadId } });
+}
+
 /** `Run <id> not found`. */
 export function runNotFound(runId: string): RuntimeError {
   return new RuntimeError("RUN_NOT_FOUND", `Run ${runId} not found`, { details: { runId } });
@@ -54,7 +60,8 @@ export async function authorize(ctx: LangGraphContext, request: FastifyRequest, 
 }
 
 /**
- * The thread, after authorization.
+ * The thread, after authorization: another user's thread is reported missing
+ * (see `mayAccessThread`), with the same answer as an unknown id.
  *
  * @throws RuntimeError `THREAD_NOT_FOUND` (404).
  */
@@ -65,12 +72,23 @@ export async function threadOrThrow(
 ): Promise<ThreadRecord> {
   await authorize(ctx, request, threadId);
   const thread = await ctx.manager.store.getThread(threadId);
-  if (thread === null) throw threadNotFound(threadId);
+  if (thread === null || !mayAccessThread(request.principal, thread.metadata)) throw threadNotFound(threadId);
   return thread;
 }
 
 /**
- * A run of the thread (a run of another thread is reported missing).
+ * Whether the caller may see thread `threadId`: an admin without a lookup,
+ * anyone else when it exists and is theirs.
+ */
+async function mayAccessThreadId(ctx: LangGraphContext, request: FastifyRequest, threadId: string): Promise<boolean> {
+  if (request.principal.admin) return true;
+  const thread = await ctx.manager.store.getThread(threadId);
+  return thread !== null && mayAccessThread(request.principal, thread.metadata);
+}
+
+/**
+ * A run of the thread (a run of another thread, or on another user's thread,
+ * is reported missing).
  *
  * @throws RuntimeError `RUN_NOT_FOUND` (404).
  */
@@ -81,7 +99,20 @@ export async function runOrThrow(
   runId: string,
 ): Promise<RunRecord> {
   await authorize(ctx, request, threadId);
+  const [run, visible] = await Promise.all([ctx.manager.get(runId), mayAccessThreadId(ctx, request, threadId)]);
+  if (run === null || run.threadId !== threadId || !visible) throw runNotFound(runId);
+  return run;
+}
+
+/**
+ * A run by id alone (the stateless `/runs/:run_id` routes): reported missing
+ * unless the caller may see its thread.
+ *
+ * @throws RuntimeError `RUN_NOT_FOUND` (404).
+ */
+export async function anyRunOrThrow(ctx: LangGraphContext, request: FastifyRequest, runId: string): Promise<RunRecord> {
   const run = await ctx.manager.get(runId);
-  if (run === null || run.threadId !== threadId) throw runNotFound(runId);
+  if (run === null || !(await mayAccessThreadId(ctx, request, run.threadId))) throw runNotFound(runId);
+  await authorize(ctx, request, run.threadId);
   return run;
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { STREAM_MODES, type RunRecord, type ThreadRecord } from "@deerflow/runtime";
 import type { FastifyRequest } from "fastify";
+import { mayAccessThread, ownerMetadataOf } from "../auth/thread-owner.js";
 import { GatewayError } from "../errors.js";
 import { assistantOrThrow, authorize, threadNotFound, type LangGraphContext } from "./context.js";
 import { runUserIdOf } from "./run-identity.js";
@@ -45,13 +46,18 @@ export async function admitRun(
   if (!stateless) {
     await authorize(ctx, request, tid);
     existing = await ctx.manager.store.getThread(tid);
+    // Another user's thread is missing to the caller, and if_not_exists=create cannot take it over.
+    if (existing !== null && !mayAccessThread(request.principal, existing.metadata)) throw threadNotFound(tid);
     if (existing === null && ifNotExists === "reject") throw threadNotFound(tid);
   }
   const checkpointId = checkpointIdOf(body);
   if (checkpointId !== undefined && !(await ctx.state.hasCheckpoint(tid, checkpointId))) {
     throw new GatewayError("NOT_FOUND", `Checkpoint ${checkpointId} not found`);
   }
-  const run = await ctx.manager.create(toCreateRunInput(body, assistant, tid, ifNotExists, userId));
+  const input = toCreateRunInput(body, assistant, tid, ifNotExists, userId);
+  // A thread the run creates (stateless, or if_not_exists=create) is the caller's.
+  input.threadMetadata = { ...input.threadMetadata, ...ownerMetadataOf(request.principal) };
+  const run = await ctx.manager.create(input);
   // The thread's state is read with the graph of its latest run (a created thread got this metadata already).
   if (
     existing !== null &&

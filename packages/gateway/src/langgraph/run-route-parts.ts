@@ -4,7 +4,7 @@
  */
 import type { RunRecord } from "@deerflow/runtime";
 import type { FastifyRequest } from "fastify";
-import { authorize, runNotFound, runOrThrow, type LangGraphContext } from "./context.js";
+import { anyRunOrThrow, runOrThrow, type LangGraphContext } from "./context.js";
 import { SSE_DESCRIPTION } from "./response-schemas.js";
 import type { FollowOptions } from "./run-stream.js";
 
@@ -55,9 +55,5 @@ export async function joinedRun(
   runId: string,
   threadId: string | null,
 ): Promise<RunRecord> {
-  if (threadId !== null) return runOrThrow(ctx, request, threadId, runId);
-  const run = await ctx.manager.get(runId);
-  if (run === null) throw runNotFound(runId);
-  await authorize(ctx, request, run.threadId);
-  return run;
+  return threadId === null ? anyRunOrThrow(ctx, request, runId) : runOrThrow(ctx, request, threadId, runId);
 }

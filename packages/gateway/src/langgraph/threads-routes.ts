@@ -5,8 +5,16 @@
 import { randomUUID } from "node:crypto";
 import type { ThreadRecord, ThreadSearchQuery } from "@deerflow/runtime";
 import type { FastifyInstance } from "fastify";
+import type { Principal } from "../auth/principal.js";
+import {
+  THREAD_OWNER_KEY,
+  checkOwnerClaim,
+  mayAccessThread,
+  ownerMetadataOf,
+  ownerScopedFilter,
+} from "../auth/thread-owner.js";
 import { threadParamsSchema } from "../schemas.js";
-import { authorize, threadNotFound, threadOrThrow, type LangGraphContext } from "./context.js";
+import { authorize, threadExists, threadNotFound, threadOrThrow, type LangGraphContext } from "./context.js";
 import { threadSchema } from "./response-schemas.js";
 import {
   threadCountSchema,
@@ -30,11 +38,18 @@ const SORT_FIELDS = {
   updated_at: "updatedAt",
 } as const;
 
+/**
+ * The store filter of a search or count: the body's, limited to the caller's
+ * threads (see `ownerScopedFilter`); null when it can match nothing.
+ */
 function filterOf(
+  principal: Principal,
   body: Pick<NonNullable<ThreadSearchBody>, "metadata" | "ids" | "status"> | null | undefined,
-): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> {
+): Omit<ThreadSearchQuery, "limit" | "offset" | "sortBy" | "sortOrder"> | null {
+  const metadata = ownerScopedFilter(principal, body?.metadata);
+  if (metadata === null) return null;
   return {
-    ...(body?.metadata == null ? {} : { metadata: body.metadata }),
+    ...(metadata === undefined ? {} : { metadata }),
     ...(body?.ids == null ? {} : { ids: body.ids }),
     ...(body?.status == null ? {} : { status: body.status }),
   };
@@ -57,22 +72,27 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
       schema: {
         summary: "Create a thread",
         description:
-          "thread_id defaults to a new UUID. An existing id answers 409 unless if_exists is do_nothing (then the existing thread).",
+          "thread_id defaults to a new UUID. An existing id answers 409 unless if_exists is do_nothing (then the existing thread, when it is the caller's). " +
+          "With authentication on, metadata.owner is set to the caller's user id (403 when the body names another).",
         tags,
         body: threadCreateSchema,
         response: { 200: threadSchema },
-        "x-errors": [409],
+        "x-errors": [403, 409],
       },
     },
     async (request) => {
       const body = request.body ?? {};
       const threadId = body.thread_id ?? randomUUID();
+      const owner = ownerMetadataOf(request.principal);
+      checkOwnerClaim(request.principal, body.metadata, owner[THREAD_OWNER_KEY]);
       await authorize(ctx, request, threadId);
       const thread = await store.createThread({
         threadId,
-        metadata: body.metadata ?? {},
+        metadata: { ...body.metadata, ...owner },
         ifExists: body.if_exists ?? "raise",
       });
+      // do_nothing on another user's id: answered as raise would, never with their thread.
+      if (!mayAccessThread(request.principal, thread.metadata)) throw threadExists(threadId);
       return wireThread(thread);
     },
   );
@@ -83,7 +103,8 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
       schema: {
         summary: "Search threads",
         description:
-          "By metadata (JSON containment), ids and status; newest first unless sort_by/sort_order. X-Pagination-Total gives the match count.",
+          "By metadata (JSON containment), ids and status; newest first unless sort_by/sort_order. X-Pagination-Total gives the match count. " +
+          "A non-admin caller finds only its own threads (metadata.owner).",
         tags,
         body: threadSearchSchema,
         response: { 200: { type: "array", items: threadSchema } },
@@ -91,9 +112,13 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     },
     async (request, reply) => {
       const body = request.body;
-      const filter = filterOf(body);
+      const filter = filterOf(request.principal, body);
       const limit = body?.limit ?? 10;
       const offset = body?.offset ?? 0;
+      if (filter === null) {
+        reply.header("x-pagination-total", "0");
+        return [];
+      }
       const [threads, total] = await Promise.all([
         store.searchThreads({
           ...filter,
@@ -122,7 +147,10 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
   app.post<{ Body: ThreadCountBody }>(
     "/threads/count",
     { schema: { summary: "Count threads", tags, body: threadCountSchema, response: { 200: { type: "integer" } } } },
-    async (request) => store.countThreads(filterOf(request.body)),
+    async (request) => {
+      const filter = filterOf(request.principal, request.body);
+      return filter === null ? 0 : store.countThreads(filter);
+    },
   );
 
   app.get<{ Params: ThreadParams }>(
@@ -146,15 +174,17 @@ export function registerThreadRoutes(app: FastifyInstance, ctx: LangGraphContext
     {
       schema: {
         summary: "Merge metadata into a thread",
+        description: "metadata.owner cannot change (403).",
         tags,
         params: threadParamsSchema,
         body: threadPatchSchema,
         response: { 200: threadSchema },
-        "x-errors": [404],
+        "x-errors": [403, 404],
       },
     },
     async (request) => {
-      await threadOrThrow(ctx, request, request.params.thread_id);
+      const current = await threadOrThrow(ctx, request, request.params.thread_id);
+      checkOwnerClaim(request.principal, request.body?.metadata, current.metadata[THREAD_OWNER_KEY]);
       const thread = await store.updateThread(request.params.thread_id, { metadata: request.body?.metadata ?? {} });
       return wireThread(thread);
     },

@@ -143,7 +143,8 @@ describe("a run's user over HTTP, with API keys", () => {
         expect(res.status).toBe(403);
         expect((JSON.parse(res.text) as { detail: string }).detail).toContain(field);
         expect(await served.manager.list(threadId)).toEqual([]);
-        expect((await served.manager.store.getThread(threadId))?.metadata).toEqual({});
+        // Only its owner: no graph recorded, as no run was admitted.
+        expect((await served.manager.store.getThread(threadId))?.metadata).toEqual({ owner: "alice" });
       },
     );
 
