@@ -30,6 +30,19 @@ export function threadTitle(thread: Pick<Thread, "thread_id" | "metadata" | "val
   return `Thread ${thread.thread_id.slice(0, 8)}`;
 }
 
+/** The custom agent a thread was started with (`metadata.agent_name`, set when the thread is created), or `null`. */
+export function threadAgent(thread: Pick<Thread, "metadata">): string | null {
+  const name = (thread.metadata as Record<string, unknown> | null)?.["agent_name"];
+  return typeof name === "string" && name !== "" ? name : null;
+}
+
+/** Where a thread's chat is: `/agents/<name>/chat/<id>` for a custom agent's thread, else `/chat/<id>`. */
+export function threadPath(thread: Pick<Thread, "thread_id" | "metadata">): string {
+  const agent = threadAgent(thread);
+  const id = encodeURIComponent(thread.thread_id);
+  return agent === null ? `/chat/${id}` : `/agents/${encodeURIComponent(agent)}/chat/${id}`;
+}
+
 /** The last thread opened in the chat (the Files page starts there). */
 export function lastThreadId(): string | null {
   try {

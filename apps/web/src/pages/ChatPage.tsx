@@ -23,7 +23,14 @@ import { TokenUsage, type TokenUsageCounts } from "../components/TokenUsage";
 import { ASSISTANT_ID, CALLER_OPTIONS, apiUrl, errorText, formatTime } from "../lib/api";
 import { useAuth } from "../lib/auth";
 import { Link, navigate } from "../lib/router";
-import { notifyThreadsChanged, rememberThread, threadTitle, useThreadList } from "../lib/threads";
+import {
+  notifyThreadsChanged,
+  rememberThread,
+  threadAgent,
+  threadPath,
+  threadTitle,
+  useThreadList,
+} from "../lib/threads";
 
 /** The lead agent's state as the console reads it. */
 type AgentState = {
@@ -55,10 +62,7 @@ function ThreadSidebar({ threadId }: { threadId: string | null }) {
       <ul className="thread-links">
         {threads.map((t) => (
           <li key={t.thread_id}>
-            <Link
-              to={`/chat/${encodeURIComponent(t.thread_id)}`}
-              aria-current={t.thread_id === threadId ? "page" : undefined}
-            >
+            <Link to={threadPath(t)} aria-current={t.thread_id === threadId ? "page" : undefined}>
               <span className="thread-link-title">{threadTitle(t)}</span>
               <span className="thread-link-meta">{formatTime(t.updated_at)}</span>
             </Link>
@@ -141,7 +145,12 @@ export function ChatPage({ threadId, agentName = null }: { threadId: string | nu
     if (threadId === null) return;
     let live = true;
     stream.client.threads.get(threadId).then(
-      (t) => live && setTitle(threadTitle(t)),
+      (t) => {
+        if (!live) return;
+        setTitle(threadTitle(t));
+        // A custom agent's thread opened at /chat/<id>: continue it with that agent.
+        if (agentName === null && threadAgent(t) !== null) navigate(threadPath(t), { replace: true });
+      },
       () => live && setTitle(null),
     );
     return () => {
@@ -193,6 +202,8 @@ export function ChatPage({ threadId, agentName = null }: { threadId: string | nu
         messages: [...(prev.messages ?? []), { ...human, id: `pending-${Date.now()}` }],
       }),
       // The thread's title comes from the agent (TitleMiddleware → metadata.title) after the first exchange.
+      // A new thread of a custom agent records it (thread metadata), so its links reopen the agent's chat.
+      ...(agentName === null || threadId !== null ? {} : { metadata: { agent_name: agentName } }),
       context: {
         ...(planMode ? { is_plan_mode: true } : {}),
         ...runModelContext(),
@@ -206,7 +217,9 @@ export function ChatPage({ threadId, agentName = null }: { threadId: string | nu
   // Attaching in a new chat creates its thread first (the files need somewhere to go).
   const ensureThread = async (): Promise<string> => {
     if (threadId !== null) return threadId;
-    const created = await stream.client.threads.create();
+    const created = await stream.client.threads.create(
+      agentName === null ? {} : { metadata: { agent_name: agentName } },
+    );
     adoptedRef.current = created.thread_id;
     navigate(`${chatPath}/${encodeURIComponent(created.thread_id)}`, { replace: true });
     notifyThreadsChanged();

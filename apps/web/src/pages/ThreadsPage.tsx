@@ -6,7 +6,7 @@ import type { Thread } from "@langchain/langgraph-sdk";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { errorText, formatTime, sdkClient } from "../lib/api";
 import { Link } from "../lib/router";
-import { notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads";
+import { notifyThreadsChanged, threadPath, threadTitle, useThreadList } from "../lib/threads";
 
 function matches(thread: Thread, query: string): boolean {
   const q = query.trim().toLowerCase();
@@ -72,7 +72,7 @@ function ThreadRow({ thread, onMessage }: { thread: Thread; onMessage: (text: st
             </button>
           </form>
         ) : (
-          <Link to={`/chat/${encodeURIComponent(thread.thread_id)}`}>{title}</Link>
+          <Link to={threadPath(thread)}>{title}</Link>
         )}
         {error !== null && (
           <p role="alert" className="error">
