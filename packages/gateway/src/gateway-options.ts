@@ -3,6 +3,7 @@
  */
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyServerOptions } from "fastify";
+import type { AccountsOptions } from "./auth/accounts-options.js";
 import type { AuthOptions } from "./auth/api-keys.js";
 import type { ThreadAuthorizer } from "./auth/thread-access.js";
 import type { AuthorizationOptions } from "./authz/authorization.js";
@@ -45,6 +46,12 @@ export interface GatewayOptions {
   readonly cors?: CorsOptions;
   /** API-key authentication; without it every caller is admin user `default`. */
   readonly auth?: AuthOptions;
+  /**
+   * User accounts: the `/api/v1/auth` routes (login, sessions in cookies with
+   * CSRF double-submit, registration, per-user API keys, user management) and
+   * authentication by session cookie or per-user key besides `auth`'s keys.
+   */
+  readonly accounts?: AccountsOptions;
   /** Component checks of `GET /health` (503 naming the failed ones). */
   readonly healthChecks?: Readonly<Record<string, HealthCheck>>;
   /** Time limit of each health check in milliseconds. Default 5000. */

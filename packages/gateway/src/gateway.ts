@@ -3,6 +3,8 @@
  */
 import cors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { registerAccountsRoutes } from "./auth/accounts-routes.js";
+import { createAccountsRuntime } from "./auth/accounts-runtime.js";
 import { installAuth } from "./auth/auth-hook.js";
 import { Authorization } from "./authz/authorization.js";
 import { installRouteAuthorization } from "./authz/route-authorization.js";
@@ -142,12 +144,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Fasti
   installErrorHandlers(app);
   // What public routes are checked against: every route registered before them.
   const routes = options.publicRoutes === undefined ? [] : recordRoutes(app);
-  await registerOpenApi(app, options.openapi ?? {}, options.auth !== undefined);
+  const accounts = options.accounts === undefined ? undefined : createAccountsRuntime(options.accounts, app.log);
+  await registerOpenApi(app, options.openapi ?? {}, options.auth !== undefined || accounts !== undefined);
   // Its onRequest hook must precede authentication so preflights (which carry no key) are answered.
   if (options.cors !== undefined) await app.register(cors, corsPluginOptions(options.cors));
   // Before authentication: a draining instance refuses new requests whoever sends them.
   const drain = attachDrain(app);
-  installAuth(app, options.auth);
+  installAuth(app, options.auth, accounts);
+  if (accounts !== undefined) await registerAccountsRoutes(app, accounts);
   // Before any route is registered: its onRoute hook gives the thread and run routes their permission check.
   const authorization =
     options.authorization === undefined ? undefined : new Authorization({ ...options.authorization, logger: app.log });

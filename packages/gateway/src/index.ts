@@ -29,6 +29,61 @@ export { ApiKeyRing, USER_ID_PATTERN, presentedKey, type ApiKeyEntry, type AuthO
 export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
 export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";
+
+// Accounts (local users, sessions, CSRF, per-user API keys)
+export type {
+  AccountsOptions,
+  AccountsRouteContext,
+  AccountsRoutePlugin,
+  OidcProviderInfo,
+} from "./auth/accounts-options.js";
+export { accountPrincipal } from "./auth/auth-hook.js";
+export {
+  API_KEY_TOUCH_INTERVAL_MS,
+  AccountAuthenticator,
+  type AccountCredential,
+  type AuthenticatedAccount,
+} from "./auth/account-authenticator.js";
+export { DEFAULT_LOGIN_FAILURE_POLICY, MIN_SECRET_BYTES } from "./auth/accounts-runtime.js";
+export { anonymousRoute } from "./auth/anonymous-route.js";
+export { authError, type AuthErrorCode, type AuthErrorDetail } from "./auth/auth-error-detail.js";
+export {
+  ACCESS_TOKEN_COOKIE,
+  CSRF_COOKIE,
+  SESSION_PERSISTENT_COOKIE,
+  clearAuthCookies,
+  requestCookies,
+} from "./auth/auth-cookies.js";
+export {
+  AUTH_ENDPOINT_PATHS,
+  AUTH_ROUTES_PREFIX,
+  CROSS_SITE_AUTH_MESSAGE,
+  CSRF_EXEMPT_PATHS,
+  CSRF_MISMATCH_MESSAGE,
+  CSRF_MISSING_MESSAGE,
+} from "./auth/csrf-guard.js";
+export { CSRF_HEADER, setCsrfCookie } from "./auth/csrf-token.js";
+export { CookieSessionIssuer } from "./auth/cookie-session-issuer.js";
+export type { IssueSessionOptions, SessionIssuer } from "./auth/session-issuer.js";
+export {
+  DEFAULT_TOKEN_EXPIRY_DAYS,
+  MAX_TOKEN_EXPIRY_DAYS,
+  MIN_TOKEN_EXPIRY_DAYS,
+  isSecureRequest,
+  type SessionSettings,
+} from "./auth/session-settings.js";
+export {
+  DEFAULT_BCRYPT_COST,
+  PASSWORD_HASH_V1,
+  PASSWORD_HASH_V2,
+  PasswordHasher,
+  type PasswordCheck,
+} from "./auth/password-hasher.js";
+export { COMMON_PASSWORD_MESSAGE, MIN_PASSWORD_LENGTH, passwordProblem } from "./auth/password-policy.js";
+export { TOO_MANY_LOGINS_MESSAGE } from "./auth/local-auth-routes.js";
+export { USERS_ADMIN_MESSAGE } from "./auth/user-admin-routes.js";
+export { USER_API_KEY_PREFIX } from "./auth/user-api-key.js";
+export { NOT_AUTHENTICATED_MESSAGE } from "./auth/unauthorized.js";
 export {
   THREAD_OWNER_KEY,
   checkOwnerClaim,
