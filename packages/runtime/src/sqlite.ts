@@ -10,3 +10,8 @@ export {
   type SqliteRunStoreOptions,
 } from "./runs/sqlite/sqlite-run-store.js";
 export { SqliteStore, type SqliteStoreOptions } from "./graph-store/sqlite-store.js";
+export {
+  SqliteAccountStore,
+  type SqliteAccountStoreConnection,
+  type SqliteAccountStoreOptions,
+} from "./accounts/sqlite/sqlite-account-store.js";

@@ -85,10 +85,14 @@ export function lookupEmail(value: unknown): string | undefined {
   }
 }
 
-/** @returns an ISO-8601 UTC string of the same instant. */
+/** 9999-12-31T23:59:59.999Z: later instants have six-digit years, whose text no longer sorts as time. */
+const LATEST_TIME = 253_402_300_799_999;
+
+/** @returns an ISO-8601 UTC string of the same instant (years 1970 to 9999, so text order is time order). */
 export function checkTimestamp(value: unknown, field: string): string {
   const time = typeof value === "string" ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) throw invalid(field, "must be an ISO-8601 timestamp");
+  if (time < 0 || time > LATEST_TIME) throw invalid(field, "must be between 1970 and 9999");
   return new Date(time).toISOString();
 }
 
@@ -99,6 +103,7 @@ function checkNullableTimestamp(value: unknown, field: string): string | null {
 /** @returns `at` if it is a valid date. */
 export function checkDate(at: unknown, field: string): Date {
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw invalid(field, "must be a valid Date");
+  if (at.getTime() < 0 || at.getTime() > LATEST_TIME) throw invalid(field, "must be between 1970 and 9999");
   return at;
 }
 

@@ -47,6 +47,15 @@ export {
   type MakeBaseStore,
 } from "./base-store-conformance.js";
 export {
+  accountStoreConformance,
+  type AccountStoreConformanceOptions,
+  type AccountStoreHandle,
+  type AccountStoreInstances,
+  type AccountStoreRunner,
+  type MakeAccountStore,
+  type MakeAccountStoreInstances,
+} from "./account-store-conformance.js";
+export {
   assertExpect,
   nodeTestRunner,
   type ConformanceDescribe,

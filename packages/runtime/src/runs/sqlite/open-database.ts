@@ -1,6 +1,7 @@
 /**
- * Opening the database of `SqliteRunStore`: checks the options, creates the
- * parent directory, opens the file and sets the connection up for a durable,
+ * Opening the database of `SqliteRunStore` (and of the other SQLite stores
+ * that may share its file): checks the options, creates the parent directory,
+ * opens the file and sets the connection up for a durable,
  * shareable file (WAL, busy timeout, foreign keys, and the chosen fsync level).
  */
 import { mkdirSync } from "node:fs";
@@ -37,21 +38,22 @@ export function openDatabase(
   options: { path?: unknown; database?: unknown; synchronous?: unknown },
   busyTimeoutMs: number,
   logger: Logger,
+  storeName = "SqliteRunStore",
 ): OpenedDatabase {
   const synchronous = options.synchronous ?? "normal";
   if (synchronous !== "normal" && synchronous !== "full")
     throw configInvalid(
-      `SqliteRunStore synchronous must be "normal" or "full", got ${JSON.stringify(synchronous) ?? String(synchronous)}`,
+      `${storeName} synchronous must be "normal" or "full", got ${JSON.stringify(synchronous) ?? String(synchronous)}`,
     );
   const hasPath = options.path !== undefined;
   if (hasPath === (options.database !== undefined))
-    throw configInvalid("SqliteRunStore needs exactly one of `path` and `database`");
-  if (!hasPath) return adopt(options.database);
+    throw configInvalid(`${storeName} needs exactly one of \`path\` and \`database\``);
+  if (!hasPath) return adopt(options.database, storeName);
 
   const given = options.path;
   if (typeof given !== "string" || given.length === 0 || given.includes("\u0000")) {
     throw configInvalid(
-      `SqliteRunStore path must be a non-empty file path or ":memory:", got ${JSON.stringify(given) ?? String(given)}`,
+      `${storeName} path must be a non-empty file path or ":memory:", got ${JSON.stringify(given) ?? String(given)}`,
     );
   }
   const path = given === MEMORY_PATH ? MEMORY_PATH : resolve(given);
@@ -61,7 +63,7 @@ export function openDatabase(
     } catch (cause) {
       throw new RuntimeError(
         "STORE_UNAVAILABLE",
-        `Cannot create the directory ${dirname(path)} of run store file ${path}: ${(cause as Error).message}`,
+        `Cannot create the directory ${dirname(path)} of ${storeName} file ${path}: ${(cause as Error).message}`,
         {
           cause,
           details: { operation: "open", path },
@@ -73,7 +75,7 @@ export function openDatabase(
   try {
     db = new Database(path);
   } catch (err) {
-    throw toStoreError(err, "open", path, busyTimeoutMs);
+    throw toStoreError(err, "open", path, busyTimeoutMs, storeName);
   }
   try {
     // busy_timeout first: switching to WAL may have to wait for another process's lock.
@@ -82,7 +84,7 @@ export function openDatabase(
     if (path !== MEMORY_PATH && mode !== "wal")
       logger.warn(
         { path, journalMode: mode },
-        "SQLite refused WAL mode for the run store; using its current journal mode",
+        `SQLite refused WAL mode for ${storeName}; using its current journal mode`,
       );
     // NORMAL (WAL): a commit is not fsynced, so a crash of this process loses nothing and the file stays
     // consistent, but a power loss or OS crash may undo the last commits (SQLite syncs at WAL checkpoints).
@@ -92,13 +94,13 @@ export function openDatabase(
     db.pragma("foreign_keys = ON");
   } catch (err) {
     db.close();
-    throw toStoreError(err, "open", path, busyTimeoutMs);
+    throw toStoreError(err, "open", path, busyTimeoutMs, storeName);
   }
   return { db, owned: true, path };
 }
 
 /** Accepts a caller's connection as it is configured (journal mode, timeouts and pragmas stay theirs). */
-function adopt(database: unknown): OpenedDatabase {
+function adopt(database: unknown, storeName: string): OpenedDatabase {
   const db = database as Partial<Database.Database> | null;
   if (
     typeof db !== "object" ||
@@ -106,9 +108,9 @@ function adopt(database: unknown): OpenedDatabase {
     typeof db.prepare !== "function" ||
     typeof db.transaction !== "function"
   ) {
-    throw configInvalid("SqliteRunStore database must be a better-sqlite3 Database");
+    throw configInvalid(`${storeName} database must be a better-sqlite3 Database`);
   }
-  if (db.open !== true) throw configInvalid(`SqliteRunStore database ${String(db.name)} is not open`);
-  if (db.readonly === true) throw configInvalid(`SqliteRunStore database ${String(db.name)} is read-only`);
+  if (db.open !== true) throw configInvalid(`${storeName} database ${String(db.name)} is not open`);
+  if (db.readonly === true) throw configInvalid(`${storeName} database ${String(db.name)} is read-only`);
   return { db: db as Database.Database, owned: false, path: String(db.name) };
 }

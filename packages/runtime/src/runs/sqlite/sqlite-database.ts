@@ -3,16 +3,27 @@
  * prepared statements, and running work on it. Every operation that reads and
  * then writes runs in one synchronous `BEGIN IMMEDIATE` transaction; database
  * failures surface as `STORE_UNAVAILABLE` naming the file, and every call
- * after `close` fails with `CLOSED`.
+ * after `close` fails with `CLOSED`. Other SQLite stores that share the run
+ * store's file (the account store) use it with their own schema and name.
  */
 import type Database from "better-sqlite3";
 import { RuntimeError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { OpenedDatabase } from "./open-database.js";
-import { migrate } from "./schema.js";
+import { migrate as migrateRunSchema } from "./schema.js";
 import { toStoreError } from "./sqlite-errors.js";
 
-/** The database of one `SqliteRunStore`. */
+/** The schema of the store using a {@link SqliteDatabase}, and its name in messages. */
+export interface SqliteSchema {
+  /** The store class named in errors, e.g. `SqliteRunStore`. */
+  readonly storeName: string;
+  /** Creates or migrates the store's tables (idempotent, safe when processes open the file at once). */
+  migrate(db: Database.Database, logger: Logger, path: string): unknown;
+}
+
+const RUN_STORE_SCHEMA: SqliteSchema = { storeName: "SqliteRunStore", migrate: migrateRunSchema };
+
+/** The database of one `SqliteRunStore` (or another SQLite store, by its {@link SqliteSchema}). */
 export class SqliteDatabase {
   /** The database file (absolute), `":memory:"`, or the caller's `database.name`. */
   readonly path: string;
@@ -27,6 +38,7 @@ export class SqliteDatabase {
    * Adopts the opened database and creates or migrates its schema.
    *
    * @param busyTimeoutMs - the timeout the store set on a database it opened.
+   * @param schema - the store's schema; default the run store's.
    * @throws RuntimeError `STORE_UNAVAILABLE` naming the path when the schema cannot be migrated
    *   (the database is closed again when the store opened it).
    */
@@ -34,27 +46,28 @@ export class SqliteDatabase {
     opened: OpenedDatabase,
     busyTimeoutMs: number,
     private readonly logger: Logger,
+    private readonly schema: SqliteSchema = RUN_STORE_SCHEMA,
   ) {
     this.db = opened.db;
     this.ownsDatabase = opened.owned;
     this.path = opened.path;
     this.busyTimeoutMs = opened.owned ? busyTimeoutMs : (this.db.pragma("busy_timeout", { simple: true }) as number);
     try {
-      migrate(this.db, logger, this.path);
+      schema.migrate(this.db, logger, this.path);
     } catch (err) {
       if (this.ownsDatabase) this.db.close();
-      throw toStoreError(err, "open", this.path, this.busyTimeoutMs);
+      throw toStoreError(err, "open", this.path, this.busyTimeoutMs, schema.storeName);
     }
   }
 
   /** Brings the schema to the current version (idempotent). */
   migrate(): void {
-    this.call("setup", () => migrate(this.db, this.logger, this.path));
+    this.call("setup", () => this.schema.migrate(this.db, this.logger, this.path));
   }
 
   /** Throws `CLOSED` after {@link SqliteDatabase.close}. */
   open(): void {
-    if (this.closed) throw new RuntimeError("CLOSED", "SqliteRunStore is closed");
+    if (this.closed) throw new RuntimeError("CLOSED", `${this.schema.storeName} is closed`);
   }
 
   /** Runs `body` in one `BEGIN IMMEDIATE` transaction (rolled back when it throws). */
@@ -68,7 +81,7 @@ export class SqliteDatabase {
     try {
       return body();
     } catch (err) {
-      throw toStoreError(err, operation, this.path, this.busyTimeoutMs);
+      throw toStoreError(err, operation, this.path, this.busyTimeoutMs, this.schema.storeName);
     }
   }
 

@@ -37,14 +37,21 @@ function hint(err: unknown, busyTimeoutMs: number): string {
  * @param operation - the store method, e.g. `admitRun`, or `open`.
  * @param path - the database file (named in the message).
  * @param busyTimeoutMs - the configured wait for locks, named when it ran out.
+ * @param storeName - the store class named in the message.
  */
-export function toStoreError(err: unknown, operation: string, path: string, busyTimeoutMs: number): RuntimeError {
+export function toStoreError(
+  err: unknown,
+  operation: string,
+  path: string,
+  busyTimeoutMs: number,
+  storeName = "SqliteRunStore",
+): RuntimeError {
   if (RuntimeError.isInstance(err)) return err;
   const code = sqliteCode(err);
   const message = err instanceof Error ? err.message : String(err);
   return new RuntimeError(
     "STORE_UNAVAILABLE",
-    `SqliteRunStore.${operation} failed on ${path}: ${message}${code ? ` [${code}]` : ""}${hint(err, busyTimeoutMs)}`,
+    `${storeName}.${operation} failed on ${path}: ${message}${code ? ` [${code}]` : ""}${hint(err, busyTimeoutMs)}`,
     {
       cause: err,
       details: { operation, path, ...(code ? { code } : {}) },

@@ -1,0 +1,169 @@
+/**
+ * The account-store kit's context: a fresh, empty store per test (created in
+ * `beforeEach`, closed and cleaned up in `afterEach`), input fixtures with
+ * unique ids, and the registration helper.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { ConformanceExpect, ConformanceRunner } from "@deerflow/kernel";
+import type { AccountStore, ApiKeyRecord, NewUser, SessionRecord } from "../../accounts/account-store.js";
+
+export { describeError, expectRuntimeError, ISO_UTC, settle } from "../run-store/context.js";
+
+/** What a store factory returns. */
+export interface AccountStoreHandle {
+  readonly store: AccountStore;
+  /** Called after the test, once the kit closed the store (drop schemas, delete files). */
+  readonly cleanup?: () => Promise<void>;
+}
+
+/** Creates an empty store (no users); called once per test. */
+export type MakeAccountStore = () => Promise<AccountStoreHandle>;
+
+/** Several stores over one shared, empty backend, each with its own connections (like separate server instances). */
+export interface AccountStoreInstances {
+  readonly stores: readonly AccountStore[];
+  readonly cleanup?: () => Promise<void>;
+}
+
+/** Creates `count` instances over one fresh, empty backend; called once per test. */
+export type MakeAccountStoreInstances = (count: number) => Promise<AccountStoreInstances>;
+
+/** The test functions the account-store kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
+export type AccountStoreRunner = ConformanceRunner<"beforeEach" | "afterEach">;
+
+/** The one argument of `accountStoreConformance`. */
+export interface AccountStoreConformanceOptions extends AccountStoreRunner {
+  /** Names the suite (`accountStoreConformance: <name>`). */
+  readonly name: string;
+  /** Creates an empty store; called once per test. */
+  readonly makeStore: MakeAccountStore;
+  /**
+   * When given, the race tests run a second time with their callers spread over
+   * two instances from this factory (for stores shared by many processes).
+   */
+  readonly makeInstances?: MakeAccountStoreInstances;
+  /** Multiplies every test timeout (slow CI, remote databases). Default 1. */
+  readonly timeoutScale?: number;
+}
+
+/** Test body; `stores` has one entry, or several for cross-instance runs. */
+type TestBody = (stores: readonly AccountStore[]) => Promise<void>;
+
+/** Registers one test of a group. */
+export type AddTest = (name: string, body: TestBody, timeoutMs?: number) => void;
+
+/**
+ * Registers a group of tests, each on fresh stores from `make`.
+ *
+ * @param runner - The injected test functions.
+ * @param name - The group (a `describe`).
+ * @param make - Creates the stores of one test.
+ * @param timeoutScale - Multiplies hook and test timeouts.
+ * @param register - Registers the tests.
+ */
+export function group(
+  runner: AccountStoreRunner,
+  name: string,
+  make: () => Promise<AccountStoreInstances>,
+  timeoutScale: number,
+  register: (test: AddTest, expect: ConformanceExpect) => void,
+): void {
+  const { describe, it, beforeEach, afterEach } = runner;
+  describe(name, () => {
+    let current: AccountStoreInstances | undefined;
+    beforeEach(async () => {
+      current = await make();
+    }, 60_000 * timeoutScale);
+    afterEach(async () => {
+      const done = current;
+      current = undefined;
+      if (!done) return;
+      for (const store of done.stores) await store.close();
+      await done.cleanup?.();
+    }, 60_000 * timeoutScale);
+    const test: AddTest = (testName, body, timeoutMs = 30_000) =>
+      it(
+        testName,
+        async () => {
+          if (!current) throw new Error(`the store of "${testName}" was not created (see the beforeEach error)`);
+          await body(current.stores);
+        },
+        timeoutMs * timeoutScale,
+      );
+    register(test, runner.expect);
+  });
+}
+
+/** Adapts a single-store factory to {@link group}. */
+export function single(makeStore: MakeAccountStore): () => Promise<AccountStoreInstances> {
+  return async () => {
+    const handle = await makeStore();
+    return handle.cleanup ? { stores: [handle.store], cleanup: handle.cleanup } : { stores: [handle.store] };
+  };
+}
+
+/** A unique email with a readable prefix (mixed case, to exercise normalisation). */
+export function email(prefix = "user"): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@Example.COM`;
+}
+
+/** A local user with a unique email; fields can be overridden. */
+export function newUser(overrides: Partial<NewUser> = {}): NewUser {
+  return {
+    email: email(),
+    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+    systemRole: "user",
+    ...overrides,
+  };
+}
+
+/** SHA-256 hex of fresh random bytes (a session id or key hash). */
+export function randomHash(): string {
+  return createHash("sha256").update(randomUUID()).digest("hex");
+}
+
+/** A session of `userId` valid for an hour from now; fields can be overridden. */
+export function newSession(userId: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const now = Date.now();
+  return {
+    sessionId: randomHash(),
+    userId,
+    tokenVersion: 0,
+    persistent: false,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + 3_600_000).toISOString(),
+    userAgent: "conformance/1.0",
+    ip: "203.0.113.7",
+    ...overrides,
+  };
+}
+
+/** An API key of `userId`; fields can be overridden. */
+export function newApiKey(userId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const keyHash = randomHash();
+  return {
+    keyId: `key-${randomUUID()}`,
+    userId,
+    name: "ci",
+    prefix: `df_${keyHash.slice(0, 8)}`,
+    keyHash,
+    createdAt: new Date().toISOString(),
+    expiresAt: null,
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** A login-failure key no other test uses. */
+export function failureKey(): string {
+  return `ip:198.51.100.${randomUUID()}`;
+}
+
+/** A fixed instant for counters driven by explicit `now` arguments. */
+export const BASE_TIME = Date.parse("2030-01-01T00:00:00.000Z");
+
+/** `BASE_TIME + ms` as a Date. */
+export function at(ms: number): Date {
+  return new Date(BASE_TIME + ms);
+}
