@@ -1,6 +1,7 @@
 /**
  * `@deerflow/gateway/testing`: the conformance kit for `AuthorizationProvider`
- * implementations. The kit registers its suite with the test functions it is given
+ * implementations, and a local OpenID Connect provider ({@link startFakeOidcIssuer})
+ * to test SSO login against. The kit registers its suite with the test functions it is given
  * (vitest's or jest's `describe`, `it`, `expect`, or `nodeTestRunner(nodeTest)` for
  * `node:test`); no test framework is imported.
  *
@@ -21,3 +22,10 @@ export {
   type ConformanceRunner,
   type NodeTestModule,
 } from "@deerflow/kernel";
+export {
+  startFakeOidcIssuer,
+  type FakeOidcIssuer,
+  type FakeOidcTampering,
+  type FakeOidcUser,
+  type FakeTokenRequest,
+} from "./fake-oidc-issuer.js";

@@ -1,7 +1,7 @@
 import { silentLogger } from "@deerflow/kernel";
 import * as client from "openid-client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeOidcIssuer, type FakeOidcIssuer } from "../../../test/support/fake-oidc-issuer.js";
+import { startFakeOidcIssuer, type FakeOidcIssuer } from "../../testing/fake-oidc-issuer.js";
 import { GatewayError } from "../../errors.js";
 import { OidcLoginError } from "./oidc-login-error.js";
 import type { OidcProviderOptions } from "./oidc-options.js";

@@ -40,9 +40,13 @@ export function oidcStateCookieName(provider: string): string {
   return `${OIDC_STATE_COOKIE_PREFIX}${provider}`;
 }
 
-/** The cookie path: only the provider's callback ever receives it. */
-export function oidcStateCookiePath(apiPrefix: string, provider: string): string {
-  return `${apiPrefix}/v1/auth/callback/${provider}`;
+/**
+ * The provider's callback path, also the state cookie's path (only the callback ever receives it).
+ *
+ * @param authPrefix - the auth routes' prefix (`/api/v1/auth`).
+ */
+export function oidcStateCookiePath(authPrefix: string, provider: string): string {
+  return `${authPrefix}/callback/${provider}`;
 }
 
 function mac(key: Uint8Array, payload: string): Buffer {

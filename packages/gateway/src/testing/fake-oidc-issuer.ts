@@ -1,5 +1,6 @@
 /**
- * A local OpenID Connect provider for tests: a node:http server with discovery,
+ * A local OpenID Connect provider for tests (of the gateway, the server, or a
+ * deployment's SSO settings): a node:http server with discovery,
  * JWKS, an `/authorize` that approves at once (redirecting back with a code and
  * the state), a `/token` endpoint that checks the client's credentials, the
  * redirect URI and the PKCE verifier and signs an RS256 id_token with `jose`,
@@ -84,9 +85,17 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /**
- * Starts a fake provider on 127.0.0.1 (random port).
+ * Starts a fake provider on 127.0.0.1 (random port). Point a provider's `issuer`
+ * at {@link FakeOidcIssuer.issuer} (plain http is accepted on loopback) and
+ * follow the redirects by hand.
  *
  * @param options - the registered client (`clientId`, `clientSecret`) and the first user.
+ * @example
+ * ```ts
+ * const idp = await startFakeOidcIssuer({ user: { sub: "u1", email: "ada@example.com", email_verified: true } });
+ * idp.tamper = { nonce: "forged" }; // the next id_token carries another nonce
+ * await idp.close();
+ * ```
  */
 export async function startFakeOidcIssuer(
   options: { clientId?: string; clientSecret?: string; user?: FakeOidcUser } = {},
