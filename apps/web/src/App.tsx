@@ -4,7 +4,7 @@
  * until someone is signed in and a user menu after; without, the API-key prompt
  * when the server requires a key; and the current page.
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { ApiKeyPrompt } from "./components/ApiKeyPrompt";
 import { UserMenu } from "./components/UserMenu";
 import { errorText } from "./lib/api";
@@ -12,8 +12,6 @@ import { setApiKey, useAuth } from "./lib/auth";
 import { Link, navigate, parseRoute, usePathname, type Route } from "./lib/router";
 import { refreshSession, setAccountsMode, useSession, type Me } from "./lib/session";
 import type { ServerInfo } from "./lib/types";
-import { AccountPage } from "./pages/AccountPage";
-import { AgentsPage } from "./pages/AgentsPage";
 import { ChatPage } from "./pages/ChatPage";
 import { FilesPage } from "./pages/FilesPage";
 import { LoginPage } from "./pages/LoginPage";
@@ -21,7 +19,11 @@ import { McpPage } from "./pages/McpPage";
 import { MemoryPage } from "./pages/MemoryPage";
 import { SkillsPage } from "./pages/SkillsPage";
 import { ThreadsPage } from "./pages/ThreadsPage";
-import { UsersPage } from "./pages/UsersPage";
+
+// Pages most visits never open load on demand (their own chunks; the first page stays small).
+const AccountPage = lazy(() => import("./pages/AccountPage").then((m) => ({ default: m.AccountPage })));
+const AgentsPage = lazy(() => import("./pages/AgentsPage").then((m) => ({ default: m.AgentsPage })));
+const UsersPage = lazy(() => import("./pages/UsersPage").then((m) => ({ default: m.UsersPage })));
 
 const NAV: ReadonlyArray<{ page: Route["page"]; to: string; label: string }> = [
   { page: "chat", to: "/chat", label: "Chat" },
@@ -54,6 +56,13 @@ function useServerInfo(): { info: ServerInfo | null; error: string | null } {
       .catch((err: unknown) => setError(errorText(err)));
   }, []);
   return { info, error };
+}
+
+/** Focuses the page's heading, waiting a few frames for a page whose code is still loading. */
+function focusHeading(frames: number): void {
+  const heading = document.querySelector<HTMLElement>("main h1");
+  if (heading !== null) heading.focus();
+  else if (frames > 0) requestAnimationFrame(() => focusHeading(frames - 1));
 }
 
 /** A page that needs accounts, on a server without them. */
@@ -133,7 +142,7 @@ export function App() {
       firstPage.current = false;
       return;
     }
-    document.querySelector<HTMLElement>("main h1")?.focus();
+    focusHeading(30);
   }, [route.page, label, needLogin]);
 
   return (
@@ -202,7 +211,9 @@ export function App() {
         ) : (info === null && error === null) || (accounts && me === null) ? (
           <p className="muted">Loading…</p>
         ) : (
-          <Page route={route} me={me} />
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <Page route={route} me={me} />
+          </Suspense>
         )}
       </main>
     </>
