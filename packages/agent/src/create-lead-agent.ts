@@ -13,6 +13,10 @@ import { createDescribeSkillTool, createSkillManageTool } from "@deerflow/skills
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createAgent, type ReactAgent } from "langchain";
 import { buildLeadChain } from "./chain/lead-chain.js";
+import { DEFAULT_WEBHOOK_CHANNELS } from "./custom-agents/custom-agents-options.js";
+import { resolveCustomAgentsOnRuns } from "./custom-agents/run-entry.js";
+import { SETUP_AGENT_TOOL_NAME, createSetupAgentTool } from "./custom-agents/setup-agent-tool.js";
+import { UPDATE_AGENT_TOOL_NAME, createUpdateAgentTool } from "./custom-agents/update-agent-tool.js";
 import { callGraphDirectly, middlewareStatesAreEmpty } from "./internal/call-graph-directly.js";
 import { silentLogger } from "./logger.js";
 import type { ToolFilter } from "./middleware/run-tools.js";
@@ -105,6 +109,24 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   if (options.skills?.skillManage !== undefined)
     lead.push(createSkillManageTool(options.skills.skillManage, { logger }));
   const subagents = options.subagents;
+  const customAgents = options.customAgents;
+  if (customAgents !== undefined) {
+    // Registered once; offered per run: setup_agent in bootstrap runs, update_agent in a custom agent's runs.
+    // tool() over a JSON Schema types as DynamicTool | DynamicStructuredTool; both are structured tools at runtime.
+    lead.push(
+      createSetupAgentTool(customAgents, logger) as unknown as StructuredToolInterface,
+      createUpdateAgentTool(customAgents, (name) => models.has(name), logger) as unknown as StructuredToolInterface,
+    );
+    const webhooks = customAgents.webhookChannels ?? DEFAULT_WEBHOOK_CHANNELS;
+    toolFilters.push((run) => (run.isBootstrap === true ? [] : [SETUP_AGENT_TOOL_NAME]));
+    toolFilters.push((run) =>
+      run.customAgent?.name !== undefined &&
+      run.isBootstrap !== true &&
+      !(run.channelName !== undefined && webhooks.includes(run.channelName))
+        ? []
+        : [UPDATE_AGENT_TOOL_NAME],
+    );
+  }
 
   const prompt = createRunPromptBuilder({
     agentName: options.prompt?.agentName ?? "DeerFlow",
@@ -152,5 +174,7 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   // Runs skip LangChain's per-call read of the thread's state for middleware defaults (see
   // call-graph-directly.ts) unless a middleware's own state schema has a default to add.
   const compiled = (await middlewareStatesAreEmpty(middleware)) ? callGraphDirectly(configured) : configured;
-  return sessions === undefined ? compiled : releaseSandboxesAfterRuns(compiled, sessions);
+  const released = sessions === undefined ? compiled : releaseSandboxesAfterRuns(compiled, sessions);
+  // Outermost: a run naming an unknown agent fails before it leases a sandbox.
+  return customAgents === undefined ? released : resolveCustomAgentsOnRuns(released, customAgents);
 }

@@ -40,7 +40,13 @@ export {
   sniffImageMime,
   type ImageCheck,
 } from "./middleware/view-image/view-image-tool.js";
-export { readRunOptions, type RunConfigLike, type RunOptions } from "./run/run-options.js";
+export {
+  readRunOptions,
+  CUSTOM_AGENT_CONFIG_KEY,
+  type RunConfigLike,
+  type RunCustomAgent,
+  type RunOptions,
+} from "./run/run-options.js";
 
 // Custom agents
 export {
@@ -67,6 +73,21 @@ export {
   type FileAgentStoreOptions,
 } from "./custom-agents/file-agent-store.js";
 export { StoreAgentStore, type StoreAgentStoreOptions } from "./custom-agents/store-agent-store.js";
+export {
+  DEFAULT_AGENT_USER_ID,
+  DEFAULT_BOOTSTRAP_SKILLS,
+  DEFAULT_WEBHOOK_CHANNELS,
+  type AgentChangeEvent,
+  type LeadCustomAgents,
+} from "./custom-agents/custom-agents-options.js";
+export { resolveRunCustomAgent, unknownRunAgentText } from "./custom-agents/run-entry.js";
+export { escapeElementText, selfUpdateSection, soulSection } from "./custom-agents/custom-agent-prompt.js";
+export { createSetupAgentTool, SETUP_AGENT_TEXTS, SETUP_AGENT_TOOL_NAME } from "./custom-agents/setup-agent-tool.js";
+export {
+  createUpdateAgentTool,
+  UPDATE_AGENT_TEXTS,
+  UPDATE_AGENT_TOOL_NAME,
+} from "./custom-agents/update-agent-tool.js";
 
 // The chain
 export { LEAD_CHAIN, buildLeadChain, type LeadChainEntry, type LeadChainParts } from "./chain/lead-chain.js";

@@ -10,6 +10,7 @@ import type { SubagentRegistry } from "@deerflow/subagents";
 import type { DynamicTool, StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { AgentMiddleware } from "langchain";
+import type { LeadCustomAgents } from "./custom-agents/custom-agents-options.js";
 import type { Logger } from "./logger.js";
 import type { LoopDetectionOptions } from "./middleware/loop-detection/loop-detection.js";
 import type { LlmErrorHandlingOptions } from "./middleware/llm-error-handling/llm-error-handling.js";
@@ -152,5 +153,10 @@ export interface LeadAgentOptions {
    */
   readonly recursionLimit?: number;
   readonly middleware?: LeadMiddlewareOptions;
+  /**
+   * Per-user custom agents (a run's `agent_name` selects one: its SOUL.md, model, tool groups, skills)
+   * and the `setup_agent` / `update_agent` tools. Default none: `agent_name` only names a memory bucket.
+   */
+  readonly customAgents?: LeadCustomAgents;
   readonly logger?: Logger;
 }

@@ -86,18 +86,27 @@ export class RunModels {
   async resolve(run: RunOptions): Promise<RunModel> {
     const name = this.nameFor(run);
     const profile = this.#resolver.profile?.(name);
-    if (profile === undefined || this.#resolver.variant === undefined) return { name, model: await this.get(name) };
-    const request = {
-      ...(run.thinkingEnabled === undefined ? {} : { thinkingEnabled: run.thinkingEnabled }),
-      ...(run.reasoningEffort === undefined ? {} : { reasoningEffort: run.reasoningEffort }),
-    };
-    const thinking = resolveRunThinking(profile, request);
-    if (thinking.thinkingRefused) this.#warnNoThinking(run, name);
-    if (Object.keys(thinking.fields).length === 0) return { name, model: await this.get(name) };
-    const key = `${name}\u0000${JSON.stringify(thinking.fields)}`;
+    const variant = this.#resolver.variant?.bind(this.#resolver);
+    if (variant === undefined) return { name, model: await this.get(name) };
+    let fields: Record<string, unknown> = {};
+    if (profile !== undefined) {
+      const request = {
+        ...(run.thinkingEnabled === undefined ? {} : { thinkingEnabled: run.thinkingEnabled }),
+        ...(run.reasoningEffort === undefined ? {} : { reasoningEffort: run.reasoningEffort }),
+      };
+      const thinking = resolveRunThinking(profile, request);
+      if (thinking.thinkingRefused) this.#warnNoThinking(run, name);
+      fields = { ...thinking.fields };
+    }
+    // A custom agent's model_settings override the model's profile (LangChain's constructor names).
+    const settings = run.customAgent?.modelSettings;
+    if (settings?.temperature !== undefined) fields["temperature"] = settings.temperature;
+    if (settings?.maxTokens !== undefined) fields["maxTokens"] = settings.maxTokens;
+    if (Object.keys(fields).length === 0) return { name, model: await this.get(name) };
+    const key = `${name}\u0000${JSON.stringify(fields)}`;
     let pending = this.#variants.get(key);
     if (pending === undefined) {
-      pending = this.#resolver.variant(name, thinking.fields);
+      pending = variant(name, fields);
       this.#variants.set(key, pending);
       pending.catch(() => this.#variants.delete(key));
     }

@@ -24,6 +24,10 @@ export interface LeadPromptOptions {
   readonly subagentSection?: string;
   /** Extra text appended at the end (operator instructions). */
   readonly extra?: string;
+  /** The `<soul>` block (`soulSection`), after the role. */
+  readonly soul?: string;
+  /** A custom agent's `<self_update>` block (`selfUpdateSection`), after the soul. */
+  readonly selfUpdate?: string;
 }
 
 /**
@@ -42,6 +46,8 @@ export function buildLeadSystemPrompt(options: LeadPromptOptions): string {
   const subagents = options.subagentSection !== undefined && options.subagentSection !== "";
   const sections = [
     roleSection(options.agentName),
+    ...(options.soul !== undefined && options.soul !== "" ? [options.soul] : []),
+    ...(options.selfUpdate !== undefined && options.selfUpdate !== "" ? [options.selfUpdate] : []),
     thinkingStyleSection(subagents),
     CLARIFICATION_SECTION,
     ...(skills ? [options.skillsSection as string] : []),

@@ -5,8 +5,10 @@
  * its `max_concurrent_subagents` — are applied per model call, and each
  * distinct prompt is built once and kept.
  */
+import { createHash } from "node:crypto";
 import { LruCache } from "@deerflow/kernel";
 import { renderSubagentSection, type SubagentRegistry } from "@deerflow/subagents";
+import { selfUpdateSection, soulSection } from "../custom-agents/custom-agent-prompt.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { SkillPromptView } from "../skills/skill-prompt-view.js";
 import { buildLeadSystemPrompt } from "./lead-prompt.js";
@@ -42,10 +44,18 @@ export type RunPromptBuilder = (run: RunOptions) => Promise<string>;
 export function createRunPromptBuilder(parts: RunPromptParts): RunPromptBuilder {
   const cache = new LruCache<string, string>(CACHED_PROMPTS);
   return async (run) => {
-    const section = parts.skills === undefined ? undefined : await parts.skills.section();
+    // A custom agent (or the default SOUL.md) as resolved when the run started.
+    const custom = run.customAgent;
+    const section = parts.skills === undefined ? undefined : await parts.skills.section(custom?.skills);
     const subagents = parts.subagents !== undefined && run.subagentEnabled !== false ? parts.subagents : undefined;
     const maxConcurrent = run.maxConcurrentSubagents ?? subagents?.maxConcurrent;
-    const key = `${section?.signature ?? "-"}|${subagents === undefined ? "-" : `${maxConcurrent ?? ""}`}`;
+    const soul = soulSection(custom?.soul);
+    const selfUpdate = custom?.name !== undefined && run.isBootstrap !== true ? selfUpdateSection(custom.name) : "";
+    const agentKey =
+      soul === "" && selfUpdate === ""
+        ? "-"
+        : createHash("sha256").update(soul).update("\u0000").update(selfUpdate).digest("base64url");
+    const key = `${section?.signature ?? "-"}|${subagents === undefined ? "-" : `${maxConcurrent ?? ""}`}|${agentKey}`;
     const cached = cache.get(key);
     if (cached !== undefined) return cached;
     const prompt = buildLeadSystemPrompt({
@@ -63,6 +73,8 @@ export function createRunPromptBuilder(parts: RunPromptParts): RunPromptBuilder 
             }),
           }),
       ...(parts.extraInstructions === undefined ? {} : { extra: parts.extraInstructions }),
+      soul,
+      selfUpdate,
     });
     cache.set(key, prompt);
     return prompt;

@@ -37,7 +37,33 @@ export interface RunOptions {
   readonly reasoningEffort?: string;
   /** `tool_groups`: a whitelist of configured tool groups for this run (read by the host's `toolFilters`); absent: all. */
   readonly toolGroups?: readonly string[];
+  /** `agent_name`: the custom agent the run is (as given; the agent's entry lowercases it). */
+  readonly agentName?: string;
+  /** `is_bootstrap`: the agent-creator flow (only the bootstrap skills, plus `setup_agent`). */
+  readonly isBootstrap?: boolean;
+  /** `channel_name`: the IM channel the run came from (`update_agent` is withheld on webhook channels). */
+  readonly channelName?: string;
+  /**
+   * The custom agent as resolved when the run started (its SOUL.md, skills whitelist, model settings),
+   * written by the agent's entry under `configurable.__deerflow_custom_agent`; never read from `context`.
+   */
+  readonly customAgent?: RunCustomAgent;
 }
+
+/** What a run knows of its custom agent (or of the default agent's SOUL.md). */
+export interface RunCustomAgent {
+  /** The agent's lowercase name; absent for the default agent. */
+  readonly name?: string;
+  /** SOUL.md (the agent's, or the default one), when there is one. */
+  readonly soul?: string;
+  /** Skills whitelist; absent: all enabled skills. */
+  readonly skills?: readonly string[];
+  /** Sampling overrides (LangChain names) layered on the run's model. */
+  readonly modelSettings?: { readonly temperature?: number; readonly maxTokens?: number };
+}
+
+/** The `configurable` key the agent's entry writes the resolved custom agent under (`__`: kept out of checkpoint metadata). */
+export const CUSTOM_AGENT_CONFIG_KEY = "__deerflow_custom_agent";
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
@@ -85,5 +111,13 @@ export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
   if (reasoningEffort !== undefined) options.reasoningEffort = reasoningEffort;
   const toolGroups = pick("tool_groups");
   if (Array.isArray(toolGroups) && toolGroups.every((g) => typeof g === "string")) options.toolGroups = toolGroups;
+  const agentName = text(pick("agent_name"));
+  if (agentName !== undefined) options.agentName = agentName;
+  const isBootstrap = flag("is_bootstrap");
+  if (isBootstrap !== undefined) options.isBootstrap = isBootstrap;
+  const channelName = text(pick("channel_name"));
+  if (channelName !== undefined) options.channelName = channelName;
+  const customAgent = configurable?.[CUSTOM_AGENT_CONFIG_KEY];
+  if (typeof customAgent === "object" && customAgent !== null) options.customAgent = customAgent as RunCustomAgent;
   return options;
 }

@@ -27,10 +27,15 @@ export class SkillPromptView {
     return (this.#skills.promptMode ?? "auto") !== "full";
   }
 
-  /** The section for the catalog as it is now. */
-  async section(): Promise<RenderedSkillSection> {
+  /**
+   * The section for the catalog as it is now.
+   *
+   * @param allow - a whitelist of skill names (a custom agent's `skills`); absent: every skill
+   */
+  async section(allow?: readonly string[]): Promise<RenderedSkillSection> {
     const skills = this.#skills;
-    const section = renderSkillSection(await skills.source.list(), {
+    const listed = await skills.source.list();
+    const section = renderSkillSection(allow === undefined ? listed : listed.filter((s) => allow.includes(s.name)), {
       containerBase: this.containerBase,
       mode: skills.promptMode ?? "auto",
       selfEvolution: skills.skillManage !== undefined,

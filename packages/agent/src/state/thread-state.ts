@@ -38,6 +38,7 @@ export function mergeArtifacts(
 const isSandboxValue = (v: unknown): v is SandboxStateValue | undefined =>
   v === undefined ||
   (typeof v === "object" && v !== null && typeof (v as { sandbox_id?: unknown }).sandbox_id === "string");
+const isOptionalText = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";
 const isPathList = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === "string");
 const pathList = valueSchema<string[]>({ type: "array", items: { type: "string" } }, isPathList, () => []);
 
@@ -50,6 +51,8 @@ export const LeadAgentState = new StateSchema({
   artifacts: new ReducedValue(pathList, { inputSchema: pathList, reducer: mergeArtifacts }),
   // TitleMiddleware's channel (a middleware's own StateSchema would be parsed with zod).
   title: titleStateField,
+  // setup_agent's record of the custom agent a bootstrap run created (DeerFlow's `created_agent_name`).
+  created_agent_name: valueSchema<string | undefined>({ type: "string" }, isOptionalText),
   // PlanModeMiddleware's and TokenUsageMiddleware's channels (created with declareState: false).
   ...PlanModeState.fields,
   ...TokenUsageState.fields,
