@@ -188,6 +188,11 @@ export {
 } from "./middleware/guardrails/guardrail.js";
 export { AllowlistProvider, type AllowlistProviderOptions } from "./middleware/guardrails/allowlist-provider.js";
 export {
+  createToolAuthorizationMiddleware,
+  type ToolAuthorizationOptions,
+} from "./middleware/authorization/tool-authorization.js";
+export type { ToolAuthorizationSubject, ToolAuthorizer } from "./middleware/authorization/tool-authorizer.js";
+export {
   isGuardrailProvider,
   GUARDRAIL_PROVIDER_SHAPE,
   type GuardrailDecision,

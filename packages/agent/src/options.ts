@@ -19,6 +19,7 @@ import type { SummarizationOptions } from "./middleware/summarization/summarizat
 import type { TokenBudgetOptions } from "./middleware/token-budget/token-budget.js";
 import type { ToolOutputBudgetOptions } from "./middleware/tool-output-budget/tool-output-budget.js";
 import type { GuardrailOptions } from "./middleware/guardrails/guardrail.js";
+import type { ToolAuthorizationOptions } from "./middleware/authorization/tool-authorization.js";
 import type { InputSanitizationOptions } from "./middleware/sanitization/input-sanitization.js";
 import type { PlanModeMiddlewareOptions } from "./middleware/plan-mode/plan-mode-middleware.js";
 import type { TitleMiddlewareOptions } from "./middleware/title/title-middleware.js";
@@ -70,6 +71,12 @@ export interface LeadMiddlewareOptions {
    * (`require_approval`: tools that wait for a human decision; default none).
    */
   readonly guardrails?: Omit<Partial<GuardrailOptions>, "logger"> & { readonly requireApproval?: readonly string[] };
+  /**
+   * `AuthorizationMiddleware` (`authorization:`, lead and subagents): `authorizer` (the role policy; none =
+   * no checks), `failClosed` (true), `defaultRole` (`user`: the role of runs without `configurable.user_role`).
+   * Each model call is offered only the tools the run's role may use; a call to another is refused.
+   */
+  readonly authorization?: Omit<ToolAuthorizationOptions, "logger">;
   /**
    * `LoopDetectionMiddleware` (`loop_detection:`): `enabled` (true), `warnThreshold` (3), `hardLimit` (5),
    * `windowSize` (20), `toolFreqWarn` (30), `toolFreqHardLimit` (50), `toolFreqOverrides`.

@@ -79,7 +79,7 @@ export interface SubagentResult {
 
 /**
  * The run a task works for, carried into the subagent's run config as
- * `configurable.thread_id`, `user_id` and `run_id`, so the subagent's tools and
+ * `configurable.thread_id`, `user_id`, `user_role` and `run_id`, so the subagent's tools and
  * middleware resolve the same per-thread resources (its sandbox, its outputs
  * folder) as the lead. With a scope the subagent's run carries these keys only:
  * none of the lead's checkpoint coordinates, so it never writes into the
@@ -88,6 +88,8 @@ export interface SubagentResult {
 export interface SubagentRunScope {
   readonly threadId?: string;
   readonly userId?: string;
+  /** The role the lead's run was authenticated with (`configurable.user_role`): the subagent's tools are checked against it. */
+  readonly userRole?: string;
   /**
    * The subagent run's id. Give it one of its own (not the lead's), so whatever
    * is held per run, like a sandbox lease, is held and released per task.

@@ -59,6 +59,7 @@ import { createSandboxMiddleware } from "../middleware/sandbox.js";
 import { createRunSubagentLimitMiddleware } from "../middleware/subagent-limit.js";
 import { createToolErrorMiddleware } from "../middleware/tool-errors.js";
 import { createGuardrailMiddleware } from "../middleware/guardrails/guardrail.js";
+import { createToolAuthorizationMiddleware } from "../middleware/authorization/tool-authorization.js";
 import { createHumanApprovalMiddleware } from "../middleware/human-approval/human-approval.js";
 import { createReadBeforeWriteMiddleware } from "../middleware/read-before-write/read-before-write.js";
 import { createInputSanitizationMiddleware } from "../middleware/sanitization/input-sanitization.js";
@@ -134,6 +135,15 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   },
   // Tools resolved per model call (MCP servers: the set follows extensions_config.json without recompiling).
   { name: "McpToolsMiddleware", create: ({ options }) => options.mcpTools },
+  // authorization: (DeerFlow's two layers): inside the MCP tools, so the role filters what they add too; its
+  // refusal of a denied call comes before the guardrail provider, which then never sees it.
+  {
+    name: "AuthorizationMiddleware",
+    create: ({ options, logger }) =>
+      options.authorization === undefined
+        ? undefined
+        : createToolAuthorizationMiddleware({ ...options.authorization, logger }),
+  },
   // DeerFlow row 5 (lead only): announces the last message's uploads; checks them in the thread's sandbox.
   {
     name: "UploadsMiddleware",

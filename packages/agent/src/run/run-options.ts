@@ -23,6 +23,11 @@ export interface RunOptions {
    * authenticated caller (never from a request body); `context.user_id` is not read.
    */
   readonly userId?: string;
+  /**
+   * `configurable.user_role`: the role `authorization:` checks tools against. Set by the gateway from
+   * the authenticated caller, like `user_id` (a body naming another role is refused); never read from `context`.
+   */
+  readonly userRole?: string;
   /** `model_name` (or `model`): one of the configured models; unknown names fall back to the default. */
   readonly modelName?: string;
   /** `subagent_enabled`: `false` removes `task` for this run. */
@@ -98,6 +103,8 @@ export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
   if (threadId !== undefined) options.threadId = threadId;
   if (runId !== undefined) options.runId = runId;
   if (userId !== undefined) options.userId = userId;
+  const userRole = text(configurable?.["user_role"]);
+  if (userRole !== undefined) options.userRole = userRole;
   if (modelName !== undefined) options.modelName = modelName;
   const subagentEnabled = flag("subagent_enabled");
   if (subagentEnabled !== undefined) options.subagentEnabled = subagentEnabled;

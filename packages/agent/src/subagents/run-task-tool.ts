@@ -127,6 +127,7 @@ export function createRunTaskTool(options: RunTaskToolOptions) {
         scope: {
           ...(run.threadId === undefined ? {} : { threadId: run.threadId }),
           ...(run.userId === undefined ? {} : { userId: run.userId }),
+          ...(run.userRole === undefined ? {} : { userRole: run.userRole }),
           runId: subagentRunId(run.runId, taskId),
         },
       };

@@ -44,6 +44,7 @@ describe("SUBAGENT_CHAIN", () => {
       "ToolOutputBudgetMiddleware",
       "ToolResultSanitizationMiddleware",
       "McpToolsMiddleware",
+      "AuthorizationMiddleware",
       "SandboxMiddleware",
       "DanglingToolCallMiddleware",
       "LlmErrorHandlingMiddleware",

@@ -6,7 +6,7 @@
  *
  * Selected: tool-error handling, input sanitisation, the tool-output budget,
  * tool-result sanitisation, the MCP tools (the lead's toolset, restricted: see
- * below), the sandbox (the subagent's run holds its own lease
+ * below), tool authorization (the lead's role), the sandbox (the subagent's run holds its own lease
  * on the thread's sandbox session: the same sandbox as the lead), dangling
  * tool calls, LLM error handling (retries, circuit breaker, fallback models),
  * the guardrail provider and read-before-write (DeerFlow's rows 4 thread data,
@@ -55,6 +55,8 @@ export const SUBAGENT_ENTRY_NAMES: ReadonlySet<string> = new Set([
   "ToolOutputBudgetMiddleware",
   "ToolResultSanitizationMiddleware",
   "McpToolsMiddleware",
+  // The lead's role holds for its subagents (their run carries configurable.user_role).
+  "AuthorizationMiddleware",
   "SandboxMiddleware",
   "DanglingToolCallMiddleware",
   "LlmErrorHandlingMiddleware",

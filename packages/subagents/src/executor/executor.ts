@@ -286,6 +286,7 @@ function runConfigurable(scope: SubagentRunScope): Record<string, string> {
   const configurable: Record<string, string> = {};
   if (scope.threadId !== undefined) configurable["thread_id"] = scope.threadId;
   if (scope.userId !== undefined) configurable["user_id"] = scope.userId;
+  if (scope.userRole !== undefined) configurable["user_role"] = scope.userRole;
   if (scope.runId !== undefined) configurable["run_id"] = scope.runId;
   return configurable;
 }
