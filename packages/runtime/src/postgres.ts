@@ -10,3 +10,8 @@ export {
   type PostgresRunStoreOptions,
 } from "./runs/postgres/postgres-run-store.js";
 export { PostgresGraphStore, type PostgresGraphStoreOptions } from "./graph-store/postgres-graph-store.js";
+export {
+  PostgresAccountStore,
+  type PostgresAccountStoreConnection,
+  type PostgresAccountStoreOptions,
+} from "./accounts/postgres/postgres-account-store.js";

@@ -29,11 +29,14 @@ export interface PgDatabaseOptions {
   readonly logger: Logger;
   /** The store's schema, named in the log of an idle connection's failure. */
   readonly schema: string;
+  /** The store class named in errors and logs. Default `PostgresRunStore`. */
+  readonly storeName?: string;
 }
 
-/** The pool of one `PostgresRunStore`, with retries and the closed state. */
+/** The pool of one `PostgresRunStore` (or another PostgreSQL store), with retries and the closed state. */
 export class PgDatabase {
   private readonly pool: Pool;
+  private readonly storeName: string;
   private readonly ownsPool: boolean;
   private readonly maxAttempts: number;
   private readonly logger: Logger;
@@ -42,6 +45,7 @@ export class PgDatabase {
   constructor(options: PgDatabaseOptions) {
     this.maxAttempts = options.maxAttempts;
     this.logger = options.logger;
+    this.storeName = options.storeName ?? "PostgresRunStore";
     const { connection } = options;
     if ("pool" in connection) {
       this.pool = connection.pool;
@@ -56,8 +60,8 @@ export class PgDatabase {
       // An idle client whose server went away emits `error` on the pool; without a listener that would crash the process.
       this.pool.on("error", (err) =>
         this.logger.warn(
-          { err: err.message, schema: options.schema },
-          "idle PostgreSQL connection of the run store failed",
+          { err: err.message, schema: options.schema, store: this.storeName },
+          "idle PostgreSQL connection of the store failed",
         ),
       );
     }
@@ -81,7 +85,7 @@ export class PgDatabase {
           await this.backoff(operation, attempt, err);
           continue;
         }
-        throw toStoreError(err, operation);
+        throw toStoreError(err, operation, this.storeName);
       }
       let committing = false;
       try {
@@ -111,6 +115,7 @@ export class PgDatabase {
         throw toStoreError(
           err,
           committing && broken ? `${operation} (connection lost during COMMIT: outcome unknown)` : operation,
+          this.storeName,
         );
       }
     }
@@ -127,7 +132,7 @@ export class PgDatabase {
           await this.backoff(operation, attempt, err);
           continue;
         }
-        throw toStoreError(err, operation);
+        throw toStoreError(err, operation, this.storeName);
       }
     }
   }
@@ -140,7 +145,7 @@ export class PgDatabase {
   }
 
   private open(): void {
-    if (this.closed) throw new RuntimeError("CLOSED", "PostgresRunStore is closed");
+    if (this.closed) throw new RuntimeError("CLOSED", `${this.storeName} is closed`);
   }
 
   private async backoff(operation: string, attempt: number, err: unknown): Promise<void> {
@@ -151,8 +156,9 @@ export class PgDatabase {
         attempt,
         err: err instanceof Error ? err.message : String(err),
         code: (err as { code?: unknown }).code,
+        store: this.storeName,
       },
-      "run store operation failed; retrying",
+      "store operation failed; retrying",
     );
     await new Promise((resolve) => setTimeout(resolve, delay));
     this.open();

@@ -58,16 +58,17 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
 
 /**
  * Wraps a failure of the database in `STORE_UNAVAILABLE`, keeping the cause and
- * naming the operation; a {@link RuntimeError} passes through unchanged.
+ * naming the operation (and the store, default `PostgresRunStore`); a
+ * {@link RuntimeError} passes through unchanged.
  */
-export function toStoreError(err: unknown, operation: string): RuntimeError {
+export function toStoreError(err: unknown, operation: string, storeName = "PostgresRunStore"): RuntimeError {
   if (RuntimeError.isInstance(err)) return err;
   const code = codeOf(err);
   const message = err instanceof Error ? err.message : String(err);
   const hint = code === "42P01" || code === "3F000" ? " (did you call setup()?)" : "";
   return new RuntimeError(
     "STORE_UNAVAILABLE",
-    `PostgresRunStore.${operation} failed: ${message}${code ? ` [${code}]` : ""}${hint}`,
+    `${storeName}.${operation} failed: ${message}${code ? ` [${code}]` : ""}${hint}`,
     {
       cause: err,
       details: { operation, ...(code ? { code } : {}) },

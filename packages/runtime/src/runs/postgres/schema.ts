@@ -18,11 +18,11 @@ const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
  * @throws RuntimeError `CONFIG_INVALID` unless the name is a lowercase identifier
  *   (`[a-z_][a-z0-9_]*`, at most 63 characters).
  */
-export function quoteSchema(schema: unknown): string {
+export function quoteSchema(schema: unknown, storeName = "PostgresRunStore"): string {
   if (typeof schema !== "string" || !SAFE_IDENTIFIER.test(schema)) {
     throw new RuntimeError(
       "CONFIG_INVALID",
-      `PostgresRunStore schema must match ${SAFE_IDENTIFIER.source}, got ${JSON.stringify(schema) ?? String(schema)}`,
+      `${storeName} schema must match ${SAFE_IDENTIFIER.source}, got ${JSON.stringify(schema) ?? String(schema)}`,
       {
         details: { schema },
       },
@@ -86,8 +86,12 @@ const MIGRATIONS: readonly Migration[] = [
 /** Newest schema version this code knows. */
 const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
-/** First key of the advisory lock that serialises `setup()`; the second is the schema's hash. */
-const SETUP_LOCK_KEY = 0x64666c77; // "dflw"
+/**
+ * First key of the advisory lock that serialises `setup()`; the second is the schema's hash.
+ * Every store migrating tables in the schema (the account store too) takes it, so their
+ * `CREATE SCHEMA IF NOT EXISTS` never race.
+ */
+export const SETUP_LOCK_KEY = 0x64666c77; // "dflw"
 
 /**
  * Creates the schema and applies missing migrations inside the caller's
