@@ -11,6 +11,7 @@ import { isUseSpec } from "../plugins/index.js";
 import { parseByteSize } from "./body-limit.js";
 import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
+import { resolveAuth } from "./resolve-auth.js";
 import { resolveContext } from "./resolve-context.js";
 import { thinkingSettings } from "./resolve-model-thinking.js";
 import { resolveRuntime } from "./resolve-runtime.js";
@@ -285,6 +286,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   };
 
   const tools = resolveTools(doc, problem);
+  const auth = resolveAuth(doc, env, problem, provenance);
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
@@ -305,6 +307,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       resilience,
       extensionsConfigPath,
       toolSearch,
+      auth,
       ...context,
       ...safety,
     },

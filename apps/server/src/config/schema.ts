@@ -6,6 +6,7 @@
  * config file's folder, so `resolveConfig` fills them in.
  */
 
+import { authSchema } from "./auth-schema.js";
 import { MEMORY_SCHEMA } from "./memory-schema.js";
 
 type Schema = Record<string, unknown>;
@@ -236,6 +237,8 @@ export const CONFIG_SCHEMA: Schema = obj({
   tool_groups: list({ type: "object" }),
   extensions_config: nonEmpty(),
   memory: MEMORY_SCHEMA,
+  // `auth.oidc` is checked in detail by its own resolver.
+  auth: authSchema({ type: "object" }),
 });
 
 /**

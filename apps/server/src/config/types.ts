@@ -230,6 +230,20 @@ export type ContextMiddlewareSettings = Pick<
   "summarization" | "toolOutput" | "tokenUsage" | "tokenBudget"
 >;
 
+/** `auth:` — user accounts (local users, sessions, per-user API keys). */
+export interface AuthSettings {
+  /** Accounts on (false keeps the single-user mode: API keys only, or none). */
+  readonly enabled: boolean;
+  /** Session lifetime in days (1–30). */
+  readonly tokenExpiryDays: number;
+  /** Always mark cookies `Secure` (TLS ends at a proxy). */
+  readonly cookieSecure: boolean;
+  /** Browser origins besides the server's own allowed to call login, register, initialize, logout. */
+  readonly allowedOrigins: readonly string[];
+  /** `auth.local.allow_registration`: self-registration is open. */
+  readonly allowRegistration: boolean;
+}
+
 /** The whole configuration. */
 export interface ServerConfig {
   readonly server: ServerSettings;
@@ -263,4 +277,6 @@ export interface ServerConfig {
   readonly tools?: ToolsConfig;
   /** Where `extensions_config.json` lives (it may not exist). */
   readonly extensionsConfigPath: string;
+  /** `auth:` (absent in hand-built configs: accounts off). */
+  readonly auth?: AuthSettings;
 }

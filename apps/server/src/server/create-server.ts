@@ -22,6 +22,7 @@ import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js
 import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
+import { createServerAccounts, type ServerAccounts } from "./server-accounts.js";
 import { serverGatewayOptions } from "./server-gateway.js";
 import { drainAndClose, type CloseServerOptions } from "./shutdown.js";
 
@@ -107,7 +108,10 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   let agent: Awaited<ReturnType<typeof createLeadAgentDeps>> | undefined;
   let memory: ServerMemory | undefined;
   let started: { manager?: RunManager; app?: FastifyInstance } = {};
+  let accounts: ServerAccounts | undefined;
   try {
+    // auth.enabled: users, sessions and per-user keys (undefined keeps the single-user mode).
+    accounts = await createServerAccounts(loaded, { env, logger });
     agent = await createLeadAgentDeps(loaded, {
       logger,
       env,
@@ -171,6 +175,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       assistants,
       manager,
       consoleDir: options.consoleDir,
+      ...(accounts === undefined ? {} : { accounts: accounts.options }),
     });
     const app = await createGateway({ ...gatewayOptions, routes: [...(gatewayOptions.routes ?? []), memory.routes] });
     started = { manager, app };
@@ -188,6 +193,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
 
     const resources = agent;
     const serverMemory = memory;
+    const serverAccounts = accounts;
     let closing: Promise<void> | undefined;
     const server: DeerFlowServer = {
       app,
@@ -220,6 +226,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
         const withMemoryFlush = {
           close: async () => {
             await serverMemory.close();
+            await serverAccounts?.close();
             await components.close();
           },
         };
@@ -243,6 +250,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     await started.app?.close().catch(() => {});
     await started.manager?.shutdown({ drain: false, timeoutMs: 0 }).catch(() => {});
     await agent?.close().catch(() => {});
+    await accounts?.close().catch(() => {});
     await components.close();
     throw err;
   }

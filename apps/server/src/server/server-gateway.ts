@@ -7,6 +7,7 @@ import {
   LocalThreadFiles,
   createSharedSkillsBackend,
   langgraphRoutes,
+  type AccountsOptions,
   type AssistantRegistry,
   type GatewayOptions,
 } from "@deerflow/gateway";
@@ -34,6 +35,8 @@ export interface ServerGatewayParts {
   readonly manager: RunManager;
   /** The built web console (default: found by `resolveConsoleDir`); `false` serves none. */
   readonly consoleDir: string | false | undefined;
+  /** User accounts (`auth.enabled`): the account store, session secret and `auth:` settings. */
+  readonly accounts?: AccountsOptions;
 }
 
 /**
@@ -60,6 +63,7 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
             }),
           },
         }),
+    ...(parts.accounts === undefined ? {} : { accounts: parts.accounts }),
     healthChecks: components.healthChecks,
     healthDetails: healthDetailsOf(manager, components.bridge),
     openapi: {
