@@ -1,9 +1,10 @@
 /**
- * `/assistants/...`: the fixed registry, read-only.
+ * `/assistants/...` reads over system and stored assistants (see
+ * `AssistantDirectory`); the writes are in `assistant-write-routes.ts`.
  */
 import type { FastifyInstance } from "fastify";
-import type { RegisteredAssistant } from "./assistant-registry.js";
-import { assistantOrThrow, type LangGraphContext } from "./context.js";
+import { GatewayError } from "../errors.js";
+import type { LangGraphContext } from "./context.js";
 import { assistantParamsSchema } from "./request-schemas.js";
 import { assistantSchema } from "./response-schemas.js";
 import {
@@ -16,7 +17,7 @@ import { selectFields, toWireAssistant } from "./wire.js";
 
 type AssistantParams = { assistant_id: string };
 
-function queryOf(body: AssistantCountBody | undefined) {
+function filterOf(body: AssistantCountBody | undefined) {
   return {
     ...(body?.graph_id == null ? {} : { graphId: body.graph_id }),
     ...(body?.name == null ? {} : { name: body.name }),
@@ -24,21 +25,13 @@ function queryOf(body: AssistantCountBody | undefined) {
   };
 }
 
-function sortKey(
-  assistant: RegisteredAssistant,
-  field: NonNullable<NonNullable<AssistantSearchBody>["sort_by"]>,
-): string {
-  switch (field) {
-    case "assistant_id":
-      return assistant.assistantId;
-    case "graph_id":
-      return assistant.graphId;
-    case "name":
-      return assistant.name ?? assistant.graphId;
-    default:
-      return assistant.createdAt;
-  }
-}
+const SORT_FIELDS = {
+  assistant_id: "assistantId",
+  graph_id: "graphId",
+  name: "name",
+  created_at: "createdAt",
+  updated_at: "updatedAt",
+} as const;
 
 const graphJsonSchema = {
   type: "object",
@@ -72,7 +65,7 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
       schema: {
         summary: "Search assistants",
         description:
-          "By graph id, name (case-insensitive substring) and metadata; registration order unless sort_by. X-Pagination-Total gives the match count.",
+          "System assistants and the caller's own (an admin's: everyone's), by graph id, name (case-insensitive substring) and metadata; without sort_by system assistants first, then the caller's newest first. X-Pagination-Total gives the match count.",
         tags,
         body: assistantSearchSchema,
         response: { 200: { type: "array", items: assistantSchema } },
@@ -80,21 +73,18 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
     },
     async (request, reply) => {
       const body = request.body;
-      const matches = ctx.assistants.search({ ...queryOf(body), limit: Number.MAX_SAFE_INTEGER });
-      const sortBy = body?.sort_by;
-      if (sortBy != null) {
-        const sign = body?.sort_order === "desc" ? -1 : 1;
-        matches.sort(
-          (a, b) =>
-            sign * (sortKey(a, sortBy) < sortKey(b, sortBy) ? -1 : sortKey(a, sortBy) > sortKey(b, sortBy) ? 1 : 0),
-        );
-      }
       const offset = body?.offset ?? 0;
       const limit = body?.limit ?? 10;
-      const page = matches.slice(offset, offset + limit);
-      reply.header("x-pagination-total", String(matches.length));
-      if (offset + limit < matches.length) reply.header("x-pagination-next", String(offset + limit));
-      return page.map((a) => selectFields(toWireAssistant(a), body?.select));
+      const { items, total } = await ctx.directory.search(request.principal, {
+        ...filterOf(body),
+        limit,
+        offset,
+        ...(body?.sort_by == null ? {} : { sortBy: SORT_FIELDS[body.sort_by] }),
+        ...(body?.sort_order == null ? {} : { sortOrder: body.sort_order }),
+      });
+      reply.header("x-pagination-total", String(total));
+      if (offset + limit < total) reply.header("x-pagination-next", String(offset + limit));
+      return items.map((a) => selectFields(toWireAssistant(a), body?.select));
     },
   );
 
@@ -103,21 +93,21 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
     {
       schema: { summary: "Count assistants", tags, body: assistantCountSchema, response: { 200: { type: "integer" } } },
     },
-    async (request) => ctx.assistants.count(queryOf(request.body)),
+    async (request) => ctx.directory.count(request.principal, filterOf(request.body)),
   );
 
   app.get<{ Params: AssistantParams }>(
     "/assistants/:assistant_id",
     {
       schema: {
-        summary: "Get an assistant (by assistant id or graph id)",
+        summary: "Get an assistant (by assistant id or graph id); another user's is 404",
         tags,
         params: assistantParamsSchema,
         response: { 200: assistantSchema },
         "x-errors": [404],
       },
     },
-    async (request) => toWireAssistant(assistantOrThrow(ctx, request.params.assistant_id)),
+    async (request) => toWireAssistant(await ctx.directory.require(request.principal, request.params.assistant_id)),
   );
 
   app.get<{ Params: AssistantParams }>(
@@ -133,8 +123,9 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
       },
     },
     async (request) => {
-      const assistant = assistantOrThrow(ctx, request.params.assistant_id);
-      const graph = ctx.state.graphOf(assistant);
+      const assistant = await ctx.directory.require(request.principal, request.params.assistant_id);
+      if (assistant.system === undefined) throw new GatewayError("NOT_FOUND", `Graph ${assistant.graphId} not found`);
+      const graph = ctx.state.graphOf(assistant.system);
       if (graph.getGraphAsync === undefined) return { nodes: [], edges: [] };
       return (await graph.getGraphAsync({})).toJSON();
     },
@@ -153,7 +144,7 @@ export function registerAssistantRoutes(app: FastifyInstance, ctx: LangGraphCont
       },
     },
     async (request) => {
-      const assistant = assistantOrThrow(ctx, request.params.assistant_id);
+      const assistant = await ctx.directory.require(request.principal, request.params.assistant_id);
       return {
         graph_id: assistant.graphId,
         input_schema: null,

@@ -6,7 +6,8 @@ import { RuntimeError, type RunManager, type RunRecord, type ThreadRecord } from
 import type { FastifyRequest } from "fastify";
 import type { ThreadAuthorizer } from "../auth/thread-access.js";
 import { mayAccessThread } from "../auth/thread-owner.js";
-import type { AssistantRegistry, RegisteredAssistant } from "./assistant-registry.js";
+import type { AssistantDirectory } from "./assistant-directory.js";
+import type { AssistantRegistry } from "./assistant-registry.js";
 import type { LiveResponses } from "./live-response.js";
 import type { ThreadStateAccess } from "./state-graph.js";
 
@@ -14,6 +15,8 @@ import type { ThreadStateAccess } from "./state-graph.js";
 export interface LangGraphContext {
   readonly manager: RunManager;
   readonly assistants: AssistantRegistry;
+  /** System and stored assistants, owner-scoped (what the routes look assistants up in). */
+  readonly directory: AssistantDirectory;
   readonly state: ThreadStateAccess;
   readonly live: LiveResponses;
   readonly heartbeatMs: number;
@@ -40,18 +43,6 @@ export function threadExists(threadId: string): RuntimeError {
 /** `Run <id> not found`. */
 export function runNotFound(runId: string): RuntimeError {
   return new RuntimeError("RUN_NOT_FOUND", `Run ${runId} not found`, { details: { runId } });
-}
-
-/**
- * The assistant named by an assistant id or graph id.
- *
- * @throws RuntimeError `ASSISTANT_NOT_FOUND` (404).
- */
-export function assistantOrThrow(ctx: LangGraphContext, id: string): RegisteredAssistant {
-  const assistant = ctx.assistants.get(id);
-  if (assistant === undefined)
-    throw new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${id}"`, { details: { assistantId: id } });
-  return assistant;
 }
 
 /** Runs the thread authorizer, when configured. */

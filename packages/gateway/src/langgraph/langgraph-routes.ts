@@ -2,12 +2,14 @@
  * The LangGraph-Platform-compatible API (assistants, threads, thread state,
  * runs, SSE) as a gateway route plugin, on `@deerflow/runtime`.
  */
-import type { RunManager } from "@deerflow/runtime";
+import type { AssistantStore, RunManager } from "@deerflow/runtime";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { FastifyPluginAsync } from "fastify";
 import type { ThreadAuthorizer } from "../auth/thread-access.js";
 import { GatewayError } from "../errors.js";
+import { AssistantDirectory } from "./assistant-directory.js";
 import type { AssistantRegistry } from "./assistant-registry.js";
+import { registerAssistantWriteRoutes } from "./assistant-write-routes.js";
 import { registerAssistantRoutes } from "./assistants-routes.js";
 import type { LangGraphContext } from "./context.js";
 import { LiveResponses } from "./live-response.js";
@@ -26,8 +28,14 @@ export interface LangGraphRoutesOptions {
   readonly manager: RunManager;
   /** The checkpointer the manager's graphs use (thread state, history, deletion). */
   readonly checkpointer: BaseCheckpointSaver;
-  /** The assistants served. */
+  /** The system assistants (one or more per graph; read-only). */
   readonly assistants: AssistantRegistry;
+  /**
+   * Where users' own assistants live (`POST /assistants`, versions, ...), each
+   * visible to its owner (`request.principal.userId`) and to admins only.
+   * Absent: only the system assistants exist and writes answer 403.
+   */
+  readonly assistantStore?: AssistantStore;
   /** Idle time before a heartbeat comment line on SSE streams (and a newline on `/wait`, `/join`). Default 15 000 ms. */
   readonly heartbeatMs?: number;
   /**
@@ -41,6 +49,7 @@ export interface LangGraphRoutesOptions {
  * The LangGraph-compatible routes, for `createGateway({ routes: [...] })` (mounted under `/api`):
  *
  * - `GET /assistants/:assistant_id` (+ `/graph`, `/schemas`), `POST /assistants/search`, `/assistants/count`
+ * - `POST /assistants`, `PATCH|DELETE /assistants/:assistant_id`, `POST /assistants/:assistant_id/versions|latest`
  * - `POST /threads`, `/threads/search`, `/threads/count`; `GET|PATCH|DELETE /threads/:thread_id`
  * - `GET /threads/:thread_id/state[/:checkpoint_id]`, `POST /threads/:thread_id/state[/checkpoint]`, `GET|POST /threads/:thread_id/history`
  * - `POST /threads/:thread_id/runs[/stream|/wait]`, `GET /threads/:thread_id/runs[/:run_id]`, `DELETE .../runs/:run_id`,
@@ -49,7 +58,7 @@ export interface LangGraphRoutesOptions {
  *
  * The SDK's `new Client({ apiUrl: "http://host:port/api" })` talks to it unchanged.
  *
- * @param options - the run manager, checkpointer and assistants.
+ * @param options - the run manager, checkpointer, system assistants and optional assistant store.
  * @returns the plugin.
  * @throws GatewayError `CONFIG_INVALID` for a bad `heartbeatMs`.
  * @example
@@ -73,6 +82,7 @@ export function langgraphRoutes(options: LangGraphRoutesOptions): FastifyPluginA
     const ctx: LangGraphContext = {
       manager: options.manager,
       assistants: options.assistants,
+      directory: new AssistantDirectory(options.assistants, options.assistantStore),
       state: new ThreadStateAccess(options.assistants, options.checkpointer),
       live: new LiveResponses(),
       heartbeatMs,
@@ -82,6 +92,7 @@ export function langgraphRoutes(options: LangGraphRoutesOptions): FastifyPluginA
     // Open streams would hold `close()` until their runs end: end them first (their runs go on).
     app.addHook("preClose", async () => ctx.live.closeAll());
     registerAssistantRoutes(app, ctx);
+    registerAssistantWriteRoutes(app, ctx);
     registerThreadRoutes(app, ctx);
     registerStateRoutes(app, ctx);
     registerTokenUsageRoute(app, ctx);

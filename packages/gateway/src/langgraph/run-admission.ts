@@ -8,7 +8,7 @@ import { STREAM_MODES, type RunRecord, type ThreadRecord } from "@deerflow/runti
 import type { FastifyRequest } from "fastify";
 import { mayAccessThread, ownerMetadataOf } from "../auth/thread-owner.js";
 import { GatewayError } from "../errors.js";
-import { assistantOrThrow, authorize, threadNotFound, type LangGraphContext } from "./context.js";
+import { authorize, threadNotFound, type LangGraphContext } from "./context.js";
 import { runUserIdOf } from "./run-identity.js";
 import { checkpointIdOf, toCreateRunInput } from "./run-input.js";
 import type { RunCreateBody } from "./schemas.js";
@@ -28,7 +28,7 @@ export interface AdmittedRun {
  *
  * @param threadId - the path's thread, or null for a stateless run (a new temporary thread).
  * @throws GatewayError `FORBIDDEN` when the body names another user than the caller;
- *   RuntimeError `ASSISTANT_NOT_FOUND`, `THREAD_NOT_FOUND` (404), `THREAD_BUSY` (409, strategy `reject`),
+ *   RuntimeError `ASSISTANT_NOT_FOUND` (also for another user's stored assistant), `THREAD_NOT_FOUND` (404), `THREAD_BUSY` (409, strategy `reject`),
  *   GatewayError `NOT_FOUND` for an unknown checkpoint.
  */
 export async function admitRun(
@@ -38,7 +38,13 @@ export async function admitRun(
   body: RunCreateBody,
 ): Promise<AdmittedRun> {
   const userId = runUserIdOf(request.principal, body);
-  const assistant = assistantOrThrow(ctx, body.assistant_id);
+  // Another user's assistant is as unknown as a missing one; a stored one runs its graph with its defaults.
+  const assistant = await ctx.directory.require(request.principal, body.assistant_id);
+  if (assistant.system === undefined)
+    throw new GatewayError(
+      "NOT_FOUND",
+      `Graph ${assistant.graphId} of assistant ${assistant.assistantId} is not served`,
+    );
   const stateless = threadId === null;
   const tid = threadId ?? randomUUID();
   const ifNotExists = stateless ? "create" : (body.if_not_exists ?? "reject");
@@ -55,6 +61,8 @@ export async function admitRun(
     throw new GatewayError("NOT_FOUND", `Checkpoint ${checkpointId} not found`);
   }
   const input = toCreateRunInput(body, assistant, tid, ifNotExists, userId);
+  // The run records the stored assistant's id and executes its graph (the graph's system assistant).
+  if (!assistant.isSystem) input.graphId = assistant.system.assistantId;
   // A thread the run creates (stateless, or if_not_exists=create) is the caller's.
   input.threadMetadata = { ...input.threadMetadata, ...ownerMetadataOf(request.principal) };
   const run = await ctx.manager.create(input);

@@ -57,7 +57,7 @@ export function checkpointIdOf(body: RunCreateBody): string | undefined {
  */
 export function toCreateRunInput(
   body: RunCreateBody,
-  assistant: RegisteredAssistant,
+  assistant: Pick<RegisteredAssistant, "assistantId" | "graphId" | "config" | "context">,
   threadId: string,
   ifNotExists: "create" | "reject",
   userId: string,

@@ -76,8 +76,8 @@ const interruptNodesSchema = {
   description: '"*" (every node) or a list of node names.',
 } as const;
 
-/** The `config` of a run (a JSON `RunnableConfig`); other RunnableConfig members are accepted and ignored. */
-const runConfigSchema = orNull(
+/** The `config` of a run or assistant (a JSON `RunnableConfig`); other RunnableConfig members are accepted and ignored. */
+export const runConfigSchema = orNull(
   openObject({
     tags: nullableStrings(),
     recursion_limit: { type: "integer", nullable: true, minimum: 1 },

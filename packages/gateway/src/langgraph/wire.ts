@@ -1,15 +1,14 @@
 /**
  * Runtime records (camelCase) to the LangGraph API's JSON shapes (snake_case).
  */
-import type { RunKwargs, RunRecord, ThreadRecord } from "@deerflow/runtime";
+import type { AssistantVersionRecord, RunKwargs, RunRecord, ThreadRecord } from "@deerflow/runtime";
+import type { ServedAssistant } from "./assistant-directory.js";
 import type { RegisteredAssistant } from "./assistant-registry.js";
 import type { WireThreadState } from "./state-graph.js";
 
-/** Every assistant is at version 1: the registry is fixed at startup. */
-const ASSISTANT_VERSION = 1;
-
-/** The LangGraph `Assistant` JSON. */
-export function toWireAssistant(assistant: RegisteredAssistant): Record<string, unknown> {
+/** The LangGraph `Assistant` JSON of a served assistant, or of a system one as registered (always at version 1). */
+export function toWireAssistant(assistant: ServedAssistant | RegisteredAssistant): Record<string, unknown> {
+  const served = "isSystem" in assistant ? assistant : undefined;
   return {
     assistant_id: assistant.assistantId,
     graph_id: assistant.graphId,
@@ -18,9 +17,24 @@ export function toWireAssistant(assistant: RegisteredAssistant): Record<string, 
     config: assistant.config ?? {},
     context: assistant.context ?? {},
     metadata: assistant.metadata ?? {},
-    version: ASSISTANT_VERSION,
+    version: served?.version ?? 1,
     created_at: assistant.createdAt,
-    updated_at: assistant.createdAt,
+    updated_at: served?.updatedAt ?? assistant.createdAt,
+  };
+}
+
+/** The LangGraph `AssistantVersion` JSON. */
+export function toWireAssistantVersion(version: AssistantVersionRecord): Record<string, unknown> {
+  return {
+    assistant_id: version.assistantId,
+    graph_id: version.graphId,
+    name: version.name,
+    description: version.description,
+    config: version.config,
+    context: version.context,
+    metadata: version.metadata,
+    version: version.version,
+    created_at: version.createdAt,
   };
 }
 

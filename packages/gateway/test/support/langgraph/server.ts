@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from "node:net";
 import {
+  type AssistantStore,
   LocalRunCoordinator,
   MemoryRunStore,
   MemoryStreamBridge,
@@ -87,6 +88,8 @@ export interface TestServerOptions {
   readonly maxEventsPerRun?: number;
   /** Listen on an ephemeral port (default true); false for `app.inject` only. */
   readonly listen?: boolean;
+  /** Users' own assistants (none by default: system assistants only). */
+  readonly assistantStore?: AssistantStore;
 }
 
 export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -124,7 +127,15 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     maxStartPollMs: 50,
   });
   const app = await createGateway({
-    routes: [langgraphRoutes({ manager, checkpointer, assistants, heartbeatMs: options.heartbeatMs ?? 15_000 })],
+    routes: [
+      langgraphRoutes({
+        manager,
+        checkpointer,
+        assistants,
+        heartbeatMs: options.heartbeatMs ?? 15_000,
+        ...(options.assistantStore === undefined ? {} : { assistantStore: options.assistantStore }),
+      }),
+    ],
     ...options.gateway,
   });
   let origin = "http://127.0.0.1";
