@@ -15,3 +15,4 @@ export {
   type PostgresAccountStoreConnection,
   type PostgresAccountStoreOptions,
 } from "./accounts/postgres/postgres-account-store.js";
+export { PostgresAssistantStore, type PostgresAssistantStoreOptions } from "./assistants/postgres-assistant-store.js";

@@ -15,3 +15,4 @@ export {
   type SqliteAccountStoreConnection,
   type SqliteAccountStoreOptions,
 } from "./accounts/sqlite/sqlite-account-store.js";
+export { SqliteAssistantStore, type SqliteAssistantStoreOptions } from "./assistants/sqlite-assistant-store.js";

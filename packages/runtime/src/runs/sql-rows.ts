@@ -45,7 +45,7 @@ export interface RunRow {
 }
 
 /** A timestamptz as an ISO-8601 UTC string. */
-function isoTimestamp(value: Date | string): string {
+export function isoTimestamp(value: Date | string): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
@@ -53,7 +53,8 @@ function isoOrNull(value: Date | string | null): string | null {
   return value === null ? null : isoTimestamp(value);
 }
 
-function json<T>(value: unknown): T {
+/** A JSON column (`jsonb` arrives parsed, SQLite text does not) as a value. */
+export function json<T>(value: unknown): T {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
 

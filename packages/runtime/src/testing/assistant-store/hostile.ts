@@ -6,6 +6,15 @@ import { assistantInput, type AddAssistantTest } from "./context.js";
 
 const alice = { owner: "alice" } as const;
 
+/** JSON with object keys sorted (PostgreSQL's `jsonb` does not keep key order). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** The store of caller `i`: round robin over the instances (one store: always it). */
 function pick(stores: readonly AssistantStore[], i: number): AssistantStore {
   return stores[i % stores.length]!;
@@ -29,7 +38,7 @@ export function hostileTests(test: AddAssistantTest, expect: ConformanceExpect):
     expect(Object.hasOwn(input.metadata!, "__proto__")).toBe(true);
     await store!.create(input);
     const fetched = await store!.get(input.assistantId, alice);
-    expect(JSON.stringify(fetched!.metadata)).toBe(JSON.stringify(input.metadata));
+    expect(canonical(fetched!.metadata)).toBe(canonical(input.metadata));
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     const found = await store!.search({ metadata: { "a.b": { "$.c": "%_\\" } } }, alice);
     expect(found.items.map((a) => a.assistantId)).toEqual([input.assistantId]);
@@ -75,6 +84,13 @@ export function hostileTests(test: AddAssistantTest, expect: ConformanceExpect):
     await expectRuntimeError(store!.search({ sortBy: "owner" as never }, alice), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.search({ sortOrder: "up" as never }, alice), "INVALID_ARGUMENT");
     await expectRuntimeError(store!.setLatest(ok.assistantId, 1.5, alice), "INVALID_ARGUMENT");
+    // An id no store could hold is simply not found, on every call.
+    const unstorable = "nul\u0000id";
+    expect(await store!.get(unstorable, alice)).toBeUndefined();
+    await expectRuntimeError(store!.update(unstorable, {}, alice), "ASSISTANT_NOT_FOUND");
+    await expectRuntimeError(store!.delete(unstorable, alice), "ASSISTANT_NOT_FOUND");
+    await expectRuntimeError(store!.listVersions(unstorable, {}, alice), "ASSISTANT_NOT_FOUND");
+    await expectRuntimeError(store!.setLatest(unstorable, 1, alice), "ASSISTANT_NOT_FOUND");
   });
 }
 
