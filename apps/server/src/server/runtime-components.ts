@@ -45,6 +45,11 @@ export interface RuntimeComponents {
    * other parts keeping long-lived per-user data use it. Closed by {@link RuntimeComponents.close}.
    */
   readonly graphStore: BaseStore;
+  /**
+   * The PostgreSQL pool of the run store (`runtime.run_store` postgres), for stores that live beside it
+   * (the account store); closed by {@link RuntimeComponents.close}. `undefined` for other run stores.
+   */
+  readonly postgresPool: pg.Pool | undefined;
   /** `run_store` (a read), `stream_bridge` (a Redis PING for the Redis bridge), `coordinator` (Redis PING with a plugin bridge). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /**
@@ -154,7 +159,8 @@ export async function createRuntimeComponents(
         void (await client.ping());
     }
 
-    const store = await createRunStore(rt.runStore, { ...options, lookup, closers });
+    const pools: { postgres?: pg.Pool } = {};
+    const store = await createRunStore(rt.runStore, { ...options, lookup, closers, pools });
     healthChecks["run_store"] = async () => void (await store.getThread(PROBE_THREAD_ID));
 
     const bridge = await createBridge(rt.streamBridge, redis, { ...options, lookup, closers });
@@ -208,6 +214,7 @@ export async function createRuntimeComponents(
       coordinator,
       checkpointer,
       graphStore,
+      postgresPool: pools.postgres,
       healthChecks,
       close(closeOptions = {}) {
         closing ??= closeAll(closeOptions.abandon === true);
@@ -235,7 +242,10 @@ interface BuildContext extends RuntimeComponentsOptions {
   readonly closers: Closer[];
 }
 
-async function createRunStore(settings: RunStoreSettings, ctx: BuildContext): Promise<RunStore> {
+async function createRunStore(
+  settings: RunStoreSettings,
+  ctx: BuildContext & { readonly pools: { postgres?: pg.Pool } },
+): Promise<RunStore> {
   const { logger, closers } = ctx;
   switch (settings.type) {
     case "memory": {
@@ -255,6 +265,7 @@ async function createRunStore(settings: RunStoreSettings, ctx: BuildContext): Pr
         logger.warn({ err: err.message }, "idle PostgreSQL connection of the run store failed"),
       );
       closers.push({ what: "postgres pool", close: () => pool.end() });
+      ctx.pools.postgres = pool;
       const store = new PostgresRunStore({ pool, schema: ctx.deployment.postgresSchema, logger });
       try {
         await store.setup();
