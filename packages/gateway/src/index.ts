@@ -84,6 +84,33 @@ export { TOO_MANY_LOGINS_MESSAGE } from "./auth/local-auth-routes.js";
 export { USERS_ADMIN_MESSAGE } from "./auth/user-admin-routes.js";
 export { USER_API_KEY_PREFIX } from "./auth/user-api-key.js";
 export { NOT_AUTHENTICATED_MESSAGE } from "./auth/unauthorized.js";
+// SSO login (OIDC)
+export {
+  DEFAULT_NEXT_PATH,
+  DEFAULT_OIDC_TIMEOUT_SECONDS,
+  INVALID_PROVIDER_MESSAGE,
+  MISSING_CODE_OR_STATE_MESSAGE,
+  MISSING_STATE_COOKIE_MESSAGE,
+  SSO_DISABLED_MESSAGE,
+  STATE_MISMATCH_MESSAGE,
+  createOidcLogin,
+  listOidcProviders,
+  type OidcLogin,
+  type OidcLoginOptions,
+} from "./auth/oidc/oidc-login.js";
+export {
+  DEFAULT_OIDC_SCOPES,
+  OIDC_PROVIDER_ID_PATTERN,
+  type OidcProviderOptions,
+  type OidcSettings,
+  type TokenEndpointAuthMethod,
+} from "./auth/oidc/oidc-options.js";
+export type { OidcAccounts } from "./auth/oidc/oidc-accounts.js";
+export type { OidcIdentity } from "./auth/oidc/oidc-identity.js";
+export { OidcLoginError, type OidcLoginErrorCode, type OidcRedirectErrorCode } from "./auth/oidc/oidc-login-error.js";
+export { PROVIDER_UNREACHABLE_MESSAGE } from "./auth/oidc/oidc-provider-client.js";
+export { provisionOidcUser, type ProvisionedUser } from "./auth/oidc/provision-oidc-user.js";
+export { MAX_NEXT_PATH_LENGTH, safeNextPath } from "./auth/oidc/safe-next-path.js";
 export {
   THREAD_OWNER_KEY,
   checkOwnerClaim,
