@@ -287,6 +287,10 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
 
   const tools = resolveTools(doc, problem);
   const auth = resolveAuth(doc, env, problem, provenance);
+  const customAgentSettings = {
+    apiEnabled: (section(doc, "agents_api")["enabled"] as boolean | undefined) ?? false,
+    storage: (section(doc, "agent_storage")["backend"] ?? "file") === "file" ? ("file" as const) : ("store" as const),
+  };
 
   if (problems.length > 0) throw configError("CONFIG_INVALID", label, problems);
   return {
@@ -308,6 +312,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       extensionsConfigPath,
       toolSearch,
       auth,
+      customAgents: customAgentSettings,
       ...context,
       ...safety,
     },

@@ -237,6 +237,9 @@ export const CONFIG_SCHEMA: Schema = obj({
   tool_groups: list({ type: "object" }),
   extensions_config: nonEmpty(),
   memory: MEMORY_SCHEMA,
+  // Custom agents (§7): the HTTP routes (off by default, as DeerFlow) and where agents live (DeerFlow's `db` = our graph store).
+  agents_api: obj({ enabled: bool() }),
+  agent_storage: obj({ backend: { enum: ["file", "store", "db"] } }),
   // `auth.oidc` is checked in detail by its own resolver.
   auth: authSchema({ type: "object" }),
 });

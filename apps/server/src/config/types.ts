@@ -279,4 +279,10 @@ export interface ServerConfig {
   readonly extensionsConfigPath: string;
   /** `auth:` (absent in hand-built configs: accounts off). */
   readonly auth?: AuthSettings;
+  /**
+   * Custom agents: `agents_api.enabled` (the `/api/agents` and `/api/user-profile` routes; default false)
+   * and `agent_storage.backend` (`file`: DeerFlow's folders under the data dir, the default; `store` or
+   * DeerFlow's `db`: the graph store, shared by instances). Absent in hand-built configs: routes off, files.
+   */
+  readonly customAgents?: { readonly apiEnabled: boolean; readonly storage: "file" | "store" };
 }

@@ -12,6 +12,7 @@ import { RunManager } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
+import { createServerAgents } from "../agents/server-agents.js";
 import { resolveMemory } from "../config/resolve-memory.js";
 import { loadMemoryBackend } from "../memory/load-memory-backend.js";
 import { createServerMemory, withServerMemory, type ServerMemory } from "../memory/server-memory.js";
@@ -127,10 +128,20 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       models: agent.models,
       logger,
     });
+    // Custom agents (agent_storage:, agents_api:): a run's agent_name selects one of its user's.
+    const models = agent.models;
+    const customAgents = createServerAgents({
+      config,
+      graphStore: components.graphStore,
+      hasModel: (name) => models.has(name),
+    });
     // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
     const leadAgent = await createLeadAgent(
       withThreadTitles(
-        withServerMemory({ ...agent.deps, checkpointer: components.checkpointer }, memory),
+        withServerMemory(
+          { ...agent.deps, checkpointer: components.checkpointer, customAgents: customAgents.lead },
+          memory,
+        ),
         components.store,
         logger,
       ),
@@ -177,7 +188,10 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       consoleDir: options.consoleDir,
       ...(accounts === undefined ? {} : { accounts: accounts.options }),
     });
-    const app = await createGateway({ ...gatewayOptions, routes: [...(gatewayOptions.routes ?? []), memory.routes] });
+    const app = await createGateway({
+      ...gatewayOptions,
+      routes: [...(gatewayOptions.routes ?? []), memory.routes, customAgents.routes],
+    });
     started = { manager, app };
     await manager.start();
     logger.info(
