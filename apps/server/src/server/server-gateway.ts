@@ -7,6 +7,7 @@ import {
   LocalThreadFiles,
   createSharedSkillsBackend,
   langgraphRoutes,
+  ownerThreadAuthorizer,
   type AccountsOptions,
   type AssistantRegistry,
   type GatewayOptions,
@@ -84,6 +85,8 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
         }),
     // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
     threadFiles: new LocalThreadFiles({ root: loaded.config.storage.dataDir }),
+    // Thread files and skill install: the caller's own threads only (the LangGraph routes check owners themselves).
+    authorizeThread: ownerThreadAuthorizer(manager.store),
     // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
     ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
     models: modelCatalogOf(loaded.config),

@@ -1,0 +1,539 @@
+/**
+ * Two users and an admin on one real server (scripted model, API keys for
+ * alice and bob, users, and root, an admin), through HTTP and both LangGraph
+ * SDK lines (1.15 and 2.0.0), one server per line:
+ *
+ * - for every route family, bob gets 404 for alice's resource (the same answer
+ *   as for a missing one), finds none of hers in his searches and counts, and
+ *   changes nothing of hers;
+ * - the admin reaches every thread and run (per-user storage — files, store
+ *   items, memory — stays per user for admins too: their own);
+ * - every route of the OpenAPI document naming a thread or a run belongs to a
+ *   family below, so a new route fails here until it is covered;
+ * - a run's sandbox folder, uploads and memory follow the authenticated user
+ *   whatever the request body says.
+ *
+ * Adding a family (accounts, assistants, custom agents...) is one entry in
+ * FAMILIES: how bob tries to reach the owner's resource, what a listing
+ * shows, and what the admin sees (and, when `AliceWorld` lacks it, one step
+ * in `beforeAll` making it). Custom skills are not a family: the server's
+ * skills root is shared by the deployment and managed by admins.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
+import { Client as Client115 } from "@langchain/langgraph-sdk";
+import { Client as Client2 } from "sdk2";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
+import { statusOf } from "../support/server-harness.js";
+
+const KEYS = { alice: "alice-key-0123456789", bob: "bob-key-0123456789", root: "root-key-0123456789" } as const;
+type Who = keyof typeof KEYS;
+const ASSISTANT = LEAD_AGENT_ASSISTANT_ID;
+/** A prompt the scripted model answers with a bash call that shows where the run's sandbox is. */
+const SANDBOX_PROMPT = "SHOW-SANDBOX";
+
+type SdkClient = Client115;
+const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, apiKey: string) => SdkClient]> = [
+  ["@langchain/langgraph-sdk 1.15", (apiUrl, apiKey) => new Client115({ apiUrl, apiKey })],
+  [
+    "sdk2 (@langchain/langgraph-sdk 2.0.0)",
+    (apiUrl, apiKey) => new Client2({ apiUrl, apiKey }) as unknown as SdkClient,
+  ],
+];
+
+const textOf = (m: Readonly<Record<string, unknown>> | undefined): string =>
+  typeof m?.["content"] === "string"
+    ? m["content"]
+    : Array.isArray(m?.["content"])
+      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
+      : "";
+
+function isExtraction(r: RecordedRequest): boolean {
+  const format = r.body["response_format"] as { json_schema?: { name?: string } } | undefined;
+  return format?.json_schema?.name === "memory_update" || r.toolNames.includes("memory_update");
+}
+
+/** Memory extraction finds nothing; a SANDBOX_PROMPT turn lists the uploads and writes an output; else a reply. */
+function script(request: RecordedRequest): ScriptStep {
+  if (isExtraction(request)) return { text: JSON.stringify({ newFacts: [] }) };
+  const last = request.messages.at(-1);
+  if (last?.["role"] === "tool") return { text: "done" };
+  if (textOf(last).includes(SANDBOX_PROMPT)) {
+    const command = "ls /mnt/user-data/uploads; echo here > /mnt/user-data/outputs/where.txt";
+    return { toolCalls: [{ name: "bash", args: { description: "where am I", command }, id: "call_where" }] };
+  }
+  return { text: "Noted." };
+}
+
+/** One caller: its SDK client and raw HTTP with its key. */
+interface Actor {
+  readonly who: Who;
+  readonly sdk: SdkClient;
+  http(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+}
+
+/** What alice made in `beforeAll`: her thread (with a finished run, an upload and an output), and more. */
+interface AliceWorld {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly statelessRunId: string;
+  readonly factId: string;
+  readonly tag: string;
+}
+
+/**
+ * A kind of resource. `reach` lists bob's attempts on the owner's resource:
+ * each must answer `status` (404 unless said) exactly as the same attempt on
+ * a missing one does; `routes` names the OpenAPI routes (`METHOD
+ * /api/path/{param}`) they exercise. `listed` is what a caller's listing or
+ * search shows: the owner's resource appears in the owner's, never in bob's,
+ * and in the admin's when `adminSees`.
+ */
+interface Family {
+  readonly name: string;
+  /** Whose resource it is (default alice). */
+  readonly owner?: Who;
+  readonly routes: readonly string[];
+  readonly reach: ReadonlyArray<{
+    readonly what: string;
+    readonly status?: number;
+    readonly call: (as: Actor, world: AliceWorld) => Promise<{ status: number | undefined; text: string }>;
+  }>;
+  readonly listed?: (as: Actor, world: AliceWorld) => Promise<readonly string[]>;
+  /** The id the owner's resource shows under in `listed`. */
+  readonly idOf?: (world: AliceWorld) => string;
+  readonly adminSees?: boolean;
+}
+
+/** An SDK call's HTTP status and error text (undefined status when it succeeded). */
+async function sdkOutcome(promise: Promise<unknown>): Promise<{ status: number | undefined; text: string }> {
+  try {
+    await promise;
+    return { status: undefined, text: "" };
+  } catch (err) {
+    return { status: (err as { status?: number }).status, text: String((err as Error).message) };
+  }
+}
+
+const httpOutcome = async (p: Promise<{ status: number; body: unknown }>) => {
+  const res = await p;
+  return { status: res.status, text: JSON.stringify(res.body) };
+};
+
+const T = "/api/threads/{thread_id}";
+const R = `${T}/runs/{run_id}`;
+
+const FAMILIES: readonly Family[] = [
+  {
+    name: "threads",
+    routes: [`GET ${T}`, `PATCH ${T}`, `DELETE ${T}`, `GET ${T}/token-usage`],
+    reach: [
+      { what: "get", call: (as, w) => sdkOutcome(as.sdk.threads.get(w.threadId)) },
+      { what: "update", call: (as, w) => sdkOutcome(as.sdk.threads.update(w.threadId, { metadata: { x: 1 } })) },
+      { what: "delete", call: (as, w) => sdkOutcome(as.sdk.threads.delete(w.threadId)) },
+      { what: "token usage", call: (as, w) => httpOutcome(as.http("GET", `/threads/${w.threadId}/token-usage`)) },
+    ],
+    listed: async (as, w) =>
+      (await as.sdk.threads.search({ metadata: { tag: w.tag }, limit: 100 })).map((t) => t.thread_id),
+    idOf: (w) => w.threadId,
+    adminSees: true,
+  },
+  {
+    name: "state and history",
+    routes: [
+      `GET ${T}/state`,
+      `POST ${T}/state`,
+      `POST ${T}/state/checkpoint`,
+      `GET ${T}/state/{checkpoint_id}`,
+      `GET ${T}/history`,
+      `POST ${T}/history`,
+    ],
+    reach: [
+      { what: "get state", call: (as, w) => sdkOutcome(as.sdk.threads.getState(w.threadId)) },
+      {
+        what: "update state",
+        call: (as, w) => sdkOutcome(as.sdk.threads.updateState(w.threadId, { values: { messages: [] } })),
+      },
+      { what: "history", call: (as, w) => sdkOutcome(as.sdk.threads.getHistory(w.threadId)) },
+      { what: "history (GET)", call: (as, w) => httpOutcome(as.http("GET", `/threads/${w.threadId}/history`)) },
+      {
+        what: "state at a checkpoint",
+        call: async (as, w) => {
+          // Alice's head checkpoint on her thread (none on a missing one).
+          const history = await (await actors()).alice.sdk.threads.getHistory(w.threadId, { limit: 1 }).catch(() => []);
+          const id = (history[0] as { checkpoint?: { checkpoint_id?: string } } | undefined)?.checkpoint?.checkpoint_id;
+          if (history.length > 0 && id === undefined) throw new Error("no head checkpoint");
+          const get = await as.http("GET", `/threads/${w.threadId}/state/${id ?? "c0"}`);
+          const post = await as.http("POST", `/threads/${w.threadId}/state/checkpoint`, {
+            checkpoint: { checkpoint_id: id ?? "c0" },
+          });
+          expect(post).toEqual(get);
+          return { status: get.status, text: JSON.stringify(get.body) };
+        },
+      },
+    ],
+  },
+  {
+    name: "runs",
+    routes: [
+      `POST ${T}/runs`,
+      `GET ${T}/runs`,
+      `POST ${T}/runs/stream`,
+      `POST ${T}/runs/wait`,
+      `GET ${R}`,
+      `DELETE ${R}`,
+      `POST ${R}/cancel`,
+      `GET ${R}/join`,
+      `GET ${R}/stream`,
+      "GET /api/runs/{run_id}/stream",
+    ],
+    reach: [
+      { what: "create", call: (as, w) => sdkOutcome(as.sdk.runs.create(w.threadId, ASSISTANT, { input: null })) },
+      { what: "wait", call: (as, w) => sdkOutcome(as.sdk.runs.wait(w.threadId, ASSISTANT, { input: null })) },
+      {
+        what: "stream",
+        call: (as, w) =>
+          sdkOutcome(
+            (async () => {
+              for await (const _ of as.sdk.runs.stream(w.threadId, ASSISTANT, { input: null }));
+            })(),
+          ),
+      },
+      { what: "list", call: (as, w) => sdkOutcome(as.sdk.runs.list(w.threadId)) },
+      { what: "get", call: (as, w) => sdkOutcome(as.sdk.runs.get(w.threadId, w.runId)) },
+      { what: "cancel", call: (as, w) => sdkOutcome(as.sdk.runs.cancel(w.threadId, w.runId)) },
+      { what: "join", call: (as, w) => sdkOutcome(as.sdk.runs.join(w.threadId, w.runId)) },
+      { what: "delete", call: (as, w) => sdkOutcome(as.sdk.runs.delete(w.threadId, w.runId)) },
+      {
+        what: "join stream with Last-Event-ID",
+        call: (as, w) =>
+          sdkOutcome(
+            (async () => {
+              for await (const _ of as.sdk.runs.joinStream(w.threadId, w.runId, { lastEventId: "-1" }));
+            })(),
+          ),
+      },
+      {
+        what: "stateless join stream",
+        call: (as, w) => httpOutcome(as.http("GET", `/runs/${w.statelessRunId}/stream`)),
+      },
+    ],
+  },
+  {
+    name: "uploads and artifacts",
+    routes: [
+      `POST ${T}/uploads`,
+      `GET ${T}/uploads/limits`,
+      `GET ${T}/uploads/list`,
+      `DELETE ${T}/uploads/{filename}`,
+      `GET ${T}/artifacts/{path}`,
+      `GET ${T}/files`,
+    ],
+    reach: [
+      { what: "list", call: (as, w) => httpOutcome(as.http("GET", `/threads/${w.threadId}/uploads/list`)) },
+      { what: "limits", call: (as, w) => httpOutcome(as.http("GET", `/threads/${w.threadId}/uploads/limits`)) },
+      { what: "files", call: (as, w) => httpOutcome(as.http("GET", `/threads/${w.threadId}/files`)) },
+      {
+        what: "get an upload",
+        call: (as, w) =>
+          httpOutcome(as.http("GET", `/threads/${w.threadId}/artifacts/mnt/user-data/uploads/alice-notes.txt`)),
+      },
+      {
+        what: "get an output",
+        call: (as, w) =>
+          httpOutcome(as.http("GET", `/threads/${w.threadId}/artifacts/mnt/user-data/outputs/where.txt`)),
+      },
+      {
+        what: "delete an upload",
+        call: (as, w) => httpOutcome(as.http("DELETE", `/threads/${w.threadId}/uploads/alice-notes.txt`)),
+      },
+      {
+        what: "upload",
+        call: async (as, w) => {
+          const res = await uploadAs(as.who, w.threadId, "bob.txt", "bob was here");
+          return { status: res.status, text: JSON.stringify(res.body) };
+        },
+      },
+    ],
+  },
+  {
+    name: "store items",
+    routes: [],
+    reach: [
+      // The store answers a missing item with 200 null.
+      { what: "get", status: 200, call: (as) => httpOutcome(as.http("GET", "/store/items?namespace=notes&key=alice")) },
+      {
+        what: "delete",
+        status: 200,
+        call: async (as) => {
+          await as.http("DELETE", "/store/items", { namespace: ["notes"], key: "alice" });
+          // Deleting under one's own namespace is a no-op 204: her item is still there.
+          const hers = await (await actors()).alice.http("GET", "/store/items?namespace=notes&key=alice");
+          expect(hers.status).toBe(200);
+          return httpOutcome(as.http("GET", "/store/items?namespace=notes&key=alice"));
+        },
+      },
+    ],
+    listed: async (as) =>
+      (
+        (await as.http("POST", "/store/items/search", { namespace_prefix: ["notes"], limit: 100 })).body as {
+          items: { key: string }[];
+        }
+      ).items.map((i) => i.key),
+    idOf: () => "alice",
+  },
+  {
+    name: "memory",
+    routes: [],
+    reach: [
+      {
+        what: "update a fact",
+        call: (as, w) => httpOutcome(as.http("PATCH", `/memory/facts/${w.factId}`, { content: "hijacked" })),
+      },
+      { what: "delete a fact", call: (as, w) => httpOutcome(as.http("DELETE", `/memory/facts/${w.factId}`)) },
+    ],
+    listed: async (as) =>
+      ((await as.http("GET", "/memory")).body as { facts: { id: string }[] }).facts.map((f) => f.id),
+    idOf: (w) => w.factId,
+  },
+];
+
+/** Missing counterparts of alice's ids, for the answers bob must get alike. */
+function missingWorld(w: AliceWorld): AliceWorld {
+  return {
+    ...w,
+    threadId: "00000000-0000-4000-8000-000000000001",
+    runId: "00000000-0000-4000-8000-000000000002",
+    statelessRunId: "00000000-0000-4000-8000-000000000003",
+    factId: "fact_missing",
+  };
+}
+
+let current: { server: ScriptedServer; actors: Record<Who, Actor> } | undefined;
+async function actors(): Promise<Record<Who, Actor>> {
+  if (current === undefined) throw new Error("no server");
+  return current.actors;
+}
+
+async function uploadAs(
+  who: Who,
+  threadId: string,
+  filename: string,
+  content: string,
+): Promise<{ status: number; body: unknown }> {
+  const form = new FormData();
+  form.append("files", new Blob([content], { type: "text/plain" }), filename);
+  const res = await fetch(`${current?.server.t.url}/api/threads/${threadId}/uploads`, {
+    method: "POST",
+    headers: { "x-api-key": KEYS[who] },
+    body: form,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe.each(SDKS)("two users and an admin, %s", (_line, makeClient) => {
+  let server: ScriptedServer;
+  let as: Record<Who, Actor>;
+  let world: AliceWorld;
+
+  beforeAll(async () => {
+    server = await startScriptedServer(
+      script,
+      `server:
+  api_keys:
+    - { key: ${KEYS.alice}, user_id: alice }
+    - { key: ${KEYS.bob}, user_id: bob }
+    - { key: ${KEYS.root}, user_id: root, admin: true }
+memory:
+  model_name: main
+  debounce_seconds: 0
+`,
+    );
+    const url = server.t.url;
+    const actor = (who: Who): Actor => ({
+      who,
+      sdk: makeClient(`${url}/api`, KEYS[who]),
+      async http(method, route, body) {
+        const res = await fetch(`${url}/api${route}`, {
+          method,
+          headers: { "x-api-key": KEYS[who], ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await res.text();
+        return { status: res.status, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
+      },
+    });
+    as = { alice: actor("alice"), bob: actor("bob"), root: actor("root") };
+    current = { server, actors: as };
+
+    // Alice's world: a tagged thread with an upload and a finished run that wrote an output.
+    const tag = `tag-${Math.random().toString(36).slice(2)}`;
+    const thread = await as.alice.sdk.threads.create({ metadata: { tag } });
+    expect((await uploadAs("alice", thread.thread_id, "alice-notes.txt", "alice's notes")).status).toBe(200);
+    await as.alice.sdk.runs.wait(thread.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: SANDBOX_PROMPT }] },
+    });
+    const [run] = await as.alice.sdk.runs.list(thread.thread_id);
+    // A stateless run whose temporary thread is kept (the SDKs type on_completion differently: raw HTTP).
+    const stateless = (
+      await as.alice.http("POST", "/runs", {
+        assistant_id: ASSISTANT,
+        input: { messages: [{ role: "user", content: "hello" }] },
+        on_completion: "keep",
+      })
+    ).body as { thread_id: string; run_id: string };
+    await as.alice.sdk.runs.join(stateless.thread_id, stateless.run_id);
+    const fact = await as.alice.http("POST", "/memory/facts", { content: "Keeps herons", category: "preference" });
+    const factId = (fact.body as { facts: { id: string; content: string }[] }).facts.find(
+      (f) => f.content === "Keeps herons",
+    )?.id;
+    expect(
+      (await as.alice.http("PUT", "/store/items", { namespace: ["notes"], key: "alice", value: { tag } })).status,
+    ).toBe(204);
+    world = {
+      threadId: thread.thread_id,
+      runId: run?.run_id ?? "",
+      statelessRunId: stateless.run_id,
+      factId: factId ?? "",
+      tag,
+    };
+  }, 120_000);
+
+  afterAll(async () => {
+    current = undefined;
+    await server?.close();
+  });
+
+  it("covers every route of the OpenAPI document that names a thread or a run", async () => {
+    const doc = (await as.root.http("GET", "/../openapi.json")).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const named = Object.entries(doc.paths).flatMap(([route, ops]) =>
+      /\{thread_id\}|\{run_id\}/.test(route)
+        ? Object.keys(ops)
+            .filter((m) => m !== "head")
+            .map((m) => `${m.toUpperCase()} ${route}`)
+        : [],
+    );
+    expect(named.length).toBeGreaterThan(20);
+    const covered = new Set(FAMILIES.flatMap((f) => f.routes));
+    expect(named.filter((r) => !covered.has(r))).toEqual([]);
+  });
+
+  describe.each(FAMILIES.map((f) => [f.name, f] as const))("%s", (_name, family) => {
+    it.each(family.reach.map((r) => [r.what, r] as const))(
+      "bob: %s on alice's answers as on a missing one (404)",
+      async (_what, attempt) => {
+        const theirs = await attempt.call(as.bob, world);
+        const missing = await attempt.call(as.bob, missingWorld(world));
+        expect(theirs.status).toBe(attempt.status ?? 404);
+        expect(missing.status).toBe(attempt.status ?? 404);
+        const generic = (text: string, w: AliceWorld) =>
+          [w.threadId, w.runId, w.statelessRunId, w.factId].reduce((t, id) => t.replaceAll(id, "<id>"), text);
+        expect(generic(theirs.text, world)).toBe(generic(missing.text, missingWorld(world)));
+      },
+    );
+
+    if (family.listed !== undefined && family.idOf !== undefined) {
+      const { listed, idOf } = family;
+      const owner = family.owner ?? "alice";
+      it("bob's listing shows none of it; its owner's does", async () => {
+        expect(await listed(as.bob, world)).not.toContain(idOf(world));
+        expect(await listed(as[owner], world)).toContain(idOf(world));
+      });
+      if (owner !== "root") {
+        it(family.adminSees === true ? "the admin sees it" : "the admin's listing is the admin's own", async () => {
+          expect((await listed(as.root, world)).includes(idOf(world))).toBe(family.adminSees === true);
+        });
+      }
+    }
+  });
+
+  it("alice's resources are intact after bob's attempts", async () => {
+    expect((await as.alice.sdk.threads.get(world.threadId)).metadata).toMatchObject({ owner: "alice", tag: world.tag });
+    expect((await as.alice.sdk.runs.list(world.threadId)).map((r) => [r.run_id, r.status])).toEqual([
+      [world.runId, "success"],
+    ]);
+    const uploads = (await as.alice.http("GET", `/threads/${world.threadId}/uploads/list`)).body as {
+      files: { filename: string }[];
+    };
+    expect(uploads.files.map((f) => f.filename)).toEqual(["alice-notes.txt"]);
+    const facts = ((await as.alice.http("GET", "/memory")).body as { facts: { id: string; content: string }[] }).facts;
+    expect(facts.find((f) => f.id === world.factId)?.content).toBe("Keeps herons");
+  });
+
+  it("bob's searches and counts never find alice's threads, even naming her as owner", async () => {
+    const mine = await as.bob.sdk.threads.create({ metadata: { tag: world.tag } });
+    const search = async (metadata: Record<string, unknown>) =>
+      (await as.bob.sdk.threads.search({ metadata, limit: 100 })).map((t) => t.thread_id);
+    expect(await search({ tag: world.tag })).toEqual([mine.thread_id]);
+    expect(await search({ tag: world.tag, owner: "alice" })).toEqual([]);
+    expect(await as.bob.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(1);
+    expect(await as.bob.sdk.threads.count({ metadata: { owner: "alice" } })).toBe(0);
+    expect(await as.root.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(2);
+    expect(await as.alice.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(1);
+    await as.bob.sdk.threads.delete(mine.thread_id);
+  });
+
+  it("bob cannot take alice's thread id: create answers 409 without her thread, a run with if_not_exists=create 404", async () => {
+    const res = await as.bob.http("POST", "/threads", { thread_id: world.threadId, if_exists: "do_nothing" });
+    expect(res.status).toBe(409);
+    expect(JSON.stringify(res.body)).not.toContain(world.tag);
+    expect(
+      await statusOf(as.bob.sdk.runs.create(world.threadId, ASSISTANT, { input: null, ifNotExists: "create" })),
+    ).toBe(404);
+    expect(await statusOf(as.bob.sdk.threads.create({ metadata: { owner: "alice" } }))).toBe(403);
+  });
+
+  it("the admin reaches alice's thread, state and runs", async () => {
+    expect((await as.root.sdk.threads.get(world.threadId)).metadata).toMatchObject({ owner: "alice" });
+    expect((await as.root.sdk.runs.get(world.threadId, world.runId)).status).toBe("success");
+    expect(await statusOf(as.root.sdk.threads.getState(world.threadId))).toBeUndefined();
+    expect((await as.root.sdk.threads.search({ metadata: { tag: world.tag } })).map((t) => t.thread_id)).toContain(
+      world.threadId,
+    );
+  });
+
+  it("a run's sandbox folder, uploads and memory follow the authenticated user, whatever the body says", async () => {
+    const dataDir = path.join(server.dir, "data", "users");
+    const thread = await as.bob.sdk.threads.create();
+    expect((await uploadAs("bob", thread.thread_id, "bob-notes.txt", "bob's notes")).status).toBe(200);
+    // Claims on another user or thread in the body: refused where they could name a user, ignored elsewhere.
+    expect(
+      await statusOf(
+        as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, {
+          input: null,
+          config: { configurable: { user_id: "alice" } },
+        }),
+      ),
+    ).toBe(403);
+    expect(
+      await statusOf(as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, { input: null, context: { user_id: "alice" } })),
+    ).toBe(403);
+    const before = server.openai.requests.length;
+    await as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: SANDBOX_PROMPT }] },
+      metadata: { user_id: "alice", owner: "alice" },
+      config: { configurable: { thread_id: world.threadId } },
+    });
+    const requests = server.openai.requests.slice(before).filter((r) => !isExtraction(r));
+    const seen = requests.map((r) => r.messages.map(textOf).join("\n")).join("\n");
+    // The sandbox listed bob's upload, not alice's; no memory of hers reached his prompts.
+    expect(seen).toContain("bob-notes.txt");
+    expect(seen).not.toContain("alice-notes.txt");
+    expect(seen).not.toContain("Keeps herons");
+    // The output landed in bob's folder for his thread; alice's folder has only her own thread.
+    await fs.access(path.join(dataDir, "bob", "threads", thread.thread_id, "user-data", "outputs", "where.txt"));
+    expect(await fs.readdir(path.join(dataDir, "alice", "threads"))).not.toContain(thread.thread_id);
+    // His thread is his, whatever the run metadata said.
+    expect((await as.bob.sdk.threads.get(thread.thread_id)).metadata).toMatchObject({ owner: "bob" });
+    // Alice's own runs do see her memory (the control: memory is injected at all).
+    const mine = server.openai.requests.length;
+    await as.alice.sdk.runs.wait(null, ASSISTANT, { input: { messages: [{ role: "user", content: "hi" }] } });
+    const hers = server.openai.requests.slice(mine).filter((r) => !isExtraction(r));
+    expect(hers.map((r) => r.messages.map(textOf).join("\n")).join("\n")).toContain("Keeps herons");
+  });
+});
