@@ -131,6 +131,55 @@ export class CommandWordGuardrail {
 }
 
 /**
+ * An authorization provider (the `AuthorizationProvider` contract of
+ * @deerflow/gateway) for `authorization.provider.use`: decides by user rather
+ * than by role, which the built-in RBAC cannot. Users in
+ * `authorization.provider.config.read_only_users` may only read threads and
+ * runs, use no tools and no model but the first of `models`; every other
+ * authenticated user may use everything. Admins always may. Unknown roles
+ * throw (the server then denies, `fail_closed`).
+ */
+export class ReadOnlyUsersAuthorization {
+  name = "read-only-users";
+
+  /** @param {{ read_only_users?: string[], models?: string[] }} config - `authorization.provider.config` as written */
+  constructor(config = {}) {
+    this.readOnly = new Set(config.read_only_users ?? []);
+    this.models = config.models ?? [];
+  }
+
+  /**
+   * @param {{ role: string, userId?: string }} subject
+   * @param {string} what - a short description, for the denial reason
+   * @param {boolean} allowedForReadOnly
+   */
+  #decide(subject, what, allowedForReadOnly) {
+    if (subject.role !== "admin" && subject.role !== "user") throw new Error(`Unknown role '${subject.role}'`);
+    if (subject.role === "admin" || !this.readOnly.has(subject.userId ?? "") || allowedForReadOnly)
+      return { allow: true, reasons: [{ code: "example.allowed" }] };
+    return {
+      allow: false,
+      reasons: [{ code: "example.read_only", message: `user '${subject.userId}' is read-only: ${what}` }],
+    };
+  }
+
+  /** @param {{ role: string, userId?: string }} subject @param {string} permission - e.g. `threads:read` */
+  allowsRoute(subject, permission) {
+    return this.#decide(subject, permission, permission === "threads:read" || permission === "runs:read");
+  }
+
+  /** @param {{ role: string, userId?: string }} subject @param {string} toolName */
+  allowsTool(subject, toolName) {
+    return this.#decide(subject, `tool ${toolName}`, false);
+  }
+
+  /** @param {{ role: string, userId?: string }} subject @param {string} modelName */
+  allowsModel(subject, modelName) {
+    return this.#decide(subject, `model ${modelName}`, modelName === this.models[0]);
+  }
+}
+
+/**
  * A plugin tool (`tools: [{ name, group, use }]` in config.yaml): counts the
  * words and characters of a text. A factory gets the entry's other keys as
  * options (snake_case, as written) plus `logger`; it may also export a ready

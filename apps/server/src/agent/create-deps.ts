@@ -29,6 +29,7 @@ import { combineScanners, isSkillScanner } from "./composite-scanner.js";
 import { titleMiddlewareOptions } from "./title-deps.js";
 import { createConfiguredToolDeps } from "./configured-tools.js";
 import { safetyMiddlewareOptions } from "./safety-deps.js";
+import { loadServerAuthorization, toolAuthorizationOptions, type ServerAuthorization } from "./authorization-deps.js";
 import { serverMcpSource, threadMcpWorkDir } from "../mcp/mcp-source.js";
 
 /** Options of {@link createLeadAgentDeps}. */
@@ -54,6 +55,8 @@ export interface LeadAgentResources {
   readonly isolated: boolean;
   /** The MCP servers of `extensions_config.json` (loaded on first use, reloaded when the file changes). */
   readonly mcp: McpToolset;
+  /** `authorization:` when enabled: the provider the gateway and the agent share. */
+  readonly authorization: ServerAuthorization | undefined;
   close(): Promise<void>;
 }
 
@@ -231,6 +234,7 @@ export async function createLeadAgentDeps(
     cwd: lookup.cwd,
   });
 
+  const authorization = await loadServerAuthorization(config, lookup);
   const deps: LeadAgentOptions = {
     models,
     sandboxProvider,
@@ -245,6 +249,7 @@ export async function createLeadAgentDeps(
       ...config.contextMiddleware,
       ...titleMiddlewareOptions(config),
       ...(await safetyMiddlewareOptions(config, lookup)),
+      ...toolAuthorizationOptions(authorization),
       mcpTools: createMcpToolsMiddleware({
         toolset: mcp,
         logger,
@@ -260,6 +265,7 @@ export async function createLeadAgentDeps(
     catalog,
     isolated,
     mcp,
+    authorization,
     async close() {
       catalog?.close();
       await Promise.all([sandboxProvider.shutdown(), mcp.close()]);

@@ -12,6 +12,7 @@ import { parseByteSize } from "./body-limit.js";
 import { CONFIG_DEFAULTS as D } from "./defaults.js";
 import { configError, type ConfigProblem } from "./errors.js";
 import { resolveAuth } from "./resolve-auth.js";
+import { resolveAuthorization } from "./resolve-authorization.js";
 import { resolveContext } from "./resolve-context.js";
 import { thinkingSettings } from "./resolve-model-thinking.js";
 import { resolveRuntime } from "./resolve-runtime.js";
@@ -279,6 +280,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
   const context = resolveContext(doc, modelNames, problem);
   const extensionsConfigPath = abs((doc["extensions_config"] as string | undefined) ?? D.extensionsConfigFile);
   const safety = resolveSafety(doc, problem);
+  const authorization = resolveAuthorization(doc, problem);
   const ts = section(doc, "tool_search");
   const toolSearch = {
     enabled: (ts["enabled"] as boolean | undefined) ?? false,
@@ -311,6 +313,7 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
       resilience,
       extensionsConfigPath,
       toolSearch,
+      authorization,
       auth,
       customAgents: customAgentSettings,
       ...context,

@@ -230,6 +230,13 @@ export const CONFIG_SCHEMA: Schema = obj({
     provider: obj({ use: use(), config: pluginOptions() }, ["use"]),
     require_approval: list(nonEmpty()),
   }),
+  // DeerFlow's RBAC; provider.config is checked by its provider (rbac: in resolve-authorization.ts, with key paths).
+  authorization: obj({
+    enabled: bool(),
+    fail_closed: bool(),
+    default_role: nonEmpty(),
+    provider: obj({ use: use(), config: pluginOptions() }, ["use"]),
+  }),
   // DeerFlow's deferred MCP tools (§2.5); auto_token_budget is ours: defer above this many schema tokens (0 = never).
   tool_search: obj({ enabled: bool(), auto_promote_top_k: int(1), auto_token_budget: int(0) }),
   // Entries are checked per provider by @deerflow/tools (resolve-tools.ts), with their key paths.

@@ -193,6 +193,22 @@ export type GuardrailProviderSettings =
   | { readonly kind: "allowlist"; readonly allowedTools?: readonly string[]; readonly deniedTools?: readonly string[] }
   | { readonly kind: "plugin"; readonly use: string; readonly options: Readonly<Record<string, unknown>> };
 
+/** `authorization.provider`: the built-in RBAC (`use: rbac`) or a plugin, given `config` as written. */
+export type AuthorizationProviderSettings =
+  | { readonly kind: "rbac"; readonly options: Readonly<Record<string, unknown>> }
+  | { readonly kind: "plugin"; readonly use: string; readonly options: Readonly<Record<string, unknown>> };
+
+/** `authorization:` — DeerFlow's role-based authorization of routes, tools and models. */
+export interface AuthorizationSettings {
+  readonly enabled: boolean;
+  /** Deny when the provider fails or a role is unknown. */
+  readonly failClosed: boolean;
+  /** The role of runs that carry none (not started through the gateway). */
+  readonly defaultRole: string;
+  /** Set when enabled. */
+  readonly provider?: AuthorizationProviderSettings;
+}
+
 /** `guardrails:` — tool-call policy (DeerFlow's keys, plus `require_approval`). */
 export interface GuardrailsSettings {
   /** Whether the provider judges tool calls. */
@@ -267,6 +283,8 @@ export interface ServerConfig {
   readonly readBeforeWrite?: { readonly enabled: boolean };
   /** `guardrails:` (absent in hand-built configs: off). */
   readonly guardrails?: GuardrailsSettings;
+  /** `authorization:` (absent in hand-built configs: off). */
+  readonly authorization?: AuthorizationSettings;
   /** `llm_call:`, `circuit_breaker:`, `loop_detection:`, `safety_finish_reason:` (absent in hand-built configs: DeerFlow's defaults). */
   readonly resilience?: ResilienceSettings;
   /** `tool_search:`: deferred MCP tools (absent in hand-built configs: off unless the MCP schemas exceed 10000 tokens). */

@@ -1,7 +1,7 @@
 /**
  * The server's models as the gateway's `/api/models` shows them: the
  * configured `models:` entries in order, and whether token usage is recorded.
- * The server has no per-role model rules, so every caller sees every model.
+ * Per-role model rules (`authorization:`) are added by the gateway.
  */
 import type { ModelCatalog } from "@deerflow/gateway";
 import type { ServerConfig } from "../config/types.js";

@@ -90,6 +90,10 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     // uploads.auto_convert_documents: PDF and DOCX uploads get a Markdown companion.
     ...(loaded.config.uploads?.autoConvertDocuments === true ? { documentConverter: createDocumentConverter() } : {}),
     models: modelCatalogOf(loaded.config),
+    // authorization: — route permissions, models by role, each run's role and model (the agent checks tools).
+    ...(agent.authorization === undefined
+      ? {}
+      : { authorization: { provider: agent.authorization.provider, failClosed: agent.authorization.failClosed } }),
     // The LangGraph Platform store API (/api/store/...): each user's items under ["user-store", <user>].
     store: components.graphStore,
     routes: [
