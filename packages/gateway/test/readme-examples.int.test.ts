@@ -11,7 +11,10 @@ describe("README examples", () => {
   });
 
   it("compiles every TypeScript example against the package source", () => {
-    const r = compileReadmeExamples(pkgDir, { "@deerflow/gateway": ["../src/index.ts"] });
+    const r = compileReadmeExamples(pkgDir, {
+      "@deerflow/gateway": ["../src/index.ts"],
+      "@deerflow/gateway/testing": ["../src/testing/index.ts"],
+    });
     expect(r.output).toBe("");
     expect(r.status).toBe(0);
   }, 120_000);
