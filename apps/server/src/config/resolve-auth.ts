@@ -4,6 +4,7 @@
  * `allowed_origins` (none), `local.allow_registration` (true).
  * `DEER_FLOW_AUTH_DISABLED=1` (or `true`) switches accounts off whatever the file says.
  */
+import { resolveOidc } from "./resolve-oidc.js";
 import type { AuthSettings } from "./types.js";
 
 type Doc = Record<string, unknown>;
@@ -49,11 +50,13 @@ export function resolveAuth(
       problem(`auth.allowed_origins[${i}]`, `must be an origin like "https://console.example.com", got "${origin}"`);
     }
   });
+  const oidc = resolveOidc(doc, problem);
   return {
     enabled,
     tokenExpiryDays: (a["token_expiry_days"] as number | undefined) ?? 7,
     cookieSecure: (a["cookie_secure"] as boolean | undefined) ?? false,
     allowedOrigins,
     allowRegistration: (local["allow_registration"] as boolean | undefined) ?? true,
+    ...(oidc === undefined ? {} : { oidc }),
   };
 }

@@ -7,6 +7,7 @@
  */
 
 import { authSchema } from "./auth-schema.js";
+import { OIDC_SCHEMA } from "./oidc-schema.js";
 import { MEMORY_SCHEMA } from "./memory-schema.js";
 
 type Schema = Record<string, unknown>;
@@ -248,7 +249,7 @@ export const CONFIG_SCHEMA: Schema = obj({
   agents_api: obj({ enabled: bool() }),
   agent_storage: obj({ backend: { enum: ["file", "store", "db"] } }),
   // `auth.oidc` is checked in detail by its own resolver.
-  auth: authSchema({ type: "object" }),
+  auth: authSchema(OIDC_SCHEMA),
 });
 
 /**

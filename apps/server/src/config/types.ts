@@ -4,6 +4,7 @@
  * or the working directory when there is no file).
  */
 import type { LeadMiddlewareOptions } from "@deerflow/agent";
+import type { OidcSettings } from "@deerflow/gateway";
 import type { ResourceLimits } from "@deerflow/sandbox";
 import type { CustomSubagentInput, SubagentOverride } from "@deerflow/subagents";
 import type { MemoryConfigSettings } from "./resolve-memory.js";
@@ -258,6 +259,8 @@ export interface AuthSettings {
   readonly allowedOrigins: readonly string[];
   /** `auth.local.allow_registration`: self-registration is open. */
   readonly allowRegistration: boolean;
+  /** `auth.oidc`: SSO login through OpenID Connect providers (absent: none). */
+  readonly oidc?: OidcSettings;
 }
 
 /** The whole configuration. */

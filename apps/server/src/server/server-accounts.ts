@@ -2,7 +2,7 @@
  * The server's accounts (`auth.enabled`): the account store, the session
  * secret and the gateway's `accounts` options built from `auth:`.
  */
-import type { AccountsOptions } from "@deerflow/gateway";
+import { createOidcLogin, type AccountsOptions } from "@deerflow/gateway";
 import { MemoryAccountStore, type AccountStore } from "@deerflow/runtime";
 import type { LoadedConfig } from "../config/load-config.js";
 import { loadAuthSecret } from "./auth-secret.js";
@@ -39,6 +39,14 @@ export async function createServerAccounts(
   const auth = loaded.config.auth;
   if (auth === undefined || !auth.enabled) return undefined;
   const { secret, source } = await loadAuthSecret(options.env, loaded.config.storage.dataDir);
+  // Before the store, so a bad provider (CONFIG_INVALID) leaves nothing to close. Mounted whenever accounts
+  // are on: while auth.oidc is off its routes answer DeerFlow's 404 "SSO authentication is not enabled".
+  const oidc = createOidcLogin({
+    settings: auth.oidc,
+    secret,
+    cookieSecure: auth.cookieSecure,
+    logger: options.logger,
+  });
   const store = options.createStore === undefined ? new MemoryAccountStore() : await options.createStore();
   options.logger.info(
     { event: "accounts", store: store.constructor.name, secret: source, registration: auth.allowRegistration },
@@ -52,6 +60,8 @@ export async function createServerAccounts(
       cookieSecure: auth.cookieSecure,
       allowedOrigins: auth.allowedOrigins,
       allowRegistration: auth.allowRegistration,
+      oidcProviders: oidc.providers,
+      routes: [oidc.routes],
     },
     close: () => store.close(),
   };
