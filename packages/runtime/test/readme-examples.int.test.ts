@@ -15,6 +15,7 @@ describe("README examples", () => {
       "@deerflow/runtime": ["../src/index.ts"],
       "@deerflow/runtime/redis": ["../src/redis.ts"],
       "@deerflow/runtime/postgres": ["../src/postgres.ts"],
+      "@deerflow/runtime/sqlite": ["../src/sqlite.ts"],
       "@deerflow/runtime/testing": ["../src/testing/index.ts"],
     });
     expect(r.output).toBe("");

@@ -14,6 +14,7 @@ import type {
   SessionRecord,
   SystemRole,
   UserPatch,
+  UserRecord,
 } from "./account-store.js";
 
 /** Longest accepted email (RFC 5321's path limit), in UTF-16 code units after normalisation. */
@@ -147,10 +148,20 @@ export function checkNewUser(user: NewUser): CheckedNewUser {
   };
 }
 
-/** Checks a patch; the email comes back normalised. */
-export function checkUserPatch(patch: UserPatch): UserPatch {
+/** A {@link UserPatch} after {@link checkUserPatch}: only the fields to change, the email normalised. */
+export interface CheckedUserPatch {
+  email?: string;
+  passwordHash?: string | null;
+  systemRole?: SystemRole;
+  needsSetup?: boolean;
+  disabled?: boolean;
+  bumpTokenVersion?: boolean;
+}
+
+/** Checks a patch; the email comes back normalised, absent and `undefined` fields are left out. */
+export function checkUserPatch(patch: UserPatch): CheckedUserPatch {
   if (typeof patch !== "object" || patch === null) throw invalid("patch", "must be an object");
-  const checked: UserPatch = {};
+  const checked: CheckedUserPatch = {};
   if (patch.email !== undefined) checked.email = normalizeEmail(patch.email);
   if (patch.passwordHash !== undefined) checked.passwordHash = checkNullableText(patch.passwordHash, "passwordHash");
   if (patch.systemRole !== undefined) checked.systemRole = checkRole(patch.systemRole);
@@ -159,6 +170,17 @@ export function checkUserPatch(patch: UserPatch): UserPatch {
   if (patch.bumpTokenVersion !== undefined)
     checked.bumpTokenVersion = checkBoolean(patch.bumpTokenVersion, "bumpTokenVersion");
   return checked;
+}
+
+/** The user after `patch` at `now`, as every store writes it. */
+export function patchedUser(user: UserRecord, patch: CheckedUserPatch, now: string): UserRecord {
+  const { bumpTokenVersion, ...fields } = patch;
+  return {
+    ...user,
+    ...fields,
+    tokenVersion: bumpTokenVersion === true ? user.tokenVersion + 1 : user.tokenVersion,
+    updatedAt: now,
+  };
 }
 
 function checkTokenVersion(value: unknown): number {

@@ -40,13 +40,13 @@ export interface UserRecord {
 /** Input of {@link AccountStore.createUser} and {@link AccountStore.createFirstAdmin}. */
 export interface NewUser {
   /** Default: a random UUID. */
-  userId?: string;
+  userId?: string | undefined;
   /** Normalised (NFC, lowercase) before it is stored. */
   email: string;
   passwordHash: string | null;
   systemRole: SystemRole;
   /** Default `false`. */
-  needsSetup?: boolean;
+  needsSetup?: boolean | undefined;
   /** Give both or neither. */
   oauthProvider?: string | null;
   oauthSubject?: string | null;
@@ -54,13 +54,13 @@ export interface NewUser {
 
 /** Changes of {@link AccountStore.updateUser}; absent fields stay as they are. */
 export interface UserPatch {
-  email?: string;
-  passwordHash?: string | null;
-  systemRole?: SystemRole;
-  needsSetup?: boolean;
-  disabled?: boolean;
+  email?: string | undefined;
+  passwordHash?: string | null | undefined;
+  systemRole?: SystemRole | undefined;
+  needsSetup?: boolean | undefined;
+  disabled?: boolean | undefined;
   /** Increments `tokenVersion` by one, invalidating every session issued before. */
-  bumpTokenVersion?: boolean;
+  bumpTokenVersion?: boolean | undefined;
 }
 
 /** A login session. Timestamps are ISO-8601 strings (normalised to UTC when stored). */
@@ -115,20 +115,20 @@ export interface LoginFailureState {
 /** Pagination of {@link AccountStore.listUsers}. */
 export interface ListUsersQuery {
   /** Default 100, at most 1000. */
-  limit?: number;
+  limit?: number | undefined;
   /** Default 0. */
-  offset?: number;
+  offset?: number | undefined;
 }
 
 /** Filter of {@link AccountStore.countUsers}. */
 export interface CountUsersQuery {
-  systemRole?: SystemRole;
+  systemRole?: SystemRole | undefined;
 }
 
 /** Options of {@link AccountStore.deleteUserSessions}. */
 export interface DeleteUserSessionsOptions {
   /** Keep this session (the caller's own, e.g. after a password change). */
-  exceptSessionId?: string;
+  exceptSessionId?: string | undefined;
 }
 
 /**

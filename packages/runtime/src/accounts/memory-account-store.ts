@@ -24,6 +24,7 @@ import {
   checkSession,
   checkUserPatch,
   lookupEmail,
+  patchedUser,
   type CheckedNewUser,
 } from "./account-input.js";
 import type {
@@ -139,13 +140,7 @@ export class MemoryAccountStore implements AccountStore {
     if (checked.email !== undefined && checked.email !== user.email && this.findByEmail(checked.email)) {
       throw emailExists();
     }
-    const { bumpTokenVersion, ...fields } = checked;
-    const updated: UserRecord = {
-      ...user,
-      ...fields,
-      tokenVersion: bumpTokenVersion ? user.tokenVersion + 1 : user.tokenVersion,
-      updatedAt: this.clock().toISOString(),
-    };
+    const updated = patchedUser(user, checked, this.clock().toISOString());
     this.users.set(userId, updated);
     this.logger.debug({ userId, fields: Object.keys(checked) }, "account updated");
     return { ...updated };

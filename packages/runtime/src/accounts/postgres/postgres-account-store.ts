@@ -36,6 +36,7 @@ import {
   checkSession,
   checkUserPatch,
   lookupEmail,
+  patchedUser,
   type CheckedNewUser,
 } from "../account-input.js";
 import {
@@ -249,13 +250,7 @@ export class PostgresAccountStore implements AccountStore {
       ]);
       if (!row) throw userNotFound(userId);
       const user = userFromRow(row);
-      const { bumpTokenVersion, ...fields } = checked;
-      const updated: UserRecord = {
-        ...user,
-        ...fields,
-        tokenVersion: bumpTokenVersion ? user.tokenVersion + 1 : user.tokenVersion,
-        updatedAt: this.clock().toISOString(),
-      };
+      const updated = patchedUser(user, checked, this.clock().toISOString());
       try {
         await c.query(
           `UPDATE ${this.users} SET email = $2, password_hash = $3, system_role = $4, needs_setup = $5, disabled = $6,

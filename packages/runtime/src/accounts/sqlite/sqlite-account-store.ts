@@ -33,6 +33,7 @@ import {
   checkSession,
   checkUserPatch,
   lookupEmail,
+  patchedUser,
   type CheckedNewUser,
 } from "../account-input.js";
 import {
@@ -208,13 +209,7 @@ export class SqliteAccountStore implements AccountStore {
       if (checked.email !== undefined && checked.email !== user.email && this.userByEmail(checked.email)) {
         throw emailExists();
       }
-      const { bumpTokenVersion, ...fields } = checked;
-      const updated: UserRecord = {
-        ...user,
-        ...fields,
-        tokenVersion: bumpTokenVersion ? user.tokenVersion + 1 : user.tokenVersion,
-        updatedAt: this.clock().toISOString(),
-      };
+      const updated = patchedUser(user, checked, this.clock().toISOString());
       this.db.run(
         `UPDATE users SET email = ?, password_hash = ?, system_role = ?, needs_setup = ?, disabled = ?,
            token_version = ?, updated_at = ? WHERE user_id = ?`,
