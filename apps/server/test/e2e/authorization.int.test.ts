@@ -125,6 +125,10 @@ authorization:
     expect(root.tools[0]?.status).toBe("success");
   });
 
+  it("has a permission for every thread and run route the server registers", () => {
+    expect(t.logs.messages().filter((m) => m.includes("route without a permission"))).toEqual([]);
+  });
+
   it("403s a route the role may not use, with DeerFlow's detail; the admin may", async () => {
     const thread = await sdk("alice").threads.create();
     const denied = await http("alice", "DELETE", `/threads/${thread.thread_id}`);
