@@ -3,10 +3,12 @@
  * `RunManager` with its in-memory defaults (MemoryRunStore, MemoryStreamBridge,
  * LocalRunCoordinator) and a `MemorySaver`, serving `graph.ts` as assistant
  * `agent` under `/api` on a free loopback port. Reports `{ port }` over IPC and
- * exits when the parent goes away.
+ * exits when the parent goes away. With the argument `accounts`, user accounts are on
+ * (`auth-overhead.ts` signs in over HTTP).
  */
-import { AssistantRegistry, createGateway, langgraphRoutes } from "@deerflow/gateway";
-import { RunManager } from "@deerflow/runtime";
+import { randomBytes } from "node:crypto";
+import { AssistantRegistry, PasswordHasher, createGateway, langgraphRoutes } from "@deerflow/gateway";
+import { MemoryAccountStore, RunManager } from "@deerflow/runtime";
 import { MemorySaver } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { workflow } from "./graph.js";
@@ -39,7 +41,19 @@ const assistants = new AssistantRegistry([
   },
 ]);
 const manager = new RunManager({ graphs: assistants.graphs, checkpointer });
-const app = await createGateway({ routes: [langgraphRoutes({ manager, checkpointer, assistants })] });
+// `accounts` (auth-overhead.ts): the same server with user accounts on, in-memory account store.
+const accounts =
+  process.argv[2] === "accounts"
+    ? {
+        store: new MemoryAccountStore(),
+        secret: randomBytes(32).toString("hex"),
+        passwordHasher: new PasswordHasher({ cost: 4 }),
+      }
+    : undefined;
+const app = await createGateway({
+  routes: [langgraphRoutes({ manager, checkpointer, assistants })],
+  ...(accounts === undefined ? {} : { accounts }),
+});
 await app.listen({ port: 0, host: "127.0.0.1" });
 const address = app.server.address();
 if (address === null || typeof address === "string") throw new Error(`unexpected listen address ${String(address)}`);
