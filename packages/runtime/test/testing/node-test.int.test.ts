@@ -1,5 +1,5 @@
 /**
- * The kits take their test functions instead of importing vitest: the four
+ * The kits take their test functions instead of importing vitest: the
  * runtime kits run under `node:test` (through `nodeTestRunner`) in a child
  * process with no vitest loaded, every registered test is reported, optional
  * checks skip themselves through node's test context, and a broken store fails.
@@ -8,11 +8,13 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { MemoryAccountStore } from "../../src/accounts/memory-account-store.js";
 import { LocalCoordinationHub, LocalRunCoordinator } from "../../src/coordination/local-run-coordinator.js";
 import { MemoryRunStore } from "../../src/runs/memory-run-store.js";
 import { MemoryStreamBridge } from "../../src/stream/memory-stream-bridge.js";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
 import {
+  accountStoreConformance,
   assertExpect,
   baseStoreConformance,
   runCoordinatorConformance,
@@ -68,6 +70,9 @@ describe("the runtime kits under node:test", () => {
       ) +
       countTests((runner) =>
         baseStoreConformance({ name: "m", makeStore: async () => ({ store: new InMemoryStore() }), ...runner }),
+      ) +
+      countTests((runner) =>
+        accountStoreConformance({ name: "a", makeStore: async () => ({ store: new MemoryAccountStore() }), ...runner }),
       );
     const { code, tap, counts } = runNodeTest("kits.node-test.ts");
     expect(code, tap.slice(-3000)).toBe(0);

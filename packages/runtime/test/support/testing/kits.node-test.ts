@@ -1,15 +1,17 @@
 /**
- * The four runtime kits under `node:test` (run by `node --import tsx --test`
+ * The runtime kits under `node:test` (run by `node --import tsx --test`
  * from test/testing/node-test.int.test.ts): no vitest anywhere, the runner is
  * `nodeTestRunner(nodeTest)`. The coordinator group has no `breakLease`, so its
  * lease-loss checks skip themselves through node's test context.
  */
 import * as nodeTest from "node:test";
 import { InMemoryStore } from "@langchain/langgraph-checkpoint";
+import { MemoryAccountStore } from "../../../src/accounts/memory-account-store.js";
 import { LocalCoordinationHub, LocalRunCoordinator } from "../../../src/coordination/local-run-coordinator.js";
 import { MemoryRunStore } from "../../../src/runs/memory-run-store.js";
 import { MemoryStreamBridge } from "../../../src/stream/memory-stream-bridge.js";
 import {
+  accountStoreConformance,
   baseStoreConformance,
   nodeTestRunner,
   runCoordinatorConformance,
@@ -41,3 +43,8 @@ runCoordinatorConformance({
   ...runner,
 });
 baseStoreConformance({ name: "InMemoryStore", makeStore: async () => ({ store: new InMemoryStore() }), ...runner });
+accountStoreConformance({
+  name: "MemoryAccountStore",
+  makeStore: async () => ({ store: new MemoryAccountStore() }),
+  ...runner,
+});
