@@ -8,7 +8,7 @@
  */
 import { createLeadAgent } from "@deerflow/agent";
 import { AssistantRegistry, createGateway } from "@deerflow/gateway";
-import { RunManager } from "@deerflow/runtime";
+import { RunManager, type AssistantStore } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
@@ -23,6 +23,7 @@ import { readDeploymentSettings, type DeploymentSettings } from "./deployment.js
 import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
+import { createAssistantStore } from "./assistant-store.js";
 import { createServerAccounts, type ServerAccounts } from "./server-accounts.js";
 import { serverGatewayOptions } from "./server-gateway.js";
 import { drainAndClose, type CloseServerOptions } from "./shutdown.js";
@@ -110,6 +111,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   let memory: ServerMemory | undefined;
   let started: { manager?: RunManager; app?: FastifyInstance } = {};
   let accounts: ServerAccounts | undefined;
+  let assistantStore: AssistantStore | undefined;
   try {
     // auth.enabled: users, sessions and per-user keys (undefined keeps the single-user mode).
     accounts = await createServerAccounts(loaded, { env, logger });
@@ -158,6 +160,15 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       },
     ]);
 
+    // Users' own assistants of these graphs (POST /api/assistants), in the run store's database.
+    assistantStore = await createAssistantStore({
+      runStore: config.runtime.runStore,
+      postgresPool: components.postgresPool,
+      postgresSchema: deployment.postgresSchema,
+      dataDir: config.storage.dataDir,
+      logger,
+    });
+
     const manager = new RunManager({
       graphs: assistants.graphs,
       store: components.store,
@@ -184,6 +195,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       components,
       agent,
       assistants,
+      assistantStore,
       manager,
       consoleDir: options.consoleDir,
       ...(accounts === undefined ? {} : { accounts: accounts.options }),
@@ -208,6 +220,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     const resources = agent;
     const serverMemory = memory;
     const serverAccounts = accounts;
+    const serverAssistants = assistantStore;
     let closing: Promise<void> | undefined;
     const server: DeerFlowServer = {
       app,
@@ -241,6 +254,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
           close: async () => {
             await serverMemory.close();
             await serverAccounts?.close();
+            await serverAssistants.close();
             await components.close();
           },
         };
@@ -265,6 +279,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     await started.manager?.shutdown({ drain: false, timeoutMs: 0 }).catch(() => {});
     await agent?.close().catch(() => {});
     await accounts?.close().catch(() => {});
+    await assistantStore?.close().catch(() => {});
     await components.close();
     throw err;
   }

@@ -12,7 +12,7 @@ import {
   type AssistantRegistry,
   type GatewayOptions,
 } from "@deerflow/gateway";
-import type { RunManager } from "@deerflow/runtime";
+import type { AssistantStore, RunManager } from "@deerflow/runtime";
 import type { LeadAgentResources } from "../agent/create-deps.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import type { DeploymentSettings } from "./deployment.js";
@@ -38,6 +38,8 @@ export interface ServerGatewayParts {
   readonly consoleDir: string | false | undefined;
   /** User accounts (`auth.enabled`): the account store, session secret and `auth:` settings. */
   readonly accounts?: AccountsOptions;
+  /** Users' own LangGraph assistants (`POST /api/assistants`, versions), beside the run store. */
+  readonly assistantStore?: AssistantStore;
 }
 
 /**
@@ -101,6 +103,7 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
         manager,
         checkpointer: components.checkpointer,
         assistants: parts.assistants,
+        ...(parts.assistantStore === undefined ? {} : { assistantStore: parts.assistantStore }),
         heartbeatMs: parts.deployment.heartbeatMs,
       }),
       mcpRoutes({ filePath: loaded.config.extensionsConfigPath, toolset: agent.mcp, env: parts.env }),

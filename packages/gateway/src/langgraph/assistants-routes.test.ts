@@ -285,6 +285,13 @@ describe("assistants routes", () => {
     expect((await call("alice", "GET", `/threads/${threadId}`)).body).toMatchObject({
       metadata: { assistant_id: id, graph_id: "agent" },
     });
+    // /wait answers the final values read with the assistant's graph (a stored id is no system assistant).
+    const waited = await call("alice", "POST", `/threads/${threadId}/runs/wait`, {
+      assistant_id: id,
+      input: { messages: [{ role: "user", content: "again" }] },
+    });
+    expect(waited.status).toBe(200);
+    expect(JSON.stringify(waited.body.messages)).toContain("You said: again");
   });
 
   it("the write routes are in /openapi.json with their bodies", async () => {

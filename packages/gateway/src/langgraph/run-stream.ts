@@ -122,7 +122,13 @@ async function finalValuesOf(
   if ((final.status === "error" || final.status === "timeout") && final.cancelAction === null) {
     return { __error__: { error: final.status === "timeout" ? "TimeoutError" : "Error", message: final.error ?? "" } };
   }
-  const snapshot = await state.state(final.threadId, { assistant_id: final.assistantId });
+  // A user-created assistant is no system assistant: its graph is the one the thread's metadata names.
+  let metadata: Record<string, unknown> = { assistant_id: final.assistantId };
+  if (state.assistantOf(metadata) === undefined) {
+    const thread = await manager.store.getThread(final.threadId);
+    if (thread !== null) metadata = { graph_id: thread.metadata["graph_id"], ...metadata };
+  }
+  const snapshot = await state.state(final.threadId, metadata);
   const values = snapshot?.values;
   const out: FinalValues =
     typeof values === "object" && values !== null && !Array.isArray(values) ? { ...(values as FinalValues) } : {};
