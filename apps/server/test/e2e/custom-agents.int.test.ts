@@ -284,6 +284,14 @@ tools:
     const { requests, status } = await converse(bob, "hi", { agent_name: "taxes" });
     expect(status).toBe("error");
     expect(requests).toEqual([]);
+    // The SDK's client reads why.
+    const thread = await bob.threads.create();
+    await expect(
+      bob.runs.wait(thread.thread_id, LEAD_AGENT_ASSISTANT_ID, {
+        input: { messages: [{ type: "human", content: "hi" }] },
+        context: { agent_name: "taxes" },
+      }),
+    ).rejects.toThrow("Custom agent 'taxes' does not exist for the current user");
   });
 
   it("with agents_api.enabled false, every route is 403 with DeerFlow's text", async () => {
