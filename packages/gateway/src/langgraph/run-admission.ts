@@ -65,7 +65,15 @@ export async function admitRun(
   if (!assistant.isSystem) input.graphId = assistant.system.assistantId;
   // A thread the run creates (stateless, or if_not_exists=create) is the caller's.
   input.threadMetadata = { ...input.threadMetadata, ...ownerMetadataOf(request.principal) };
-  const run = await ctx.manager.create(input);
+  const claimed = !stateless && existing === null && (await claimThread(ctx, request, tid, input.threadMetadata));
+  let run: RunRecord;
+  try {
+    run = await ctx.manager.create(input);
+  } catch (err) {
+    // A refused run leaves nothing behind: not the thread it claimed either.
+    if (claimed) await ctx.manager.store.deleteThread(tid).catch(() => undefined);
+    throw err;
+  }
   // The thread's state is read with the graph of its latest run (a created thread got this metadata already).
   if (
     existing !== null &&
@@ -76,6 +84,33 @@ export async function admitRun(
       .catch((err: unknown) => request.log.warn({ err, threadId: tid }, "could not record the thread's assistant"));
   }
   return { run, stateless, deleteThreadAfter: stateless && (body.on_completion ?? "delete") === "delete" };
+}
+
+/**
+ * Creates the missing thread of an `if_not_exists: "create"` run before the
+ * run is admitted, when its owner matters (a non-admin caller): admitting
+ * first would let a run land on a thread another user created with the same
+ * id in between. Losing that race answers as for another user's thread.
+ *
+ * @returns true when this request created the thread (to delete if admission fails).
+ * @throws RuntimeError `THREAD_NOT_FOUND` (404) when another user took the id first.
+ */
+async function claimThread(
+  ctx: LangGraphContext,
+  request: FastifyRequest,
+  threadId: string,
+  metadata: Record<string, unknown> | undefined,
+): Promise<boolean> {
+  if (request.principal.admin) return false;
+  try {
+    await ctx.manager.store.createThread({ threadId, metadata: metadata ?? {}, ifExists: "raise" });
+    return true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "THREAD_EXISTS") throw err;
+    const thread = await ctx.manager.store.getThread(threadId);
+    if (thread === null || !mayAccessThread(request.principal, thread.metadata)) throw threadNotFound(threadId);
+    return false;
+  }
 }
 
 /** `Content-Location` of a run: DeerFlow's `/api/threads/{tid}/runs/{rid}` (or `/api/runs/{rid}`). */

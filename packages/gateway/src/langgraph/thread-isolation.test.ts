@@ -12,7 +12,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RuntimeError } from "@deerflow/runtime";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LocalThreadFiles, ownerThreadAuthorizer } from "../index.js";
 import { multipartBody } from "../../test/support/multipart.js";
 import { AGENT_ID, startServer, type TestServer } from "../../test/support/langgraph/server.js";
@@ -201,6 +202,31 @@ describe("threads and runs by owner", () => {
       expect(res).toMatchObject({ status: 404, body: { detail: `Thread ${threadId} not found` } });
     }
     expect((await server.manager.list(threadId)).map((r) => r.runId)).toEqual([runId]);
+  });
+
+  it("if_not_exists=create claims the thread before admitting: a thread another user created meanwhile is 404, not run on", async () => {
+    const threadId = randomUUID();
+    expect((await call("bob", "POST", "/api/threads", { thread_id: threadId })).status).toBe(200);
+    // Alice's lookup happened just before bob created it.
+    vi.spyOn(server.manager.store, "getThread").mockResolvedValueOnce(null);
+    const res = await call("alice", "POST", `/api/threads/${threadId}/runs`, {
+      assistant_id: AGENT_ID,
+      if_not_exists: "create",
+    });
+    expect(res).toMatchObject({ status: 404, body: { detail: `Thread ${threadId} not found` } });
+    expect(await server.manager.list(threadId)).toEqual([]);
+    expect((await server.manager.store.getThread(threadId))?.metadata).toEqual({ owner: "bob" });
+  });
+
+  it("a refused if_not_exists=create run leaves no thread behind", async () => {
+    const threadId = randomUUID();
+    vi.spyOn(server.manager, "create").mockRejectedValueOnce(new RuntimeError("SHUTTING_DOWN", "shutting down"));
+    const res = await call("alice", "POST", `/api/threads/${threadId}/runs`, {
+      assistant_id: AGENT_ID,
+      if_not_exists: "create",
+    });
+    expect(res.status).toBe(503);
+    expect(await server.manager.store.getThread(threadId)).toBeNull();
   });
 
   it("an admin reaches every user's thread and run", async () => {
