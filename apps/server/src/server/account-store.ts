@@ -20,7 +20,7 @@ import type { Logger } from "../logger.js";
 import { ServerStartError } from "./errors.js";
 
 /** Default period of the sweep of expired sessions and lapsed counters: ten minutes. */
-export const ACCOUNT_SWEEP_INTERVAL_MS = 600_000;
+const ACCOUNT_SWEEP_INTERVAL_MS = 600_000;
 
 /** Options of {@link createAccountStore}. */
 export interface AccountStoreFactoryOptions {
@@ -33,7 +33,7 @@ export interface AccountStoreFactoryOptions {
   /** `config.storage.dataDir`: home of `accounts.sqlite` beside a plugin run store. */
   readonly dataDir: string;
   readonly logger: Logger;
-  /** Period of the sweep in ms; 0 turns it off. Default {@link ACCOUNT_SWEEP_INTERVAL_MS}. */
+  /** Period of the sweep in ms; 0 turns it off. Default ten minutes. */
   readonly sweepIntervalMs?: number;
 }
 

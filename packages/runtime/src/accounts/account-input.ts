@@ -18,9 +18,9 @@ import type {
 } from "./account-store.js";
 
 /** Longest accepted email (RFC 5321's path limit), in UTF-16 code units after normalisation. */
-export const MAX_EMAIL_LENGTH = 320;
+const MAX_EMAIL_LENGTH = 320;
 /** Longest stored user agent; longer ones are cut (a header is the client's to choose). */
-export const MAX_USER_AGENT_LENGTH = 512;
+const MAX_USER_AGENT_LENGTH = 512;
 const MAX_TEXT_LENGTH = 1024;
 const MAX_NAME_LENGTH = 200;
 const DEFAULT_LIST_LIMIT = 100;
@@ -53,7 +53,7 @@ function checkNullableText(value: unknown, field: string, max = MAX_TEXT_LENGTH)
  * @returns a user or key id that is also a safe folder name.
  * @throws RuntimeError `INVALID_ARGUMENT` otherwise.
  */
-export function checkAccountId(value: unknown, field: string): string {
+function checkAccountId(value: unknown, field: string): string {
   if (typeof value !== "string" || !ID_PATTERN.test(value)) {
     throw invalid(field, "must be 1-128 letters, digits, '-' or '_', starting with a letter or digit");
   }
@@ -61,7 +61,7 @@ export function checkAccountId(value: unknown, field: string): string {
 }
 
 /** @returns `value` if it is lowercase SHA-256 hex. */
-export function checkSha256Hex(value: unknown, field: string): string {
+function checkSha256Hex(value: unknown, field: string): string {
   if (typeof value !== "string" || !SHA256_HEX.test(value)) throw invalid(field, "must be lowercase SHA-256 hex");
   return value;
 }
@@ -72,7 +72,7 @@ export function checkSha256Hex(value: unknown, field: string): string {
  *
  * @throws RuntimeError `INVALID_ARGUMENT` for an empty, overlong or control-character email.
  */
-export function normalizeEmail(value: unknown): string {
+function normalizeEmail(value: unknown): string {
   if (typeof value !== "string") throw invalid("email", "must be a string");
   return checkText(value.normalize("NFC").toLowerCase(), "email", MAX_EMAIL_LENGTH);
 }
@@ -90,7 +90,7 @@ export function lookupEmail(value: unknown): string | undefined {
 const LATEST_TIME = 253_402_300_799_999;
 
 /** @returns an ISO-8601 UTC string of the same instant (years 1970 to 9999, so text order is time order). */
-export function checkTimestamp(value: unknown, field: string): string {
+function checkTimestamp(value: unknown, field: string): string {
   const time = typeof value === "string" ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) throw invalid(field, "must be an ISO-8601 timestamp");
   if (time < 0 || time > LATEST_TIME) throw invalid(field, "must be between 1970 and 9999");

@@ -103,7 +103,7 @@ export function single(makeStore: MakeAccountStore): () => Promise<AccountStoreI
 }
 
 /** A unique email with a readable prefix (mixed case, to exercise normalisation). */
-export function email(prefix = "user"): string {
+function email(prefix = "user"): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@Example.COM`;
 }
 
@@ -161,7 +161,7 @@ export function failureKey(): string {
 }
 
 /** A fixed instant for counters driven by explicit `now` arguments. */
-export const BASE_TIME = Date.parse("2030-01-01T00:00:00.000Z");
+const BASE_TIME = Date.parse("2030-01-01T00:00:00.000Z");
 
 /** `BASE_TIME + ms` as a Date. */
 export function at(ms: number): Date {
