@@ -20,7 +20,8 @@ export interface FakeOidcUser {
   sub: string;
   /** Absent: no `email` claim at all. */
   email?: string;
-  email_verified?: boolean;
+  /** A string here (`"true"`) tests that only a JSON `true` counts as verified. */
+  email_verified?: boolean | string;
   name?: string;
 }
 
@@ -36,6 +37,8 @@ export interface FakeOidcTampering {
   expired?: boolean;
   /** Signed by a key not in the JWKS (same `kid`). */
   foreignKey?: boolean;
+  /** Signed with HS256 under the client secret (an algorithm a client must refuse for id_tokens here). */
+  hmacWithClientSecret?: boolean;
   /** Claims only in `/userinfo`, none but `sub` in the id_token. */
   emailOnlyInUserinfo?: boolean;
 }
@@ -136,13 +139,14 @@ export async function startFakeOidcIssuer(
     const nonce = t.nonce ?? pending.nonce;
     if (nonce !== undefined) claims["nonce"] = nonce;
     const nowSeconds = Math.floor(Date.now() / 1000);
+    const hmac = t.hmacWithClientSecret === true;
     return new SignJWT(claims)
-      .setProtectedHeader({ alg: "RS256", kid, typ: "JWT" })
+      .setProtectedHeader(hmac ? { alg: "HS256", typ: "JWT" } : { alg: "RS256", kid, typ: "JWT" })
       .setIssuer(t.iss ?? issuer)
       .setAudience(t.aud ?? pending.clientId)
       .setIssuedAt(t.expired ? nowSeconds - 7200 : nowSeconds)
       .setExpirationTime(t.expired ? nowSeconds - 3600 : nowSeconds + 300)
-      .sign(t.foreignKey ? foreign.privateKey : keys.privateKey);
+      .sign(hmac ? new TextEncoder().encode(clientSecret) : t.foreignKey ? foreign.privateKey : keys.privateKey);
   }
 
   function clientOf(req: IncomingMessage, form: URLSearchParams): FakeTokenRequest["authMethod"] | undefined {

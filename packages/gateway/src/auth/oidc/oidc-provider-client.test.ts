@@ -93,12 +93,19 @@ describe("OidcProviderClient against a local provider", () => {
     expect(identity).toMatchObject({ subject: "user-1", email: "ada@example.com", emailVerified: true });
   });
 
+  it("counts only a JSON true as a verified email", async () => {
+    idp.user = { sub: "user-2", email: "bob@example.com", email_verified: "true" };
+    const identity = await login(new OidcProviderClient("corp", options(), 5, silentLogger));
+    expect(identity.emailVerified).toBe(false);
+  });
+
   it.each([
     ["nonce mismatch", { nonce: "another-nonce" }],
     ["wrong audience", { aud: "someone-else" }],
     ["wrong issuer", { iss: "http://127.0.0.1:1" }],
     ["expired id_token", { expired: true }],
     ["signature by a key not in the JWKS", { foreignKey: true }],
+    ["an HMAC signature under the client secret", { hmacWithClientSecret: true }],
   ])("refuses an id_token with %s", async (_label, tamper) => {
     idp.tamper = tamper;
     expect(await failureCode(login(new OidcProviderClient("corp", options(), 5, silentLogger)))).toBe(
