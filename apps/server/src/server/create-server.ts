@@ -24,6 +24,7 @@ import { leadAgentGraphFactory } from "./lead-agent-graph.js";
 import { createServerLogger, type ServerLogger } from "./logger.js";
 import { createRuntimeComponents, type RuntimeComponents } from "./runtime-components.js";
 import { createAssistantStore } from "./assistant-store.js";
+import { createAccountStore } from "./account-store.js";
 import { createServerAccounts, type ServerAccounts } from "./server-accounts.js";
 import { serverGatewayOptions } from "./server-gateway.js";
 import { drainAndClose, type CloseServerOptions } from "./shutdown.js";
@@ -114,7 +115,19 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
   let assistantStore: AssistantStore | undefined;
   try {
     // auth.enabled: users, sessions and per-user keys (undefined keeps the single-user mode).
-    accounts = await createServerAccounts(loaded, { env, logger });
+    accounts = await createServerAccounts(loaded, {
+      env,
+      logger,
+      // In the run store's database: instances sharing PostgreSQL share users, sessions and lockouts.
+      createStore: () =>
+        createAccountStore({
+          runStore: config.runtime.runStore,
+          postgresPool: components.postgresPool,
+          postgresSchema: deployment.postgresSchema,
+          dataDir: config.storage.dataDir,
+          logger,
+        }),
+    });
     agent = await createLeadAgentDeps(loaded, {
       logger,
       env,

@@ -32,8 +32,10 @@ export interface ConsoleInfo {
   readonly demoModel: boolean;
   /** Name of the default model. */
   readonly defaultModel: string;
-  /** True when `server.api_keys` is set: every `/api` call needs `Authorization: Bearer <key>` or `X-API-Key`. */
+  /** True when `server.api_keys` is set or accounts are on: every `/api` call needs credentials. */
   readonly authRequired: boolean;
+  /** True when accounts are on (`auth.enabled`): the console signs in with a session cookie and sends CSRF tokens. */
+  readonly accounts: boolean;
 }
 
 /** Options of {@link consoleRoutes}. */
@@ -145,7 +147,8 @@ export function consoleInfo(loaded: LoadedConfig): ConsoleInfo {
     version: serverVersion(),
     demoModel: model?.use.kind === "demo",
     defaultModel: config.defaultModel,
-    authRequired: config.server.apiKeys.length > 0,
+    authRequired: config.server.apiKeys.length > 0 || config.auth?.enabled === true,
+    accounts: config.auth?.enabled === true,
   };
 }
 
@@ -171,12 +174,13 @@ function serverVersion(): string {
 
 const infoSchema = {
   type: "object",
-  required: ["version", "demoModel", "defaultModel", "authRequired"],
+  required: ["version", "demoModel", "defaultModel", "authRequired", "accounts"],
   properties: {
     version: { type: "string" },
     demoModel: { type: "boolean", description: "The default model is the offline demo model." },
     defaultModel: { type: "string" },
     authRequired: { type: "boolean", description: "API calls need a key (Authorization: Bearer or X-API-Key)." },
+    accounts: { type: "boolean", description: "Accounts are on: sign in at /api/v1/auth/login/local (cookie + CSRF)." },
   },
 } as const;
 

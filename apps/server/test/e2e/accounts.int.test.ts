@@ -57,6 +57,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
 describe("accounts on (auth.enabled)", () => {
   it("initializes once under a race, signs in by cookie and enforces CSRF on the API", async () => {
     const { url } = await start(AUTH_CONFIG);
+    expect(await (await fetch(`${url}/api/info`)).json()).toMatchObject({ authRequired: true, accounts: true });
     expect(await (await fetch(`${url}/api/v1/auth/setup-status`)).json()).toMatchObject({ needs_setup: true });
     const [a, b] = await Promise.all([
       post(`${url}/api/v1/auth/initialize`, ADMIN),
@@ -144,6 +145,7 @@ describe("accounts off", () => {
   ])("keeps the single-user mode with %s", async (_l, yaml, env) => {
     const { url } = await start(yaml, env);
     expect((await post(`${url}/api/threads`, {})).status).toBe(200);
+    expect(await (await fetch(`${url}/api/info`)).json()).toMatchObject({ authRequired: false, accounts: false });
     expect((await fetch(`${url}/api/v1/auth/setup-status`)).status).toBe(404);
   });
 });

@@ -102,6 +102,7 @@ describe("the console served by createServer", () => {
       demoModel: true,
       defaultModel: "demo",
       authRequired: false,
+      accounts: false,
     });
     // /api/info is a route of the gateway: in the OpenAPI document and for app.inject.
     const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
