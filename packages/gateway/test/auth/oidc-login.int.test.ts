@@ -64,8 +64,11 @@ function provider(extra: Partial<OidcProviderOptions> = {}): OidcProviderOptions
   };
 }
 
-async function start(settings: Partial<OidcSettings> = {}, extra: Partial<OidcProviderOptions> = {}): Promise<Server> {
-  const store = new MemoryAccountStore();
+async function start(
+  settings: Partial<OidcSettings> = {},
+  extra: Partial<OidcProviderOptions> = {},
+  store = new MemoryAccountStore(),
+): Promise<Server> {
   const oidc = createOidcLogin({
     settings: { enabled: true, providers: { corp: provider(extra) }, timeoutSeconds: 5, ...settings },
     secret: SECRET,
@@ -257,6 +260,27 @@ describe("OIDC login through the gateway", () => {
     expect(res.headers.get("location")).toBe("/login?error=sso_account_exists");
     expect(jar.cookies.has("access_token")).toBe(false);
     expect((await s.store.getUserByEmail("ada@example.com"))?.oauthProvider).toBeNull();
+  });
+
+  it("a login started on one instance finishes on another sharing the secret and the store", async () => {
+    const a = await start();
+    server = undefined; // closed by hand below
+    // Behind one host both instances have the same callback URL: here, A's.
+    const b = await start({}, { redirectUri: `${a.base}/api/v1/auth/callback/corp` }, a.store);
+    try {
+      const jar = new CookieJar();
+      const callback = await toCallback(a, jar);
+      // The provider redirects to A's callback; a load balancer sends it to B.
+      const onB = `${b.base}${callback.pathname}${callback.search}`;
+      const res = await fetch(onB, {
+        redirect: "manual",
+        headers: { cookie: jar.header() },
+      });
+      expect(res.headers.get("location")).toBe("/");
+      expect(res.headers.getSetCookie().some((c) => c.startsWith("access_token="))).toBe(true);
+    } finally {
+      await a.app.close();
+    }
   });
 
   it("a spent state cannot sign in twice", async () => {
