@@ -12,6 +12,7 @@ import { RunManager, type AssistantStore } from "@deerflow/runtime";
 import type { CommandRunner } from "@deerflow/sandbox";
 import type { FastifyInstance } from "fastify";
 import { createLeadAgentDeps } from "../agent/create-deps.js";
+import { AgentAssistants } from "../agents/agent-assistants.js";
 import { createServerAgents } from "../agents/server-agents.js";
 import { resolveMemory } from "../config/resolve-memory.js";
 import { loadMemoryBackend } from "../memory/load-memory-backend.js";
@@ -145,10 +146,13 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
     });
     // Custom agents (agent_storage:, agents_api:): a run's agent_name selects one of its user's.
     const models = agent.models;
+    // Each agent is also an assistant of lead_agent, kept in step once the assistant store is open (below).
+    let agentAssistants: AgentAssistants | undefined;
     const customAgents = createServerAgents({
       config,
       graphStore: components.graphStore,
       hasModel: (name) => models.has(name),
+      onChange: (change) => agentAssistants?.apply(change),
     });
     // Compiled once for every run; thread state is read and written with its graph (state schema and reducers).
     const leadAgent = await createLeadAgent(
@@ -181,6 +185,7 @@ export async function createServer(loaded: LoadedConfig, options: CreateServerOp
       dataDir: config.storage.dataDir,
       logger,
     });
+    agentAssistants = new AgentAssistants({ store: assistantStore, graphId: LEAD_AGENT_ASSISTANT_ID, logger });
 
     const manager = new RunManager({
       graphs: assistants.graphs,

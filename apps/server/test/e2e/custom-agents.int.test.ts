@@ -294,6 +294,41 @@ tools:
     ).rejects.toThrow("Custom agent 'taxes' does not exist for the current user");
   });
 
+  it("each agent is a LangGraph assistant of lead_agent for its owner, followed through create, tools and delete", async () => {
+    const mine = await alice.assistants.search({ metadata: { custom_agent: "pirate" } });
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      graph_id: LEAD_AGENT_ASSISTANT_ID,
+      name: "pirate",
+      description: "Talks like a pirate",
+      context: { agent_name: "pirate" },
+      metadata: { owner: "alice", custom_agent: "pirate" },
+    });
+    // The bootstrap run's setup_agent made one too.
+    expect(await alice.assistants.search({ metadata: { custom_agent: "taxes" } })).toHaveLength(1);
+    // Bob sees his own pirate, never alice's.
+    const bobs = await bob.assistants.search({ metadata: { custom_agent: "pirate" } });
+    expect(bobs.map((a) => a.metadata)).toEqual([{ owner: "bob", custom_agent: "pirate" }]);
+    await expect(bob.assistants.get(mine[0]!.assistant_id)).rejects.toThrow();
+
+    // A run on the assistant is a run of the agent.
+    const before = openai.requests.length;
+    const thread = await alice.threads.create();
+    await alice.runs.wait(thread.thread_id, mine[0]!.assistant_id, {
+      input: { messages: [{ type: "human", content: "hi" }] },
+    });
+    expect(textOf(openai.requests[before]?.messages[0])).toContain("<soul>\nSpeak like a pirate.\n</soul>");
+
+    // A description change is a new version; deleting the agent deletes the assistant.
+    await api(ALICE, "PUT", "/agents/pirate", { description: "Sails the seas" });
+    expect(await alice.assistants.get(mine[0]!.assistant_id)).toMatchObject({
+      description: "Sails the seas",
+      version: 2,
+    });
+    expect((await api(ALICE, "DELETE", "/agents/pirate")).status).toBe(204);
+    expect(await alice.assistants.search({ metadata: { custom_agent: "pirate" } })).toEqual([]);
+  });
+
   it("with agents_api.enabled false, every route is 403 with DeerFlow's text", async () => {
     const offDir = await temp.make();
     const off = await startServer(
@@ -324,7 +359,7 @@ storage:
         const res = await off.server.app.inject({
           method,
           url,
-          payload: method === "GET" || method === "DELETE" ? undefined : {},
+          ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }),
         });
         expect(res.statusCode, `${method} ${url}`).toBe(403);
         expect(res.json(), `${method} ${url}`).toEqual({ detail: AGENTS_API_DISABLED_TEXT });
