@@ -39,9 +39,17 @@ export interface UserInfo {
 
 const AUTH = "/v1/auth";
 
-/** `GET /setup-status`: true while the server has no user yet (the first admin is created here). */
-export async function needsSetup(): Promise<boolean> {
-  return (await apiJson<{ needs_setup: boolean }>(`${AUTH}/setup-status`, { reportUnauthorized: false })).needs_setup;
+/** `GET /setup-status`. */
+export interface SetupStatus {
+  /** The server has no user yet: the first administrator is created from the console. */
+  readonly needs_setup: boolean;
+  /** Self-registration is open (`auth.local.allow_registration`); absent on servers that do not say. */
+  readonly registration_enabled?: boolean;
+}
+
+/** `GET /setup-status`. */
+export function setupStatus(): Promise<SetupStatus> {
+  return apiJson<SetupStatus>(`${AUTH}/setup-status`, { reportUnauthorized: false });
 }
 
 /** `GET /providers`. */

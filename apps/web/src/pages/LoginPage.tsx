@@ -6,7 +6,7 @@
  * after signing in, the path asked for opens.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { initialize, login, needsSetup, providers, register, type Providers } from "../lib/accounts";
+import { initialize, login, providers, register, setupStatus, type Providers } from "../lib/accounts";
 import { errorText } from "../lib/api";
 
 /**
@@ -113,7 +113,16 @@ function NewAccountForm({
   );
 }
 
-function LoginForm({ expired, sso, onRegister }: { expired: boolean; sso: Providers["oidc"]; onRegister: () => void }) {
+function LoginForm({
+  expired,
+  sso,
+  onRegister,
+}: {
+  expired: boolean;
+  sso: Providers["oidc"];
+  /** Absent when the server has self-registration off. */
+  onRegister?: () => void;
+}) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [remember, setRemember] = useState(true);
@@ -187,12 +196,14 @@ function LoginForm({ expired, sso, onRegister }: { expired: boolean; sso: Provid
           </ul>
         </div>
       )}
-      <p>
-        No account yet?{" "}
-        <button type="button" className="button-link" onClick={onRegister}>
-          Create an account
-        </button>
-      </p>
+      {onRegister !== undefined && (
+        <p>
+          No account yet?{" "}
+          <button type="button" className="button-link" onClick={onRegister}>
+            Create an account
+          </button>
+        </p>
+      )}
     </section>
   );
 }
@@ -201,13 +212,19 @@ function LoginForm({ expired, sso, onRegister }: { expired: boolean; sso: Provid
 export function LoginPage({ expired }: { expired: boolean }) {
   const [setup, setSetup] = useState<boolean | null>(null);
   const [registering, setRegistering] = useState(false);
+  const [canRegister, setCanRegister] = useState(false);
   const [sso, setSso] = useState<Providers["oidc"]>([]);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    needsSetup().then(
-      (needed) => live && setSetup(needed),
+    setupStatus().then(
+      (status) => {
+        if (!live) return;
+        setSetup(status.needs_setup);
+        // A server that does not say may still allow it: the form then shows its refusal.
+        setCanRegister(status.registration_enabled !== false);
+      },
       (err: unknown) => live && setError(`Cannot ask the server whether it is set up: ${errorText(err)}`),
     );
     // Without providers the form still works: local login is always offered.
@@ -236,5 +253,5 @@ export function LoginPage({ expired }: { expired: boolean }) {
     return (
       <NewAccountForm kind="register" onDone={() => setRegistering(false)} onCancel={() => setRegistering(false)} />
     );
-  return <LoginForm expired={expired} sso={sso} onRegister={() => setRegistering(true)} />;
+  return <LoginForm expired={expired} sso={sso} {...(canRegister ? { onRegister: () => setRegistering(true) } : {})} />;
 }
