@@ -50,6 +50,14 @@ function checkNullableText(value: unknown, field: string, max = MAX_TEXT_LENGTH)
 }
 
 /**
+ * True when `value` is a string a store could hold: lookups of anything else (a NUL character,
+ * which PostgreSQL refuses in text, a lone surrogate, which it would read as U+FFFD) find nothing.
+ */
+export function isLookupValue(value: unknown): value is string {
+  return typeof value === "string" && !UNSTORABLE.test(value);
+}
+
+/**
  * @returns a user or key id that is also a safe folder name.
  * @throws RuntimeError `INVALID_ARGUMENT` otherwise.
  */

@@ -35,6 +35,7 @@ import {
   checkPolicy,
   checkSession,
   checkUserPatch,
+  isLookupValue,
   lookupEmail,
   patchedUser,
   type CheckedNewUser,
@@ -127,6 +128,7 @@ export class PostgresAccountStore implements AccountStore {
   private readonly sessions: string;
   private readonly apiKeys: string;
   private readonly failures: string;
+  private closed = false;
 
   /**
    * @param options - a pool or a connection string, plus schema, logger, clock.
@@ -194,6 +196,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getUser(userId: string): Promise<UserRecord | undefined> {
+    if (!this.canMatch(userId)) return undefined;
     const [row] = await this.db.read<UserRow>(
       "getUser",
       `SELECT ${USER_COLUMNS} FROM ${this.users} WHERE user_id = $1`,
@@ -214,6 +217,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getUserByOAuth(provider: string, subject: string): Promise<UserRecord | undefined> {
+    if (!this.canMatch(provider, subject)) return undefined;
     const [row] = await this.db.read<UserRow>(
       "getUserByOAuth",
       `SELECT ${USER_COLUMNS} FROM ${this.users} WHERE oauth_provider = $1 AND oauth_subject = $2`,
@@ -244,6 +248,7 @@ export class PostgresAccountStore implements AccountStore {
 
   async updateUser(userId: string, patch: UserPatch): Promise<UserRecord> {
     const checked = checkUserPatch(patch);
+    if (!this.canMatch(userId)) throw userNotFound(String(userId));
     return this.db.transaction("updateUser", async (c) => {
       const row = await one<UserRow>(c, `SELECT ${USER_COLUMNS} FROM ${this.users} WHERE user_id = $1 FOR UPDATE`, [
         userId,
@@ -276,6 +281,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async deleteUser(userId: string): Promise<boolean> {
+    if (!this.canMatch(userId)) return false;
     // Sessions and keys go with the user (ON DELETE CASCADE, in the same statement).
     const deleted = await this.db.transaction(
       "deleteUser",
@@ -303,6 +309,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    if (!this.canMatch(sessionId)) return undefined;
     const [row] = await this.db.read<SessionRow>(
       "getSession",
       `SELECT * FROM ${this.sessions} WHERE session_id = $1 AND expires_at > $2`,
@@ -312,6 +319,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async deleteSession(sessionId: string): Promise<boolean> {
+    if (!this.canMatch(sessionId)) return false;
     return this.db.transaction(
       "deleteSession",
       async (c) =>
@@ -320,13 +328,16 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async deleteUserSessions(userId: string, options: DeleteUserSessionsOptions = {}): Promise<number> {
+    if (!this.canMatch(userId)) return 0;
+    // No session has an id that cannot be stored: excepting one keeps nothing.
+    const except = isLookupValue(options.exceptSessionId) ? options.exceptSessionId : null;
     return this.db.transaction(
       "deleteUserSessions",
       async (c) =>
         (
           await c.query(`DELETE FROM ${this.sessions} WHERE user_id = $1 AND session_id IS DISTINCT FROM $2`, [
             userId,
-            options.exceptSessionId ?? null,
+            except,
           ])
         ).rowCount ?? 0,
     );
@@ -361,6 +372,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    if (!this.canMatch(keyHash)) return undefined;
     const [row] = await this.db.read<ApiKeyRow>("findApiKey", `SELECT * FROM ${this.apiKeys} WHERE key_hash = $1`, [
       keyHash,
     ]);
@@ -368,6 +380,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async listApiKeys(userId: string): Promise<ApiKeyRecord[]> {
+    if (!this.canMatch(userId)) return [];
     const rows = await this.db.read<ApiKeyRow>(
       "listApiKeys",
       `SELECT * FROM ${this.apiKeys} WHERE user_id = $1 ORDER BY created_at, seq`,
@@ -377,6 +390,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async revokeApiKey(userId: string, keyId: string): Promise<boolean> {
+    if (!this.canMatch(userId, keyId)) return false;
     const revoked = await this.db.transaction(
       "revokeApiKey",
       async (c) =>
@@ -393,9 +407,10 @@ export class PostgresAccountStore implements AccountStore {
 
   async touchApiKey(keyId: string, at: Date): Promise<void> {
     const when = checkDate(at, "at").toISOString();
-    await this.db.transaction("touchApiKey", (c) =>
-      c.query(`UPDATE ${this.apiKeys} SET last_used_at = $2 WHERE key_id = $1`, [keyId, when]),
-    );
+    if (!this.canMatch(keyId)) return;
+    // One autocommit statement, not a transaction (on the path of every API-key request); setting
+    // the same time twice is harmless, so the read path's retry after a dropped connection is too.
+    await this.db.read("touchApiKey", `UPDATE ${this.apiKeys} SET last_used_at = $2 WHERE key_id = $1`, [keyId, when]);
   }
 
   async registerLoginFailure(key: string, policy: LoginFailurePolicy, now?: Date): Promise<LoginFailureState> {
@@ -431,6 +446,7 @@ export class PostgresAccountStore implements AccountStore {
 
   async loginLockedUntil(key: string, now?: Date): Promise<string | null> {
     const at = (now === undefined ? this.clock() : checkDate(now, "now")).getTime();
+    if (!this.canMatch(key)) return null;
     const [row] = await this.db.read<FailureRow>(
       "loginLockedUntil",
       `SELECT failures, locked_until, reset_at FROM ${this.failures} WHERE failure_key = $1`,
@@ -440,6 +456,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async clearLoginFailures(key: string): Promise<void> {
+    if (!this.canMatch(key)) return;
     await this.db.transaction("clearLoginFailures", (c) =>
       c.query(`DELETE FROM ${this.failures} WHERE failure_key = $1`, [key]),
     );
@@ -447,7 +464,19 @@ export class PostgresAccountStore implements AccountStore {
 
   /** Closes the pool when the store created it; later calls fail with `CLOSED`. Idempotent. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.db.close();
+  }
+
+  /**
+   * False when a lookup value cannot equal anything stored (NUL, control characters, lone
+   * surrogates): the caller answers "not found" without a query PostgreSQL would refuse.
+   *
+   * @throws RuntimeError `CLOSED` after close, as the query would have.
+   */
+  private canMatch(...values: unknown[]): boolean {
+    if (this.closed) throw new RuntimeError("CLOSED", `${STORE_NAME} is closed`);
+    return values.every(isLookupValue);
   }
 
   /** Inserts a checked user in the caller's transaction; unique violations map to the store's codes. */

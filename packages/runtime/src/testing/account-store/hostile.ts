@@ -69,6 +69,35 @@ export function hostileTests(test: AddTest, expect: ConformanceExpect): void {
     expect(await store!.getUser(user.userId)).toEqual(user);
   });
 
+  test("lookups by values no store can hold (NUL, controls, lone surrogates) find nothing and fail nothing", async ([
+    store,
+  ]) => {
+    const user = await store!.createUser(newUser({ email: "\uFFFD@example.com" }));
+    const session = newSession(user.userId);
+    await store!.createSession(session);
+    for (const bad of ["\u0000", `${user.userId}\u0000`, "\uD800", "\uDC00x", "a\u0007"]) {
+      const label = JSON.stringify(bad);
+      expect(await store!.getUser(bad), label).toBeUndefined();
+      expect(await store!.getUserByEmail(`${bad}@example.com`), label).toBeUndefined();
+      expect(await store!.getUserByOAuth(bad, bad), label).toBeUndefined();
+      expect(await store!.getSession(bad), label).toBeUndefined();
+      expect(await store!.findApiKey(bad), label).toBeUndefined();
+      expect(await store!.listApiKeys(bad), label).toEqual([]);
+      expect(await store!.revokeApiKey(bad, bad), label).toBe(false);
+      expect(await store!.deleteSession(bad), label).toBe(false);
+      expect(await store!.deleteUserSessions(bad), label).toBe(0);
+      expect(await store!.deleteUser(bad), label).toBe(false);
+      expect(await store!.loginLockedUntil(bad), label).toBeNull();
+      await store!.touchApiKey(bad, new Date());
+      await store!.clearLoginFailures(bad);
+      await expectRuntimeError(store!.updateUser(bad, { disabled: true }), "USER_NOT_FOUND");
+    }
+    expect(await store!.getSession(session.sessionId)).toEqual(session);
+    // Excepting a session id that cannot exist keeps none of the user's sessions.
+    expect(await store!.deleteUserSessions(user.userId, { exceptSessionId: "\u0000" })).toBe(1);
+    expect(await store!.getUser(user.userId)).toEqual(user);
+  });
+
   test("a huge user agent is cut, other oversized session fields are refused", async ([store]) => {
     const user = await store!.createUser(newUser());
     const session = newSession(user.userId, { userAgent: "ü".repeat(100_000) });
