@@ -56,6 +56,8 @@ export async function resolveRunCustomAgent(config: Config | undefined, agents: 
 
   if (run.agentName !== undefined) context["agent_name"] = normalizeAgentName(run.agentName);
   const name = context["agent_name"] as string | undefined;
+  // Memory reads configurable's agent_name first: one lowercase name everywhere, so one bucket.
+  if (name !== undefined && configurable["agent_name"] !== undefined) configurable["agent_name"] = name;
 
   if (run.isBootstrap === true || name === undefined) {
     // The default agent, and the agent creator (whose agent does not exist yet): the default SOUL.md.
