@@ -25,7 +25,14 @@ export { guarded } from "./http/guarded.js";
 
 // Auth
 export { ANONYMOUS_ADMIN, DEFAULT_USER_ID, roleOf, type Principal } from "./auth/principal.js";
-export { ApiKeyRing, USER_ID_PATTERN, presentedKey, type ApiKeyEntry, type AuthOptions } from "./auth/api-keys.js";
+export {
+  ApiKeyRing,
+  ROLE_PATTERN,
+  USER_ID_PATTERN,
+  presentedKey,
+  type ApiKeyEntry,
+  type AuthOptions,
+} from "./auth/api-keys.js";
 export { PUBLIC_PATHS, UNAUTHORIZED_MESSAGE } from "./auth/auth-hook.js";
 export { SKILLS_ADMIN_MESSAGE, requireAdmin } from "./auth/require-admin.js";
 export type { ThreadAuthorizer } from "./auth/thread-access.js";

@@ -30,6 +30,16 @@ authorization:
     });
   });
 
+  it("gives a configured key its role", async () => {
+    const c = await load(`server:
+  api_keys: [{ key: k-0123456789, user_id: gina, role: guest }, { key: k-9876543210, user_id: bob }]
+`);
+    expect(c.server.apiKeyUsers).toEqual([
+      { key: "k-0123456789", userId: "gina", admin: false, role: "guest" },
+      { key: "k-9876543210", userId: "bob", admin: false },
+    ]);
+  });
+
   it("keeps a plugin's config as written", async () => {
     const c = await load(
       "authorization: { enabled: true, provider: { use: './authz.js:Policy', config: { x: 1 } } }\n",
@@ -53,5 +63,11 @@ authorization:
       await problems("authorization: { enabled: true, provider: { use: rbac, config: { roles: { admin: {} } } } }\n"),
     ).toContain("authorization.default_role: Unknown role 'user'; known roles: admin");
     expect(await problems("authorization: { enabled: yes-please }\n")).not.toEqual([]);
+    expect(
+      await problems(`server:
+  api_keys: [{ key: k-0123456789, user_id: bob, role: guest }]
+authorization: { enabled: true, provider: { use: rbac, config: { roles: { user: {}, admin: {} } } } }
+`),
+    ).toContain("server.api_keys[0].role: 'guest' is not a role of authorization.provider.config.roles (user, admin)");
   });
 });

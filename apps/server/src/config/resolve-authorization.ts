@@ -16,6 +16,19 @@ type Doc = Record<string, unknown>;
 /** `use:` values naming the built-in RBAC provider (ours, and DeerFlow's class path). */
 export const RBAC_USES: ReadonlySet<string> = new Set(["rbac", "deerflow.authz.rbac:RbacAuthorizationProvider"]);
 
+/** A configured key's `role` must be one the policy defines (it would be denied everything). */
+function checkKeyRoles(doc: Doc, rbac: RbacAuthorizationProvider, problem: (path: string, message: string) => void) {
+  const keys = ((doc["server"] as Doc | undefined)?.["api_keys"] as unknown[] | undefined) ?? [];
+  keys.forEach((entry, i) => {
+    const role = (entry as { role?: unknown } | null)?.role;
+    if (typeof role === "string" && !rbac.roles.includes(role))
+      problem(
+        `server.api_keys[${i}].role`,
+        `'${role}' is not a role of authorization.provider.config.roles (${rbac.roles.join(", ")})`,
+      );
+  });
+}
+
 /**
  * @param doc - the validated document
  * @param problem - records a problem at a key path
@@ -41,7 +54,9 @@ export function resolveAuthorization(
   const options = raw.config ?? {};
   if (RBAC_USES.has(raw.use)) {
     try {
-      new RbacAuthorizationProvider(options as unknown as RbacAuthorizationOptions).validateRole(defaultRole);
+      const rbac = new RbacAuthorizationProvider(options as unknown as RbacAuthorizationOptions);
+      rbac.validateRole(defaultRole);
+      checkKeyRoles(doc, rbac, problem);
     } catch (err) {
       if (!(err instanceof AuthorizationError)) throw err;
       problem(

@@ -86,9 +86,11 @@ export function resolveConfig(doc: Doc, options: ResolveOptions): ResolvedConfig
     else bodyLimit = parsed;
   }
   const keyEntries =
-    (s["api_keys"] as (string | { key: string; user_id: string; admin?: boolean })[] | undefined) ?? [];
+    (s["api_keys"] as (string | { key: string; user_id: string; admin?: boolean; role?: string })[] | undefined) ?? [];
   const apiKeyUsers = keyEntries.flatMap((e) =>
-    typeof e === "string" ? [] : [{ key: e.key, userId: e.user_id, admin: e.admin ?? false }],
+    typeof e === "string"
+      ? []
+      : [{ key: e.key, userId: e.user_id, admin: e.admin ?? false, ...(e.role === undefined ? {} : { role: e.role }) }],
   );
   const server = {
     host: (s["host"] as string | undefined) ?? D.host,

@@ -68,10 +68,16 @@ const server = obj({
   api_keys: list({
     oneOf: [
       nonEmpty(),
-      obj({ key: nonEmpty(), user_id: nonEmpty({ pattern: "^[A-Za-z0-9_.-]{1,128}$" }), admin: bool() }, [
-        "key",
-        "user_id",
-      ]),
+      obj(
+        {
+          key: nonEmpty(),
+          user_id: nonEmpty({ pattern: "^[A-Za-z0-9_.-]{1,128}$" }),
+          admin: bool(),
+          // The key's role for `authorization:` (default: admin or user by `admin`); the gateway's role pattern.
+          role: nonEmpty({ pattern: "^[A-Za-z0-9_.:-]{1,64}$" }),
+        },
+        ["key", "user_id"],
+      ),
     ],
   }),
   body_limit: { type: ["integer", "string"] },

@@ -20,10 +20,15 @@ export interface ServerSettings {
   /** Accepted `X-Api-Key` values; empty means no authentication. */
   readonly apiKeys: readonly string[];
   /**
-   * Keys written as `{ key, user_id, admin }`: the user (and admin right) the key authenticates.
-   * A key written as a plain string is the operator's: an admin, user `default`.
+   * Keys written as `{ key, user_id, admin, role? }`: the user (and admin right, and `authorization:`
+   * role) the key authenticates. A key written as a plain string is the operator's: an admin, user `default`.
    */
-  readonly apiKeyUsers?: readonly { readonly key: string; readonly userId: string; readonly admin: boolean }[];
+  readonly apiKeyUsers?: readonly {
+    readonly key: string;
+    readonly userId: string;
+    readonly admin: boolean;
+    readonly role?: string;
+  }[];
   /** Largest request body in bytes. */
   readonly bodyLimit: number;
 }

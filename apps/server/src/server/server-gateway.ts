@@ -62,7 +62,9 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
           auth: {
             apiKeys: server.apiKeys.map((key) => {
               const user = server.apiKeyUsers?.find((u) => u.key === key);
-              return user === undefined ? { key, admin: true } : { key, userId: user.userId, admin: user.admin };
+              if (user === undefined) return { key, admin: true };
+              const { userId, admin, role } = user;
+              return { key, userId, admin, ...(role === undefined ? {} : { role }) };
             }),
           },
         }),

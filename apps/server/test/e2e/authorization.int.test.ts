@@ -1,7 +1,7 @@
 /**
  * `authorization:` (DeerFlow's RBAC, issue 17) through the real server, the
- * scripted OpenAI-compatible endpoint and two configured keys — `alice` (not
- * admin: role `user`) and `root` (admin: role `admin`):
+ * scripted OpenAI-compatible endpoint and configured keys — `alice` (not
+ * admin: role `user`), `root` (admin: role `admin`) and `gina` (role `guest`, set on her key):
  *
  * - the role's denied tool is absent from the model request's tools, and a call
  *   to it (scripted, as a model could hallucinate one) is refused with DeerFlow's text;
@@ -22,7 +22,7 @@ import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
-const KEYS = { alice: "alice-key-0123456789", root: "root-key-0123456789" } as const;
+const KEYS = { alice: "alice-key-0123456789", root: "root-key-0123456789", gina: "gina-key-0123456789" } as const;
 type Who = keyof typeof KEYS;
 type StateMessage = { type: string; content: unknown; name?: string; status?: string };
 const DENIED =
@@ -78,6 +78,7 @@ server:
   api_keys:
     - { key: ${KEYS.alice}, user_id: alice }
     - { key: ${KEYS.root}, user_id: root, admin: true }
+    - { key: ${KEYS.gina}, user_id: gina, role: guest }
 authorization:
   enabled: true
   provider:
@@ -89,6 +90,8 @@ authorization:
           tools: { deny: [glob] }
           routes: { deny: ["threads:delete"] }
           models: { allow: [main] }
+        guest:
+          routes: { allow: ["threads:read"] }
 `,
     );
   }, 60_000);
@@ -147,6 +150,14 @@ authorization:
     expect(t.logs.messages()).toContain("Model 'big' is not authorized for the current role; fallback to 'main'.");
     const root = await runAs("root", "big model root", { model_name: "big" });
     expect(root.requests.map((r) => r.model)).toEqual(["scripted-big"]);
+  });
+
+  it("gives a key its configured role", async () => {
+    expect(await http("gina", "POST", "/threads", {})).toEqual({
+      status: 403,
+      body: { detail: "Permission denied: threads:write" },
+    });
+    expect((await http("gina", "POST", "/threads/search", {})).status).toBe(200);
   });
 
   it("refuses a run body claiming another role", async () => {

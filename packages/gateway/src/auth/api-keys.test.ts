@@ -13,6 +13,12 @@ describe("ApiKeyRing", () => {
     expect(ring.match("root-key")).toEqual({ userId: "ops", admin: true, authenticated: true });
   });
 
+  it("gives a key its configured role (for authorization), and none when unset", () => {
+    const roles = new ApiKeyRing({ apiKeys: [{ key: "guest-key", userId: "g", role: "guest" }] });
+    expect(roles.match("guest-key")).toEqual({ userId: "g", admin: false, authenticated: true, role: "guest" });
+    expect(ring.match("root-key")).not.toHaveProperty("role");
+  });
+
   it.each([
     ["a prefix", "root"],
     ["a longer key", "root-key-x"],
@@ -28,6 +34,8 @@ describe("ApiKeyRing", () => {
     ["a repeated key", { apiKeys: ["a", { key: "a" }] }],
     ["a user id with a slash", { apiKeys: [{ key: "a", userId: "../x" }] }],
     ["the user id ..", { apiKeys: [{ key: "a", userId: ".." }] }],
+    ["an empty role", { apiKeys: [{ key: "a", role: "" }] }],
+    ["a role with a space", { apiKeys: [{ key: "a", role: "power user" }] }],
   ])("refuses a configuration with %s", (_l, options) => {
     expect(() => new ApiKeyRing(options)).toThrow(GatewayError);
   });

@@ -13,6 +13,11 @@ export interface ApiKeyEntry {
   readonly admin?: boolean;
   /** Owner of the caller's threads and skills, `[A-Za-z0-9_.-]+`. Default `default`. */
   readonly userId?: string;
+  /**
+   * The caller's role for `authorization` (`principal.role`), e.g. a role the RBAC policy names.
+   * Default: `admin` for admin keys, else `user` (see `roleOf`).
+   */
+  readonly role?: string;
 }
 
 /** Authentication options of the gateway. */
@@ -26,6 +31,9 @@ export interface AuthOptions {
 
 /** Pattern of user ids, the same as the sandbox's (they become folder names). */
 export const USER_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** A role name of an API key: letters, digits, `_ . : -`, at most 64. */
+export const ROLE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 interface KeyDigest {
   readonly digest: Buffer;
@@ -68,9 +76,19 @@ export class ApiKeyRing {
           `auth.apiKeys[${i}].userId ${JSON.stringify(userId)} must match ${USER_ID_PATTERN.source}`,
         );
       }
+      if (e.role !== undefined && (typeof e.role !== "string" || !ROLE_PATTERN.test(e.role)))
+        throw new GatewayError(
+          "CONFIG_INVALID",
+          `auth.apiKeys[${i}].role ${JSON.stringify(e.role)} must match ${ROLE_PATTERN.source}`,
+        );
       return {
         digest: digest(e.key),
-        principal: Object.freeze({ userId, admin: e.admin === true, authenticated: true }),
+        principal: Object.freeze({
+          userId,
+          admin: e.admin === true,
+          authenticated: true,
+          ...(e.role === undefined ? {} : { role: e.role }),
+        }),
       };
     });
   }

@@ -104,6 +104,30 @@ describe("route permissions", () => {
     });
   });
 
+  it("applies a key's configured role, and denies a role the policy does not define", async () => {
+    const guestPolicy = new RbacAuthorizationProvider({
+      roles: { admin: {}, user: {}, guest: { routes: { allow: ["threads:read"] } } },
+    });
+    const s = await start(guestPolicy, {
+      auth: {
+        apiKeys: [
+          { key: "guest-key-0123456789", userId: "gina", role: "guest" },
+          { key: "alien-key-0123456789", userId: "al", role: "alien" },
+        ],
+      },
+    });
+    const guest = { authorization: "Bearer guest-key-0123456789" };
+    expect(
+      (await s.app.inject({ method: "POST", url: "/api/threads/search", headers: guest, payload: {} })).statusCode,
+    ).toBe(200);
+    const create = await s.app.inject({ method: "POST", url: "/api/threads", headers: guest, payload: {} });
+    expect(create.json()).toEqual({ detail: "Permission denied: threads:write" });
+    const alien = { authorization: "Bearer alien-key-0123456789" };
+    expect(
+      (await s.app.inject({ method: "POST", url: "/api/threads/search", headers: alien, payload: {} })).statusCode,
+    ).toBe(403);
+  });
+
   it("passes the caller's role and user to the provider", async () => {
     const seen: unknown[] = [];
     const recording: AuthorizationProvider = {
