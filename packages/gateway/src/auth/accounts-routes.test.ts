@@ -368,6 +368,14 @@ describe("legacy hashes", () => {
 });
 
 describe("registration", () => {
+  it("refuses registration before the first admin exists (it would block initialize for good)", async () => {
+    const a = await start();
+    const res = await a.inject({ method: "POST", url: "/api/v1/auth/register", payload: ALICE });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail.code).toBe("system_not_initialized");
+    expect(await store.countUsers()).toBe(0);
+  });
+
   it("registers a user when open and refuses when closed", async () => {
     const a = await start();
     await initialize(a);

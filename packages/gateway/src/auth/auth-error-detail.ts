@@ -14,6 +14,7 @@ export type AuthErrorCode =
   | "provider_not_found"
   | "not_authenticated"
   | "system_already_initialized"
+  | "system_not_initialized"
   | "registration_disabled"
   | "account_disabled";
 

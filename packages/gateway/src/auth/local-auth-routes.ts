@@ -134,7 +134,11 @@ export function registerLocalAuthRoutes(app: FastifyInstance, accounts: Accounts
       }
       // Before the first admin exists a registered user would block /initialize for good.
       if ((await store.countUsers({ systemRole: "admin" })) === 0) {
-        throw authError("CONFLICT", "not_authenticated", "The system has no administrator yet; initialize it first");
+        throw authError(
+          "CONFLICT",
+          "system_not_initialized",
+          "The system has no administrator yet; initialize it first",
+        );
       }
       checkNewPassword(request.body.password, "password");
       let user: UserRecord;
