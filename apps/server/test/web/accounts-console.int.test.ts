@@ -240,6 +240,15 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await page.getByLabel("First password").fill(BOB.password);
     await page.getByRole("button", { name: "Add user" }).click();
     expect(await page.getByTestId("new-user-error").textContent()).toMatch(/already/i);
+
+    // The server's refusals: deleting oneself; demoting the last administrator.
+    const self = page.locator(`[data-testid=user-row][data-email="${ADMIN.email}"]`);
+    await self.getByRole("button", { name: `Delete ${ADMIN.email}` }).click();
+    await self.getByRole("button", { name: `Yes, delete ${ADMIN.email}` }).click();
+    await self.getByRole("alert").getByText("You cannot delete your own account").waitFor();
+    await self.getByLabel(`Role of ${ADMIN.email}`).selectOption("user");
+    await self.getByRole("alert").getByText("The last active admin cannot be removed, demoted or disabled").waitFor();
+    expect(await self.getByLabel(`Role of ${ADMIN.email}`).inputValue()).toBe("admin");
   });
 
   it("the second user, in a fresh browser, sees none of the administrator's threads and has no Users page", async () => {
@@ -266,15 +275,17 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await bob.goto(`${server.url}/users`);
     await bob.getByRole("alert").getByText("Only administrators manage users.").waitFor();
 
-    // The administrator disables the second user: the next call of that browser shows the login page.
+    // The administrator disables the second user: that browser's next API call (a page change, no
+    // reload) brings the sign-in page back, saying the session ended; signing in is refused.
     await page.goto(`${server.url}/users`);
     const bobRow = page.locator(`[data-testid=user-row][data-email="${BOB.email}"]`);
     await bobRow.getByRole("button", { name: `Disable ${BOB.email}` }).click();
     await page.locator(`[data-testid=user-row][data-email="${BOB.email}"][data-disabled=true]`).waitFor();
-    await bob.goto(`${server.url}/threads`);
-    await bob.getByTestId("login-page").waitFor();
+    await bob.getByRole("link", { name: "Threads", exact: true }).click();
+    await bob.getByTestId("session-expired").waitFor();
+    await assertAxeClean(bob, "login page after the session ended");
     await signIn(bob, BOB.email, BOB.password);
-    expect(await bob.getByTestId("login-error").textContent()).not.toBe("");
+    expect(await bob.getByTestId("login-error").textContent()).toBe("This account is disabled");
     await bobContext.close();
   });
 

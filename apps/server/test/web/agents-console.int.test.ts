@@ -157,6 +157,10 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
   it("chats with the agent: the run's context names it and the model's system prompt holds its SOUL", async () => {
     await page.getByRole("link", { name: "Chat with otter-guide" }).click();
     await page.getByRole("heading", { name: "New chat with otter-guide", level: 1 }).waitFor();
+    // The picker starts on the agent's own model (nothing is sent for it).
+    const picker = page.getByTestId("model-picker");
+    expect(await picker.inputValue()).toBe("");
+    expect(await picker.locator("option:checked").textContent()).toBe("The agent’s model");
     const before = s.openai.requests.length;
     await page.locator("#composer-input").fill("Tell me one otter fact.");
     await page.locator("#composer-input").press("Enter");

@@ -32,29 +32,36 @@ export function useModels(): { models: ModelInfo[] | null; error: string | null 
   return { models, error };
 }
 
-/** A labelled select of the models; `value` is a model name (the first model when unset). */
+/**
+ * A labelled select of the models; `value` is a model name (the first model when unset).
+ * With `unsetLabel`, unset is its own first choice (e.g. a custom agent's own model), and
+ * choosing it calls `onChange(null)`.
+ */
 export function ModelPicker({
   models,
   value,
   onChange,
   disabled,
+  unsetLabel,
 }: {
   models: readonly ModelInfo[];
   value: string | null;
-  onChange: (name: string) => void;
+  onChange: (name: string | null) => void;
   disabled?: boolean;
+  unsetLabel?: string;
 }) {
   if (models.length === 0) return null;
-  const chosen = models.find((m) => m.name === value) ?? models[0];
+  const chosen = models.find((m) => m.name === value) ?? (unsetLabel === undefined ? models[0] : undefined);
   return (
     <label className="model-picker" title={chosen?.description ?? undefined}>
       Model{" "}
       <select
-        value={chosen?.name}
-        onChange={(e) => onChange(e.target.value)}
+        value={chosen?.name ?? ""}
+        onChange={(e) => onChange(e.target.value === "" ? null : e.target.value)}
         disabled={disabled}
         data-testid="model-picker"
       >
+        {unsetLabel !== undefined && <option value="">{unsetLabel}</option>}
         {models.map((m) => (
           <option key={m.name} value={m.name}>
             {m.display_name ?? m.name}

@@ -373,9 +373,15 @@ export function ChatPage({ threadId, agentName = null }: { threadId: string | nu
               </button>
               {/* After Send and Stop, so Tab goes from the message straight to Send. */}
               {models !== null && (
-                <ModelPicker models={models} value={modelName} onChange={setModelName} disabled={stream.isLoading} />
+                <ModelPicker
+                  models={models}
+                  value={modelName}
+                  onChange={setModelName}
+                  disabled={stream.isLoading}
+                  {...(agentName === null ? {} : { unsetLabel: "The agent’s model" })}
+                />
               )}
-              {pickedModel?.supports_thinking === true && (
+              {pickedModel?.supports_thinking === true && (agentName === null || modelName !== null) && (
                 <ThinkingToggle on={thinking} onChange={setThinking} disabled={stream.isLoading} />
               )}
               <PlanModeToggle on={planMode} onChange={setPlanMode} disabled={stream.isLoading} />
