@@ -288,7 +288,11 @@ export { LeadAgentState, mergeArtifacts, type SandboxStateValue } from "./state/
 export { ThreadSandbox, type ThreadSandboxOptions } from "./sandbox/thread-sandbox.js";
 export { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
 export { releaseSandboxesAfterRuns } from "./sandbox/release-after-runs.js";
-export { createDisabledSkillGuard, disabledSkillMessage } from "./skills/skill-path-guard.js";
+export {
+  createDisabledSkillGuard,
+  disabledSkillMessage,
+  skillNotAvailableMessage,
+} from "./skills/skill-path-guard.js";
 export { SkillPromptView, DEFAULT_SKILLS_CONTAINER_BASE } from "./skills/skill-prompt-view.js";
 export { createRunTaskTool, type RunTaskToolOptions } from "./subagents/run-task-tool.js";
 export { SUBAGENT_CHAIN, SUBAGENT_ENTRY_NAMES, selectChainEntries } from "./subagents/subagent-chain.js";

@@ -1,14 +1,21 @@
 /**
  * Keeps the sandbox read tools away from the files of disabled skills
- * (DeerFlow's disabled-skill blocking), as a `PathBlockedHook` over the skills
- * catalog.
+ * (DeerFlow's disabled-skill blocking), and of skills outside a custom
+ * agent's `skills` whitelist in that agent's runs, as a `PathBlockedHook`
+ * over the skills catalog.
  */
 import type { PathBlockedHook } from "@deerflow/sandbox";
 import { skillContainerPath, type Skill } from "@deerflow/skills";
+import { readRunOptions } from "../run/run-options.js";
 
 /** DeerFlow's refusal text for a disabled skill's files. */
 export function disabledSkillMessage(name: string): string {
   return `Skill '${name}' is disabled. Access to its files is blocked. Enable the skill in settings before using it.`;
+}
+
+/** The refusal text for a skill outside the run's custom-agent whitelist. */
+export function skillNotAvailableMessage(name: string): string {
+  return `Skill '${name}' is not available to this agent. Access to its files is blocked.`;
 }
 
 /**
@@ -23,12 +30,14 @@ export function createDisabledSkillGuard(
   containerBase: string,
 ): PathBlockedHook {
   const base = containerBase.replace(/\/+$/, "");
-  return async (virtualPath) => {
+  return async (virtualPath, config) => {
     if (virtualPath !== base && !virtualPath.startsWith(`${base}/`)) return null;
+    const allowed = readRunOptions(config as Parameters<typeof readRunOptions>[0]).customAgent?.skills;
     for (const skill of await listSkills()) {
-      if (skill.enabled) continue;
+      if (skill.enabled && (allowed === undefined || allowed.includes(skill.name))) continue;
       const dir = skillContainerPath(skill, base);
-      if (virtualPath === dir || virtualPath.startsWith(`${dir}/`)) return disabledSkillMessage(skill.name);
+      if (virtualPath === dir || virtualPath.startsWith(`${dir}/`))
+        return skill.enabled ? skillNotAvailableMessage(skill.name) : disabledSkillMessage(skill.name);
     }
     return null;
   };
