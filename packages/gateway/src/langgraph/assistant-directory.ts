@@ -63,7 +63,7 @@ export function assistantScopeOf(principal: Principal): AssistantScope {
 }
 
 /** `ASSISTANT_NOT_FOUND` (404) for an id the caller cannot see. */
-export function assistantNotFound(id: string): RuntimeError {
+function assistantNotFound(id: string): RuntimeError {
   return new RuntimeError("ASSISTANT_NOT_FOUND", `No assistant found for "${id}"`, { details: { assistantId: id } });
 }
 

@@ -9,7 +9,7 @@ import { runConfigSchema } from "./schemas.js";
 import { anyObject, nullableEnum, nullableObject, openObject, optionalBody, paging } from "./schema-parts.js";
 
 /** Ids a created assistant may take: what the registry accepts for system assistants. */
-export const NEW_ASSISTANT_ID_PATTERN = "^[A-Za-z0-9_.:-]{1,128}$";
+const NEW_ASSISTANT_ID_PATTERN = "^[A-Za-z0-9_.:-]{1,128}$";
 
 const graphIdSchema = {
   type: "string",

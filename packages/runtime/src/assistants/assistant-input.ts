@@ -19,7 +19,7 @@ import type {
 } from "./assistant-store.js";
 
 /** Longest accepted name or description, in UTF-16 code units (a cap on what one request can make us store). */
-export const MAX_ASSISTANT_TEXT = 10_000;
+const MAX_ASSISTANT_TEXT = 10_000;
 
 const SORT_FIELDS: ReadonlySet<string> = new Set<AssistantSortField>([
   "assistantId",
