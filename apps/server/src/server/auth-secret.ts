@@ -1,12 +1,12 @@
 /**
  * The secret that signs session cookies: `AUTH_JWT_SECRET` (DeerFlow's name),
  * else a random one generated on first start and kept at
- * `{dataDir}/.jwt_secret` (mode 0600) so sessions survive restarts and every
+ * `{dataDir}/.jwt_secret` (mode 0600, linked into place whole) so sessions survive restarts and every
  * instance sharing the data folder signs alike. Instances that share no
  * folder (several hosts on PostgreSQL) must all get `AUTH_JWT_SECRET`.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ServerStartError } from "./errors.js";
 
@@ -56,15 +56,20 @@ export async function loadAuthSecret(env: NodeJS.ProcessEnv, dataDir: string): P
   }
   await mkdir(dataDir, { recursive: true });
   const secret = randomBytes(48).toString("base64url");
+  // Written whole under a private name, then linked into place: link() fails if the file exists, so
+  // of instances starting at once exactly one secret wins, and no one ever reads a half-written file.
+  const staging = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+  await writeFile(staging, `${secret}\n`, { encoding: "utf8", mode: 0o600, flag: "wx" });
   try {
-    // `wx`: of two instances starting at once, one writes and the other reads its secret.
-    await writeFile(file, `${secret}\n`, { encoding: "utf8", mode: 0o600, flag: "wx" });
-    await chmod(file, 0o600);
+    await chmod(staging, 0o600);
+    await link(staging, file);
     return { secret, source: "generated" };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     const written = await readSecretFile(file);
     if (written === undefined || written === "") throw err;
     return { secret: written, source: "file" };
+  } finally {
+    await unlink(staging).catch(() => {});
   }
 }

@@ -131,8 +131,10 @@ describe("accounts on (auth.enabled)", () => {
     expect(after.status).toBe(401);
   });
 
-  it("keeps a generated session secret at data/.jwt_secret with mode 0600", async () => {
-    const { server } = await start(AUTH_CONFIG);
+  it("keeps accounts in the SQLite run store's file and a generated secret at data/.jwt_secret (0600)", async () => {
+    const { server, logs } = await start(AUTH_CONFIG);
+    // The embedded run store is a SQLite file: the accounts live in it too.
+    expect(logs.messages()).toContain("accounts on: SqliteAccountStore, session secret from the data folder");
     const file = path.join(server.loaded.config.storage.dataDir, ".jwt_secret");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
