@@ -13,7 +13,7 @@
  * - a run's sandbox folder, uploads and memory follow the authenticated user
  *   whatever the request body says.
  *
- * Adding a family (accounts, assistants, custom agents...) is one entry in
+ * Adding a family (accounts, custom agents...) is one entry in
  * FAMILIES: how bob tries to reach the owner's resource, what a listing
  * shows, and what the admin sees (and, when `AliceWorld` lacks it, one step
  * in `beforeAll` making it). Custom skills are not a family: the server's
@@ -82,6 +82,8 @@ interface AliceWorld {
   readonly statelessRunId: string;
   readonly factId: string;
   readonly tag: string;
+  /** Her own LangGraph assistant (metadata `{tag}`). */
+  readonly assistantId: string;
 }
 
 /**
@@ -299,6 +301,33 @@ const FAMILIES: readonly Family[] = [
       ((await as.http("GET", "/memory")).body as { facts: { id: string }[] }).facts.map((f) => f.id),
     idOf: (w) => w.factId,
   },
+  {
+    name: "assistants",
+    routes: [],
+    reach: [
+      { what: "get", call: (as, w) => sdkOutcome(as.sdk.assistants.get(w.assistantId)) },
+      { what: "graph", call: (as, w) => sdkOutcome(as.sdk.assistants.getGraph(w.assistantId)) },
+      { what: "schemas", call: (as, w) => sdkOutcome(as.sdk.assistants.getSchemas(w.assistantId)) },
+      { what: "update", call: (as, w) => sdkOutcome(as.sdk.assistants.update(w.assistantId, { name: "hijacked" })) },
+      { what: "versions", call: (as, w) => sdkOutcome(as.sdk.assistants.getVersions(w.assistantId)) },
+      { what: "set latest", call: (as, w) => sdkOutcome(as.sdk.assistants.setLatest(w.assistantId, 1)) },
+      { what: "delete", call: (as, w) => sdkOutcome(as.sdk.assistants.delete(w.assistantId)) },
+      {
+        what: "run it on his own thread",
+        call: async (as, w) => {
+          const mine = await as.sdk.threads.create();
+          const outcome = await sdkOutcome(as.sdk.runs.wait(mine.thread_id, w.assistantId, { input: null }));
+          expect(await as.sdk.runs.list(mine.thread_id)).toEqual([]);
+          await as.sdk.threads.delete(mine.thread_id);
+          return outcome;
+        },
+      },
+    ],
+    listed: async (as, w) =>
+      (await as.sdk.assistants.search({ metadata: { tag: w.tag }, limit: 100 })).map((a) => a.assistant_id),
+    idOf: (w) => w.assistantId,
+    adminSees: true,
+  },
 ];
 
 /** Missing counterparts of alice's ids, for the answers bob must get alike. */
@@ -309,6 +338,7 @@ function missingWorld(w: AliceWorld): AliceWorld {
     runId: "00000000-0000-4000-8000-000000000002",
     statelessRunId: "00000000-0000-4000-8000-000000000003",
     factId: "fact_missing",
+    assistantId: "00000000-0000-4000-8000-000000000004",
   };
 }
 
@@ -393,7 +423,9 @@ memory:
     expect(
       (await as.alice.http("PUT", "/store/items", { namespace: ["notes"], key: "alice", value: { tag } })).status,
     ).toBe(204);
+    const assistant = await as.alice.sdk.assistants.create({ graphId: ASSISTANT, name: "alice's", metadata: { tag } });
     world = {
+      assistantId: assistant.assistant_id,
       threadId: thread.thread_id,
       runId: run?.run_id ?? "",
       statelessRunId: stateless.run_id,
@@ -432,7 +464,10 @@ memory:
         expect(theirs.status).toBe(attempt.status ?? 404);
         expect(missing.status).toBe(attempt.status ?? 404);
         const generic = (text: string, w: AliceWorld) =>
-          [w.threadId, w.runId, w.statelessRunId, w.factId].reduce((t, id) => t.replaceAll(id, "<id>"), text);
+          [w.threadId, w.runId, w.statelessRunId, w.factId, w.assistantId].reduce(
+            (t, id) => t.replaceAll(id, "<id>"),
+            text,
+          );
         expect(generic(theirs.text, world)).toBe(generic(missing.text, missingWorld(world)));
       },
     );
@@ -463,6 +498,7 @@ memory:
     expect(uploads.files.map((f) => f.filename)).toEqual(["alice-notes.txt"]);
     const facts = ((await as.alice.http("GET", "/memory")).body as { facts: { id: string; content: string }[] }).facts;
     expect(facts.find((f) => f.id === world.factId)?.content).toBe("Keeps herons");
+    expect(await as.alice.sdk.assistants.get(world.assistantId)).toMatchObject({ name: "alice's", version: 1 });
   });
 
   it("bob's searches and counts never find alice's threads, even naming her as owner", async () => {
