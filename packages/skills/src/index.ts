@@ -38,6 +38,16 @@ export { readSkillFile, type SkillFileRead } from "./parsing/read-skill-file.js"
 // Catalog and enabled state
 export * from "./catalog/index.js";
 
+// Per-user skills (DeerFlow's users/<uid>/skills layout)
+export {
+  DEFAULT_MAX_CACHED_USERS,
+  UserSkillsStorage,
+  type UserSkillSet,
+  type UserSkillsMount,
+  type UserSkillsStorageOptions,
+} from "./users/user-skills-storage.js";
+export { userFolderName } from "./users/user-folder-name.js";
+
 // Prompt
 export * from "./prompt/index.js";
 

@@ -4,10 +4,17 @@ import { DEFAULT_SKILLS_CONTAINER_PATH } from "../limits.js";
 import { silentLogger, type Logger } from "../logger.js";
 import type { Skill } from "../model/skill.js";
 import { watchDebounced, type DebouncedWatch, type WatchTarget } from "./debounced-watch.js";
-import { discoverSkills, type DiscoverOptions, type DiscoveryDiagnostic, type DiscoveryResult } from "./discover.js";
+import {
+  discoverSkills,
+  type DiscoverOptions,
+  type DiscoveryDiagnostic,
+  type DiscoveryResult,
+  type DiscoverySource,
+} from "./discover.js";
 import { ExtensionsConfigStore, isSkillEnabled, type ExtensionsConfigSnapshot } from "./extensions-config.js";
 import { SkillFileCache } from "./skill-file-cache.js";
 import type { SkillSource } from "./skill-source.js";
+import type { SkillStatesFile } from "./skill-states-file.js";
 
 /** Options of {@link SkillCatalog}. */
 export interface SkillCatalogOptions {
@@ -24,6 +31,17 @@ export interface SkillCatalogOptions {
   readonly concurrency?: number;
   /** Replaces the filesystem discovery (other layouts, tests). */
   readonly discover?: (options: DiscoverOptions) => Promise<DiscoveryResult>;
+  /** The folders scanned (default `<root>/public` and `<root>/custom`); see {@link DiscoverySource}. */
+  readonly sources?: readonly DiscoverySource[];
+  /**
+   * A user's own state of non-public skills (DeerFlow's `_skill_states.json`).
+   * With it, a public skill follows `extensions_config.json` only, any other is
+   * enabled when both its user entry and its global entry allow it (each
+   * defaults to true), and `setEnabled` of a non-public skill writes this file.
+   */
+  readonly skillStates?: SkillStatesFile;
+  /** Called after `setEnabled` changed a skill (e.g. to drop other users' caches on a public toggle). */
+  readonly onEnabledChange?: (skill: Skill) => void;
 }
 
 interface Snapshot {
@@ -34,6 +52,7 @@ interface Snapshot {
 }
 
 const NO_CONFIG: ExtensionsConfigSnapshot = { exists: false, data: {}, skillStates: new Map() };
+const NO_STATES: ReadonlyMap<string, boolean> = new Map();
 
 /**
  * The skills of one root, scanned once and cached, with the enabled state of
@@ -68,6 +87,9 @@ export class SkillCatalog implements SkillSource {
   readonly #store: ExtensionsConfigStore | undefined;
   readonly #discover: (options: DiscoverOptions) => Promise<DiscoveryResult>;
   readonly #concurrency: number | undefined;
+  readonly #sources: readonly DiscoverySource[] | undefined;
+  readonly #states: SkillStatesFile | undefined;
+  readonly #onEnabledChange: ((skill: Skill) => void) | undefined;
   readonly #files = new SkillFileCache();
   #snapshot: Snapshot | undefined;
   #snapshotGeneration = -1;
@@ -87,6 +109,9 @@ export class SkillCatalog implements SkillSource {
         : new ExtensionsConfigStore(options.extensionsConfigPath, { logger: this.#logger });
     this.#discover = options.discover ?? discoverSkills;
     this.#concurrency = options.concurrency;
+    this.#sources = options.sources;
+    this.#states = options.skillStates;
+    this.#onEnabledChange = options.onEnabledChange;
     if (options.watch) this.#startWatching(typeof options.watch === "object" ? (options.watch.debounceMs ?? 250) : 250);
   }
 
@@ -128,33 +153,44 @@ export class SkillCatalog implements SkillSource {
   }
 
   /**
-   * Enables or disables a skill in `extensions_config.json` and updates the
-   * cache without a rescan.
+   * Enables or disables a skill in `extensions_config.json` (or, for a
+   * non-public skill with `skillStates`, in the user's state file) and updates
+   * the cache without a rescan.
    *
    * @returns The skill with its new state.
    * @throws SkillsError `SKILL_NOT_FOUND` for an unknown name; `CONFIG_INVALID` without a config path or when the file is malformed.
    */
   async setEnabled(name: string, enabled: boolean): Promise<Skill> {
-    if (!this.#store)
-      throw new SkillsError(
-        "CONFIG_INVALID",
-        "No extensions config file is configured, so skills cannot be enabled or disabled",
-      );
     // The last-known list is enough to know the skill exists; waiting for a
     // scan in flight is only needed for a name it does not have yet.
     const skill = this.#snapshot?.byName.get(name) ?? (await this.get(name));
     if (!skill) throw new SkillsError("SKILL_NOT_FOUND", `Skill '${name}' not found`);
-    await this.#store.setSkillEnabled(name, enabled);
+    let effective = enabled;
+    if (this.#states !== undefined && skill.category !== "public") {
+      await this.#states.setEnabled(name, enabled);
+      // The global entry still applies: an admin's "off" cannot be undone per user (DeerFlow).
+      const config = this.#store === undefined ? NO_CONFIG : await this.#store.readLenient();
+      effective = enabled && isSkillEnabled(config, name);
+    } else {
+      if (!this.#store)
+        throw new SkillsError(
+          "CONFIG_INVALID",
+          "No extensions config file is configured, so skills cannot be enabled or disabled",
+        );
+      await this.#store.setSkillEnabled(name, enabled);
+    }
     // A scan that read the old file before this write re-reads it (see #readConfig).
     this.#configVersion++;
     const current = this.#snapshot;
     if (current?.byName.has(name)) {
       this.#snapshot = buildSnapshot(
-        current.skills.map((s) => (s.name === name ? { ...s, enabled } : s)),
+        current.skills.map((s) => (s.name === name ? { ...s, enabled: effective } : s)),
         current.diagnostics,
       );
     }
-    return this.#snapshot?.byName.get(name) ?? Object.freeze({ ...skill, enabled });
+    const changed = this.#snapshot?.byName.get(name) ?? Object.freeze({ ...skill, enabled: effective });
+    this.#onEnabledChange?.(changed);
+    return changed;
   }
 
   /** Stops watching. The catalogue stays usable (without automatic invalidation). */
@@ -182,15 +218,19 @@ export class SkillCatalog implements SkillSource {
           const generation = this.#generation;
           const found = await this.#discover({
             root: this.root,
+            ...(this.#sources === undefined ? {} : { sources: this.#sources }),
             logger: this.#logger,
             cache: this.#files,
             ...(this.#concurrency === undefined ? {} : { concurrency: this.#concurrency }),
           });
-          const config = await this.#readConfig();
+          const { config, states } = await this.#readConfig();
           // Invalidated while scanning: what we read may predate the change.
           if (generation !== this.#generation) continue;
           const snapshot = buildSnapshot(
-            found.skills.map((s) => ({ ...s, enabled: isSkillEnabled(config, s.name) })),
+            found.skills.map((s) => ({
+              ...s,
+              enabled: isSkillEnabled(config, s.name) && (s.category === "public" || states.get(s.name) !== false),
+            })),
             found.diagnostics,
           );
           this.#snapshot = snapshot;
@@ -209,12 +249,14 @@ export class SkillCatalog implements SkillSource {
     return this.#inflight;
   }
 
-  async #readConfig(): Promise<ExtensionsConfigSnapshot> {
-    if (!this.#store) return NO_CONFIG;
+  async #readConfig(): Promise<{ config: ExtensionsConfigSnapshot; states: ReadonlyMap<string, boolean> }> {
     for (;;) {
       const version = this.#configVersion;
-      const config = await this.#store.readLenient();
-      if (version === this.#configVersion) return config;
+      const [config, states] = await Promise.all([
+        this.#store === undefined ? NO_CONFIG : this.#store.readLenient(),
+        this.#states === undefined ? NO_STATES : this.#states.read(),
+      ]);
+      if (version === this.#configVersion) return { config, states };
     }
   }
 

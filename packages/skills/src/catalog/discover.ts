@@ -9,6 +9,21 @@ import type { SkillFileCache } from "./skill-file-cache.js";
 /** Categories in precedence order: a later category shadows an earlier one. */
 export const DISCOVERY_CATEGORIES: readonly SkillCategory[] = ["public", "custom"];
 
+/**
+ * One folder scanned as a category. A server with per-user skills scans the
+ * shared `public/` plus each user's own custom folder (see `UserSkillsStorage`).
+ */
+export interface DiscoverySource {
+  readonly category: SkillCategory;
+  /** The category root (need not exist). */
+  readonly dir: string;
+  /**
+   * Used only when the walk of this other category found no SKILL.md at all:
+   * DeerFlow's `legacy` folder is shown only to a user without custom skills.
+   */
+  readonly onlyWithout?: SkillCategory;
+}
+
 /** How serious a {@link DiscoveryDiagnostic} is. */
 export type DiagnosticSeverity = "error" | "warning" | "info";
 
@@ -17,7 +32,7 @@ export type DiagnosticSeverity = "error" | "warning" | "info";
  * "skill X skipped: reason". Never carries host paths.
  */
 export interface DiscoveryDiagnostic {
-  /** The file concerned, relative to the skills root (`custom/foo/SKILL.md`). */
+  /** The file concerned as `<category>/<path in that category>` (`custom/foo/SKILL.md`). */
   readonly file: string;
   /**
    * The loader's issue code for dropped files (`yaml-invalid`, `name-missing`...),
@@ -43,6 +58,11 @@ export interface DiscoveryResult {
 export interface DiscoverOptions {
   /** The skills root holding `public/` and `custom/` (each optional). */
   readonly root: string;
+  /**
+   * The folders to scan, in precedence order (a later one shadows an earlier
+   * one). Default: `<root>/public`, then `<root>/custom`.
+   */
+  readonly sources?: readonly DiscoverySource[];
   readonly logger?: Logger;
   /** SKILL.md files loaded (and directories listed) concurrently (default 16). */
   readonly concurrency?: number;
@@ -80,12 +100,17 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const diagnostics: DiscoveryDiagnostic[] = [];
   const pending = new Map<string, Promise<SkillLoadResult>>();
   const order: string[] = [];
+  const sources: readonly DiscoverySource[] =
+    options.sources ?? DISCOVERY_CATEGORIES.map((category) => ({ category, dir: path.join(options.root, category) }));
+  // Diagnostics name files as `<category>/<path in it>`, never as host paths.
+  const labelOf = new Map<string, SkillCategory>();
   cache?.beginScan();
-  // Walk both categories at once and start loading each package as soon as it
+  // Walk every category at once and start loading each package as soon as it
   // is found: listing directories waits on I/O while parsing keeps the CPU busy.
   const settled = await Promise.allSettled(
-    DISCOVERY_CATEGORIES.map(async (category) => {
-      const categoryRoot = path.join(options.root, category);
+    sources.map(async ({ category, dir }) => {
+      const categoryRoot = path.resolve(dir);
+      labelOf.set(categoryRoot, category);
       const loadOptions = { category, categoryRoot, logger };
       const load = (file: string): Promise<SkillLoadResult> =>
         slots
@@ -95,7 +120,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
         concurrency,
         onPackage: (file) => pending.set(file, load(file)),
       });
-      return { category, walk };
+      return { category, categoryRoot, walk };
     }),
   );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
@@ -104,9 +129,14 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     await Promise.allSettled(pending.values());
     throw failed.reason;
   }
-  const walks = settled.map(
-    (s) => (s as PromiseFulfilledResult<{ category: SkillCategory; walk: SkillFileWalk }>).value,
+  const all = settled.map(
+    (s) => (s as PromiseFulfilledResult<{ category: SkillCategory; categoryRoot: string; walk: SkillFileWalk }>).value,
   );
+  const found = new Set(all.filter((w) => w.walk.files.length > 0).map((w) => w.category));
+  const walks = all.filter((_walk, i) => {
+    const without = sources[i]?.onlyWithout;
+    return without === undefined || !found.has(without);
+  });
   for (const { category, walk } of walks) {
     for (const issue of walk.issues) {
       const file = issue.dir === "." ? category : `${category}/${issue.dir}`;
@@ -115,14 +145,17 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     }
     order.push(...walk.files);
   }
+  // Loads of a dropped (`onlyWithout`) folder are awaited too, so none outlives the scan.
   const results = await Promise.all(order.map((file) => pending.get(file) as Promise<SkillLoadResult>));
+  await Promise.allSettled(pending.values());
   cache?.endScan();
+  const fileLabel = (file: string): string => labelled(labelOf, options.root, file);
 
   const byName = new Map<string, Skill>();
   results.forEach((result) => {
     if (!result.ok) {
       diagnostics.push({
-        file: relativeToRoot(options.root, result.file),
+        file: fileLabel(result.file),
         code: result.reason.code,
         message: result.reason.message,
         severity: "error",
@@ -131,7 +164,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     }
     const skill = result.skill;
     const previous = byName.get(skill.name);
-    if (previous) diagnostics.push(shadowNote(options.root, previous, skill, logger));
+    if (previous) diagnostics.push(shadowNote(fileLabel, previous, skill, logger));
     byName.set(skill.name, skill);
   });
 
@@ -146,9 +179,14 @@ function ioFailure(file: string, err: unknown, logger: Logger): SkillLoadResult 
   return { ok: false, file, reason: { code: "io-error", field: null, message: `SKILL.md cannot be read (${code})` } };
 }
 
-function shadowNote(root: string, loser: Skill, winner: Skill, logger: Logger): DiscoveryDiagnostic {
-  const loserFile = relativeToRoot(root, loser.skillFile);
-  const winnerFile = relativeToRoot(root, winner.skillFile);
+function shadowNote(
+  fileLabel: (file: string) => string,
+  loser: Skill,
+  winner: Skill,
+  logger: Logger,
+): DiscoveryDiagnostic {
+  const loserFile = fileLabel(loser.skillFile);
+  const winnerFile = fileLabel(winner.skillFile);
   if (loser.category === winner.category) {
     logger.warn(
       { skill: winner.name, kept: winnerFile, ignored: loserFile },
@@ -172,7 +210,13 @@ function shadowNote(root: string, loser: Skill, winner: Skill, logger: Logger): 
   };
 }
 
-function relativeToRoot(root: string, file: string): string {
+/** `<category>/<path under the category root>` for a file of a scanned source, else relative to `root`. */
+function labelled(labelOf: ReadonlyMap<string, SkillCategory>, root: string, file: string): string {
+  for (const [dir, category] of labelOf) {
+    const rel = path.relative(dir, file);
+    if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel))
+      return `${category}/${rel.split(path.sep).join("/")}`;
+  }
   return path.relative(root, file).split(path.sep).join("/");
 }
 

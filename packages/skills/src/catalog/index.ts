@@ -5,7 +5,9 @@ export {
   type DiscoverOptions,
   type DiscoveryDiagnostic,
   type DiscoveryResult,
+  type DiscoverySource,
 } from "./discover.js";
+export { SKILL_STATES_FILE_NAME, SkillStatesFile } from "./skill-states-file.js";
 export { findSkillFiles, type FindSkillFilesOptions, type SkillFileWalk, type WalkIssue } from "./find-skill-files.js";
 export {
   EXTENSIONS_CONFIG_SCHEMA,

@@ -1,8 +1,12 @@
 import { DEFAULT_SKILLS_CONTAINER_PATH, SKILL_FILE_NAME } from "../limits.js";
 import type { SkillFrontmatter } from "./frontmatter.js";
 
-/** Where a skill comes from: shipped read-only (`public`) or user-owned (`custom`). */
-export type SkillCategory = "public" | "custom";
+/**
+ * Where a skill comes from: shipped read-only (`public`), owned and editable by
+ * its user (`custom`), or the deployment's shared custom folder shown read-only
+ * to a user who has no custom skills of their own (`legacy`, DeerFlow's name).
+ */
+export type SkillCategory = "public" | "custom" | "legacy";
 
 /** A loaded skill: its frontmatter plus where it lives and whether it is enabled. */
 export interface Skill extends SkillFrontmatter {

@@ -40,9 +40,10 @@ export function describeSkills(skills: readonly Skill[], query: string, options:
   return matches
     .map((s) => {
       const tools = s.allowedTools && s.allowedTools.length > 0 ? s.allowedTools.join(", ") : "(all)";
+      // DeerFlow's describe_skill labels legacy skills built-in; only the prompt says legacy.
       return [
         `## Skill: ${escapeXml(s.name)}`,
-        `- Description: ${escapeXml(s.description)} ${mutabilityLabel(s.category)}`,
+        `- Description: ${escapeXml(s.description)} ${mutabilityLabel(s.category === "legacy" ? "public" : s.category)}`,
         `- Allowed tools: ${escapeXml(tools)}`,
         `- Location: ${escapeXml(skillContainerFilePath(s, base))}`,
       ].join("\n");

@@ -18,10 +18,11 @@ export function escapeXml(text: string): string {
 
 /**
  * The label that tells the model whether it may edit a skill:
- * `[custom, editable]` for custom skills, `[built-in]` otherwise.
+ * `[custom, editable]` for custom skills, `[legacy, read-only]` for the shared
+ * legacy ones, `[built-in]` otherwise (DeerFlow's labels).
  *
  * @param category - The skill's category.
  */
 export function mutabilityLabel(category: SkillCategory): string {
-  return category === "custom" ? "[custom, editable]" : "[built-in]";
+  return category === "custom" ? "[custom, editable]" : category === "legacy" ? "[legacy, read-only]" : "[built-in]";
 }
