@@ -130,8 +130,9 @@ export function App() {
   const label = [...NAV, ...MENU_PAGES].find((n) => n.page === route.page)?.label ?? "Not found";
 
   useEffect(() => {
-    if (pathname === "/") navigate("/chat", { replace: true });
-  }, [pathname]);
+    // `/login` is where the server's SSO callback sends refusals: once signed in, it is the chat.
+    if (pathname === "/" || (pathname === "/login" && me !== null)) navigate("/chat", { replace: true });
+  }, [pathname, me]);
 
   // A new page: its title, and focus on its heading (screen readers announce the page).
   const firstPage = useRef(true);

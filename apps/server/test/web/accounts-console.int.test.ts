@@ -138,8 +138,11 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await signIn(page, ADMIN.email, "not-the-password");
     expect(await page.getByTestId("login-error").textContent()).toBe("Incorrect email or password");
 
+    // Signing in at /login (where the SSO callback sends refusals) lands in the chat.
+    await page.goto(`${server.url}/login`);
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.getByTestId("user-menu").waitFor();
+    await page.waitForURL(`${server.url}/chat`);
     const session = (await page.context().cookies()).find((c) => c.name === "access_token");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   });
