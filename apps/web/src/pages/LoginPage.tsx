@@ -1,13 +1,15 @@
 /**
  * Sign-in, shown on any path while nobody is signed in (accounts mode): email
  * and password with "Keep me signed in" (`remember_me`), a button per OIDC
- * provider, and, on a server with no user yet, the form that creates the first
+ * provider (coming back to the same page, with the reason when the server refused the
+ * SSO login), and, on a server with no user yet, the form that creates the first
  * administrator (`POST /api/v1/auth/initialize`). The page stays where it was:
  * after signing in, the path asked for opens.
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { initialize, login, providers, register, setupStatus, type Providers } from "../lib/accounts";
 import { errorText } from "../lib/api";
+import { navigate } from "../lib/router";
 
 /**
  * A new account's form: the first administrator (`initialize`) or self-registration
@@ -113,6 +115,25 @@ function NewAccountForm({
   );
 }
 
+/** The sign-in page's text for the `error` the SSO callback redirects with (`/login?error=sso_…`). */
+const SSO_ERRORS: Readonly<Record<string, string>> = {
+  sso_failed: "Single sign-on failed. Try again, or sign in with your password.",
+  sso_not_allowed:
+    "Your single sign-on account is not allowed on this server (an unverified email, another email domain, or sign-up closed). Ask your administrator.",
+  sso_account_exists:
+    "An account with this email already exists and is not linked to single sign-on. Sign in with its password, or ask your administrator.",
+};
+
+/**
+ * The query of an SSO login: come back to the page asked for (not the sign-in page the
+ * callback sends refusals to) with the "Keep me signed in" choice.
+ */
+function ssoQuery(remember: boolean): string {
+  const { pathname, search } = window.location;
+  const next = pathname === "/login" ? "/" : `${pathname}${search}`;
+  return new URLSearchParams({ next, remember_me: String(remember) }).toString();
+}
+
 function LoginForm({
   expired,
   sso,
@@ -128,12 +149,15 @@ function LoginForm({
   const [remember, setRemember] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const ssoError = SSO_ERRORS[new URLSearchParams(window.location.search).get("error") ?? ""];
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
       await login(email.trim(), password, remember);
+      // Signed in after a refused SSO login: leave the sign-in address it came back to.
+      if (window.location.pathname === "/login") navigate("/", { replace: true });
     } catch (err) {
       setError(errorText(err));
       setBusy(false);
@@ -147,6 +171,11 @@ function LoginForm({
       {expired && (
         <p role="status" className="muted" data-testid="session-expired">
           Your session ended. Sign in again to continue.
+        </p>
+      )}
+      {ssoError !== undefined && (
+        <p role="alert" className="error" data-testid="sso-error">
+          {ssoError}
         </p>
       )}
       <form className="card login-form" onSubmit={(e) => void submit(e)}>
@@ -188,7 +217,7 @@ function LoginForm({
           <ul className="button-row">
             {sso.map((p) => (
               <li key={p.id}>
-                <a className="button" href={`/api/v1/auth/oauth/${encodeURIComponent(p.id)}`}>
+                <a className="button" href={`/api/v1/auth/oauth/${encodeURIComponent(p.id)}?${ssoQuery(remember)}`}>
                   Sign in with {p.display_name}
                 </a>
               </li>
