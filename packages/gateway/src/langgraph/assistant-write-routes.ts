@@ -176,18 +176,27 @@ export function registerAssistantWriteRoutes(app: FastifyInstance, ctx: LangGrap
       const body = request.body;
       const assistant = await directory.require(request.principal, id);
       if (assistant.isSystem) {
-        const { updatedAt: _updatedAt, owner: _owner, system: _system, isSystem: _isSystem, ...version } = assistant;
-        const offset = body?.offset ?? 0;
-        return offset > 0
-          ? []
-          : [
-              toWireAssistantVersion({
-                ...version,
-                config: { ...version.config },
-                context: { ...version.context },
-                metadata: { ...version.metadata },
-              }),
-            ];
+        // Its one version, unless the page starts past it or the metadata filter (the registry's) excludes it.
+        const matches =
+          body?.metadata == null ||
+          directory.registry
+            .search({ metadata: body.metadata, limit: Number.MAX_SAFE_INTEGER })
+            .some((a) => a.assistantId === assistant.assistantId);
+        if ((body?.offset ?? 0) > 0 || !matches) return [];
+        const { assistantId, graphId, name, description, config, context, metadata, version, createdAt } = assistant;
+        return [
+          toWireAssistantVersion({
+            assistantId,
+            graphId,
+            name,
+            description,
+            config: { ...config },
+            context: { ...context },
+            metadata: { ...metadata },
+            version,
+            createdAt,
+          }),
+        ];
       }
       const versions = await directory.writableStore().listVersions(
         assistant.assistantId,

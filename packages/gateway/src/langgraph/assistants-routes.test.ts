@@ -221,6 +221,10 @@ describe("assistants routes", () => {
     }
     const versions = await call("alice", "POST", `/assistants/${AGENT_ID}/versions`, {});
     expect(versions.body).toEqual([expect.objectContaining({ assistant_id: AGENT_ID, version: 1, graph_id: "agent" })]);
+    const kind = async (metadata: Record<string, unknown>) =>
+      (await call("alice", "POST", `/assistants/${AGENT_ID}/versions`, { metadata })).body.length;
+    expect([await kind({ kind: "chat" }), await kind({ kind: "worker" })]).toEqual([1, 0]);
+    expect((await call("alice", "POST", `/assistants/${AGENT_ID}/versions`, { offset: 1 })).body).toEqual([]);
     expect((await call("alice", "GET", `/assistants/${AGENT_ID}`)).body).toMatchObject({ name: "Agent", version: 1 });
   });
 
