@@ -11,7 +11,7 @@ export const skillResponseSchema = {
     name: { type: "string" },
     description: { type: "string" },
     license: { type: "string", nullable: true },
-    category: { type: "string", enum: ["public", "custom"] },
+    category: { type: "string", enum: ["public", "custom", "legacy"] },
     enabled: { type: "boolean" },
     editable: { type: "boolean", description: "True only for custom skills." },
   },
