@@ -180,6 +180,7 @@ export { RELOAD_RESPONSE, skillsRoutes } from "./skills/skills-routes.js";
 export type { SkillsRoutesOptions } from "./skills/skills-routes-options.js";
 export type { CustomSkillEditor, SkillCatalogView, SkillsBackend, UserSkills } from "./skills/skills-backend.js";
 export { createSharedSkillsBackend, type SharedSkillsBackendOptions } from "./skills/shared-skills-backend.js";
+export { createPerUserSkillsBackend, type PerUserSkillsBackendOptions } from "./skills/per-user-skills-backend.js";
 export { cleanSkillName, toSkillResponse, toWireHistoryRecord } from "./skills/skill-wire.js";
 export { skillErrorDetail, type SecurityBlockDetail } from "./skills/skill-error-detail.js";
 
