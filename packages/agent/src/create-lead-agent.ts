@@ -28,7 +28,7 @@ import { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
 import { createDisabledSkillGuard } from "./skills/skill-path-guard.js";
 import { SkillPromptView } from "./skills/skill-prompt-view.js";
 import { LeadAgentState } from "./state/thread-state.js";
-import type { RunOptions } from "./run/run-options.js";
+import { readRunOptions, type RunOptions } from "./run/run-options.js";
 import { createRunTaskTool } from "./subagents/run-task-tool.js";
 import { SUBAGENT_CHAIN } from "./subagents/subagent-chain.js";
 
@@ -87,7 +87,14 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     );
   }
   if (options.skills !== undefined && skills?.mayDefer === true) {
-    shared.push(createDescribeSkillTool(options.skills.source, { containerBase: skills.containerBase }));
+    const source = options.skills.source;
+    // A custom agent's run describes only the skills of its whitelist, as its prompt lists only those.
+    const runSkills = async (config?: Parameters<typeof readRunOptions>[0]) => {
+      const allowed = readRunOptions(config).customAgent?.skills;
+      const all = await source.list();
+      return allowed === undefined ? all : all.filter((s) => allowed.includes(s.name));
+    };
+    shared.push(createDescribeSkillTool(runSkills, { containerBase: skills.containerBase }));
     const view = skills;
     toolFilters.push(async () => ((await view.section()).mode === "deferred" ? [] : [DESCRIBE_SKILL_TOOL_NAME]));
   }

@@ -160,6 +160,42 @@ describe("a run with agent_name", () => {
   });
 });
 
+describe("skills of a custom agent", () => {
+  it("describe_skill (deferred skills) describes only the agent's whitelist", async () => {
+    const store = new StoreAgentStore({ store: new InMemoryStore() });
+    await store.create("alice", agentConfigOf("narrow", { skills: ["alpha-skill"] }), "soul");
+    const { agent } = await setup(
+      [
+        {
+          toolCalls: [
+            { name: "describe_skill", args: { name: "select:beta-skill" }, id: "beta" },
+            { name: "describe_skill", args: { name: "select:alpha-skill" }, id: "alpha" },
+          ],
+        },
+        { text: "ok" },
+      ],
+      store,
+      {
+        skills: {
+          source: memorySkills([publicSkill("bootstrap"), publicSkill("alpha-skill"), publicSkill("beta-skill")]),
+          promptMode: "deferred",
+        },
+      },
+    );
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("x")] },
+      runConfig("t1", "alice", { agent_name: "narrow" }),
+    );
+    const results = Object.fromEntries(
+      (out.messages as BaseMessage[])
+        .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
+        .map((m) => [m.tool_call_id, String(m.content)]),
+    );
+    expect(results["beta"]).toBe("No skills matched: select:beta-skill");
+    expect(results["alpha"]).toContain("## Skill: alpha-skill");
+  });
+});
+
 describe("the default agent", () => {
   it("gets the default SOUL.md, and neither update_agent nor setup_agent", async () => {
     const store = new StoreAgentStore({ store: new InMemoryStore() });

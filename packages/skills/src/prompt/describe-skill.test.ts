@@ -69,6 +69,17 @@ describe("createDescribeSkillTool", () => {
     expect(await t.invoke({ name: "first" })).toBe("No skills matched: first");
   });
 
+  it("hands the function the call's config, so a host can narrow the skills per run", async () => {
+    const t = createDescribeSkillTool((config) => {
+      const allowed = config?.configurable?.["allowed"] as string[] | undefined;
+      return allowed === undefined ? skills : skills.filter((s) => allowed.includes(s.name));
+    });
+    expect(await t.invoke({ name: "select:my-notes" })).toContain("## Skill: my-notes");
+    expect(await t.invoke({ name: "select:my-notes" }, { configurable: { allowed: ["skill-reviewer"] } })).toBe(
+      "No skills matched: select:my-notes",
+    );
+  });
+
   it("reads skills from a SkillSource and uses the container base", async () => {
     const t = createDescribeSkillTool({ list: async () => skills }, { containerBase: "/opt/s" });
     expect(await t.invoke({ name: "select:skill-reviewer" })).toContain(

@@ -1,4 +1,4 @@
-import { tool } from "@langchain/core/tools";
+import { tool, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
 import type { SkillSource } from "../catalog/skill-source.js";
 import { DEFAULT_SKILLS_CONTAINER_PATH } from "../limits.js";
@@ -9,8 +9,14 @@ import { searchSkills } from "./search-skills.js";
 /** Name of the deferred-discovery tool. */
 export const DESCRIBE_SKILL_TOOL_NAME = "describe_skill";
 
-/** Where the tool gets its skills: a fixed list, a function, or a {@link SkillSource}. */
-export type DescribeSkillInput = readonly Skill[] | SkillSource | (() => readonly Skill[] | Promise<readonly Skill[]>);
+/**
+ * Where the tool gets its skills: a fixed list, a function (given the call's config, so a host can
+ * narrow the skills per run), or a {@link SkillSource}.
+ */
+export type DescribeSkillInput =
+  | readonly Skill[]
+  | SkillSource
+  | ((config?: ToolRunnableConfig) => readonly Skill[] | Promise<readonly Skill[]>);
 
 /** Options of {@link createDescribeSkillTool} and {@link describeSkills}. */
 export interface DescribeSkillOptions {
@@ -96,18 +102,19 @@ export function createDescribeSkillTool(
   skills: DescribeSkillInput,
   options: DescribeSkillOptions = {},
 ): DescribeSkillTool {
-  const load = async (): Promise<readonly Skill[]> => {
-    if (typeof skills === "function") return skills();
+  const load = async (config?: ToolRunnableConfig): Promise<readonly Skill[]> => {
+    if (typeof skills === "function") return skills(config);
     if (isSource(skills)) return skills.list();
     return skills;
   };
-  return buildTool(async (query) => describeSkills(await load(), query, options));
+  return buildTool(async (query, config) => describeSkills(await load(config), query, options));
 }
 
-function buildTool(answer: (query: string) => Promise<string>) {
+function buildTool(answer: (query: string, config?: ToolRunnableConfig) => Promise<string>) {
   // Explicit type arguments select tool()'s JSON Schema overload.
   return tool<JSONSchema, typeof DESCRIBE_SKILL_TOOL_NAME, DescribeSkillArgs, DescribeSkillArgs, string>(
-    async (input: unknown) => answer(String((input as Partial<DescribeSkillArgs> | undefined)?.name ?? "")),
+    async (input: unknown, config?: ToolRunnableConfig) =>
+      answer(String((input as Partial<DescribeSkillArgs> | undefined)?.name ?? ""), config),
     { name: DESCRIBE_SKILL_TOOL_NAME, description: DESCRIPTION, schema: DESCRIBE_SKILL_SCHEMA },
   );
 }
