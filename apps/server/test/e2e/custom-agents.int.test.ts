@@ -204,6 +204,18 @@ tools:
     expect((await api(BOB, "GET", "/user-profile")).body).toEqual({ content: null });
   });
 
+  it("hostile input: concurrent creators of one name, an oversized SOUL.md, names that are paths", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api(ALICE, "POST", "/agents", { name: "race", soul: `s${i}` })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await api(ALICE, "POST", "/agents", { name: "big", soul: "x".repeat(1024 * 1024 + 1) })).status).toBe(422);
+    expect((await api(ALICE, "GET", "/agents/check?name=big")).body).toMatchObject({ available: true });
+    for (const name of ["..", "%2e%2e", "a%2Fb", "a%00b"])
+      expect((await api(ALICE, "GET", `/agents/${name}`)).status, name).not.toBe(200);
+    expect((await api(ALICE, "DELETE", "/agents/race")).status).toBe(204);
+  });
+
   it("keeps each user's agents to that user", async () => {
     expect((await api(BOB, "GET", "/agents")).body).toEqual({ agents: [] });
     expect((await api(BOB, "GET", "/agents/pirate")).status).toBe(404);
