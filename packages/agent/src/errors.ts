@@ -23,6 +23,7 @@ import { DeerflowError } from "@deerflow/kernel";
  *   (the sandbox is per thread).
  * - `CONFIG_INVALID`: `createLeadAgent` options that cannot work (e.g. the default model is unknown).
  * - `MODEL_UNAVAILABLE`: a model's circuit breaker is open (LLM error handling answers with its message).
+ * - `MODEL_NOT_AUTHORIZED`: `authorization:` allows the run's role no configured model.
  * - `AGENT_NAME_INVALID`: a custom agent's name does not match `^[A-Za-z0-9-]+$` (or is a path, a dot name...).
  * - `AGENT_NOT_FOUND`: no custom agent of that name for the user (a run's `agent_name`, a store read).
  * - `AGENT_EXISTS`: creating a custom agent whose name the user already has.
@@ -34,6 +35,7 @@ export type AgentErrorCode =
   | "THREAD_ID_REQUIRED"
   | "CONFIG_INVALID"
   | "MODEL_UNAVAILABLE"
+  | "MODEL_NOT_AUTHORIZED"
   | "AGENT_NAME_INVALID"
   | "AGENT_NOT_FOUND"
   | "AGENT_EXISTS"

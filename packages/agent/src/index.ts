@@ -188,6 +188,7 @@ export {
 } from "./middleware/guardrails/guardrail.js";
 export { AllowlistProvider, type AllowlistProviderOptions } from "./middleware/guardrails/allowlist-provider.js";
 export {
+  NO_AUTHORIZED_MODEL_TEXT,
   createToolAuthorizationMiddleware,
   type ToolAuthorizationOptions,
 } from "./middleware/authorization/tool-authorization.js";

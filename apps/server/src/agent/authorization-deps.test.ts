@@ -7,6 +7,8 @@ import { loadServerAuthorization, toolAuthorizationOptions } from "./authorizati
 
 const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../examples/plugin-example/index.js");
 const lookup = { cwd: process.cwd(), configDir: process.cwd() };
+/** Three models, `b` the default: the agent's fallback order starts with it. */
+const models = { models: [{ name: "a" }, { name: "b" }, { name: "c" }], defaultModel: "b" } as unknown as ServerConfig;
 const configOf = (authorization: ServerConfig["authorization"]) => ({ authorization }) as ServerConfig;
 
 describe("loadServerAuthorization", () => {
@@ -15,7 +17,7 @@ describe("loadServerAuthorization", () => {
     expect(
       await loadServerAuthorization(configOf({ enabled: false, failClosed: true, defaultRole: "user" }), lookup),
     ).toBeUndefined();
-    expect(toolAuthorizationOptions(undefined)).toEqual({});
+    expect(toolAuthorizationOptions(undefined, models)).toEqual({});
   });
 
   it("builds the RBAC provider and hands the same one to the agent", async () => {
@@ -29,8 +31,13 @@ describe("loadServerAuthorization", () => {
       lookup,
     );
     expect(loaded?.provider).toBeInstanceOf(RbacAuthorizationProvider);
-    expect(toolAuthorizationOptions(loaded)).toEqual({
-      authorization: { authorizer: loaded?.provider, failClosed: true, defaultRole: "user" },
+    expect(toolAuthorizationOptions(loaded, models)).toEqual({
+      authorization: {
+        authorizer: loaded?.provider,
+        failClosed: true,
+        defaultRole: "user",
+        modelNames: ["b", "a", "c"],
+      },
     });
   });
 

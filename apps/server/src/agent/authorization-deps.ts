@@ -53,15 +53,21 @@ export async function loadServerAuthorization(
 }
 
 /**
- * The agent's part: tools checked against the run's role.
+ * The agent's part: tools checked against the run's role, and the run's model (a custom agent's
+ * `model` included) against the role's models, falling back in `models:` order, the default first.
  *
  * @param authorization - what {@link loadServerAuthorization} returned
+ * @param config - the resolved configuration (its models)
  * @returns `authorization` for `createLeadAgent({ middleware })`, or nothing when off
  */
 export function toolAuthorizationOptions(
   authorization: ServerAuthorization | undefined,
+  config: Pick<ServerConfig, "models" | "defaultModel">,
 ): Pick<LeadMiddlewareOptions, "authorization"> {
   if (authorization === undefined) return {};
   const { provider, failClosed, defaultRole } = authorization;
-  return { authorization: { authorizer: provider, failClosed, defaultRole } };
+  const others = config.models.map((m) => m.name).filter((n) => n !== config.defaultModel);
+  return {
+    authorization: { authorizer: provider, failClosed, defaultRole, modelNames: [config.defaultModel, ...others] },
+  };
 }

@@ -249,7 +249,7 @@ export async function createLeadAgentDeps(
       ...config.contextMiddleware,
       ...titleMiddlewareOptions(config),
       ...(await safetyMiddlewareOptions(config, lookup)),
-      ...toolAuthorizationOptions(authorization),
+      ...toolAuthorizationOptions(authorization, config),
       mcpTools: createMcpToolsMiddleware({
         toolset: mcp,
         logger,

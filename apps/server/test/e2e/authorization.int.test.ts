@@ -10,6 +10,8 @@
  *   with the first allowed one;
  * - a body claiming another role is refused.
  */
+import fs from "node:fs/promises";
+import path from "node:path";
 import {
   startScriptedOpenAI,
   type RecordedRequest,
@@ -48,6 +50,7 @@ describe("authorization: through the server", () => {
   const temp = tempDirs();
   let openai: ScriptedOpenAI;
   let t: TestServer;
+  let dir: string;
   const sdk = (who: Who) => new Client({ apiUrl: `${t.url}/api`, apiKey: KEYS[who] });
   const http = async (who: Who, method: string, route: string, body?: unknown) => {
     const res = await fetch(`${t.url}/api${route}`, {
@@ -67,8 +70,9 @@ describe("authorization: through the server", () => {
     base_url: ${openai.baseURL}
     api_key: test
     max_retries: 0`;
+    dir = await temp.make();
     t = await startServer(
-      await temp.make(),
+      dir,
       `models:${model("main")}${model("big")}
 sandbox:
   allow_host_bash: true
@@ -158,6 +162,14 @@ authorization:
       body: { detail: "Permission denied: threads:write" },
     });
     expect((await http("gina", "POST", "/threads/search", {})).status).toBe(200);
+  });
+
+  it("runs a custom agent whose model the role may not use on the first allowed one", async () => {
+    const agentDir = path.join(dir, "data", "users", "alice", "agents", "bigbot");
+    await fs.mkdir(agentDir, { recursive: true });
+    await fs.writeFile(path.join(agentDir, "config.yaml"), "name: bigbot\ndescription: Runs on big.\nmodel: big\n");
+    const alice = await runAs("alice", "agent alice", { agent_name: "bigbot" });
+    expect(alice.requests.map((r) => r.model)).toEqual(["scripted-main"]);
   });
 
   it("refuses a run body claiming another role", async () => {

@@ -139,10 +139,10 @@ export const LEAD_CHAIN: readonly LeadChainEntry[] = [
   // refusal of a denied call comes before the guardrail provider, which then never sees it.
   {
     name: "AuthorizationMiddleware",
-    create: ({ options, logger }) =>
+    create: ({ options, logger, models }) =>
       options.authorization === undefined
         ? undefined
-        : createToolAuthorizationMiddleware({ ...options.authorization, logger }),
+        : createToolAuthorizationMiddleware({ ...options.authorization, logger }, models),
   },
   // DeerFlow row 5 (lead only): announces the last message's uploads; checks them in the thread's sandbox.
   {

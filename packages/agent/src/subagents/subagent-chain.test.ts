@@ -65,8 +65,10 @@ describe("SUBAGENT_CHAIN", () => {
     ]) {
       expect(names).not.toContain(leadOnly);
     }
-    // The very entries of the lead chain: one definition each (the MCP entry restricted around the lead's).
-    for (const entry of SUBAGENT_CHAIN.filter((e) => e.name !== "McpToolsMiddleware"))
+    // The very entries of the lead chain: one definition each (the MCP and authorization entries restricted around the lead's).
+    for (const entry of SUBAGENT_CHAIN.filter(
+      (e) => e.name !== "McpToolsMiddleware" && e.name !== "AuthorizationMiddleware",
+    ))
       expect(LEAD_CHAIN).toContain(entry);
   });
 

@@ -110,10 +110,37 @@ function withoutApprovalGatedTools(entry: LeadChainEntry): LeadChainEntry {
   };
 }
 
+/** The entry that checks tools (and the lead's model) against the run's role. */
+export const AUTHORIZATION_ENTRY = "AuthorizationMiddleware";
+
+/**
+ * The authorization entry checking tools only: a subagent's model is its own (its config's, or the
+ * lead's), not the run's `model_name` the lead's check reads.
+ *
+ * @param entry - the lead's authorization entry
+ * @returns the entry, created without `modelNames`
+ */
+function withoutModelChecks(entry: LeadChainEntry): LeadChainEntry {
+  return {
+    name: entry.name,
+    create: (parts) => {
+      const authorization = parts.options.authorization;
+      if (authorization?.modelNames === undefined) return entry.create(parts);
+      const { modelNames: _lead, ...toolsOnly } = authorization;
+      return entry.create({ ...parts, options: { ...parts.options, authorization: toolsOnly } });
+    },
+  };
+}
+
 /**
  * The subagents' chain: {@link SUBAGENT_ENTRY_NAMES} of {@link LEAD_CHAIN}, the MCP tools without the
- * approval-gated ones.
+ * approval-gated ones, authorization without the lead's model check.
  */
 export const SUBAGENT_CHAIN: readonly LeadChainEntry[] = selectChainEntries(LEAD_CHAIN, SUBAGENT_ENTRY_NAMES).map(
-  (entry) => (entry.name === MCP_TOOLS_ENTRY ? withoutApprovalGatedTools(entry) : entry),
+  (entry) =>
+    entry.name === MCP_TOOLS_ENTRY
+      ? withoutApprovalGatedTools(entry)
+      : entry.name === AUTHORIZATION_ENTRY
+        ? withoutModelChecks(entry)
+        : entry,
 );

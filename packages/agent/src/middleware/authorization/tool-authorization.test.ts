@@ -161,3 +161,46 @@ describe("AuthorizationMiddleware", () => {
     expect(seen[0]?.content).toBe(DENIED);
   });
 });
+
+describe("AuthorizationMiddleware and the run's model", () => {
+  /** `user` may run on `fast` only; admins on anything. */
+  const models: ToolAuthorizer = {
+    ...rbac,
+    allowsModel: ({ role }, name) => ({ allow: role === "admin" || (role === "user" && name === "fast") }),
+  };
+
+  async function runOn(authorizer: ToolAuthorizer, userRole: string, modelName: string) {
+    const big = fakeModel().respond(new AIMessage("from big"));
+    const fast = fakeModel().respond(new AIMessage("from fast"));
+    const agent = await createLeadAgent({
+      models: staticModels({ big, fast }),
+      checkpointer: new MemorySaver(),
+      middleware: { authorization: { authorizer, modelNames: ["big", "fast"] } },
+    });
+    const out = await agent.invoke(
+      { messages: [new HumanMessage("hi")] },
+      // model_name as a custom agent's entry writes it (the gateway checks a request's own).
+      { configurable: { thread_id: `m-${Math.random()}`, user_role: userRole }, context: { model_name: modelName } },
+    );
+    return (out.messages as BaseMessage[]).at(-1)?.content;
+  }
+
+  it("runs a model the role may not use on the first allowed one", async () => {
+    expect(await runOn(models, "user", "big")).toBe("from fast");
+    expect(await runOn(models, "admin", "big")).toBe("from big");
+    expect(await runOn(models, "user", "fast")).toBe("from fast");
+  });
+
+  it("fails the run with MODEL_NOT_AUTHORIZED when the role may use no model", async () => {
+    const none: ToolAuthorizer = { ...rbac, allowsModel: () => ({ allow: false }) };
+    const err = await runOn(none, "user", "big").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String((err as Error).message)).toBe("No models are authorized for the current role.");
+    // LangChain wraps a middleware's error; ours is at the end of the cause chain.
+    let cause = err as { code?: string; cause?: unknown } | undefined;
+    while (cause?.cause !== undefined) cause = cause.cause as typeof cause;
+    expect(cause?.code).toBe("MODEL_NOT_AUTHORIZED");
+  });
+});

@@ -14,8 +14,13 @@ export interface ToolAuthorizationSubject {
   readonly userId?: string | undefined;
 }
 
-/** Decides which tools a role may be offered and may call. May throw (denied when fail-closed). */
+/**
+ * Decides which tools a role may be offered and may call, and (optionally) which models it may run
+ * on. May throw (denied when fail-closed).
+ */
 export interface ToolAuthorizer {
   readonly name: string;
   allowsTool(subject: ToolAuthorizationSubject, toolName: string): GuardrailDecision | Promise<GuardrailDecision>;
+  /** With it (and `modelNames`), a run whose model the role may not use runs on the first allowed one. */
+  allowsModel?(subject: ToolAuthorizationSubject, modelName: string): GuardrailDecision | Promise<GuardrailDecision>;
 }
