@@ -203,6 +203,27 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
     expect((await agentOnServer("otter-guide")).status).toBe(404);
   });
 
+  it("edits the user's profile (USER.md); a blank one is removed", async () => {
+    await page.goto(`${s.t.url}/agents`);
+    const profile = page.getByTestId("user-profile");
+    const text = profile.getByLabel("What your agents may know about you (Markdown)");
+    await text.waitFor();
+    expect(await text.inputValue()).toBe("");
+    await text.fill("# Grace\nWrites compilers; prefers short answers.");
+    await profile.getByRole("button", { name: "Save profile" }).click();
+    await page.getByTestId("user-profile-message").getByText("Profile saved.").waitFor();
+    const stored = await page.request.get(`${s.t.url}/api/user-profile`);
+    expect(await stored.json()).toEqual({ content: "# Grace\nWrites compilers; prefers short answers." });
+    await assertAxeClean("agents page with the profile");
+    await page.reload();
+    expect(await text.inputValue()).toBe("# Grace\nWrites compilers; prefers short answers.");
+
+    await text.fill("   ");
+    await profile.getByRole("button", { name: "Save profile" }).click();
+    await page.getByTestId("user-profile-message").getByText("Profile cleared.").waitFor();
+    expect(await (await page.request.get(`${s.t.url}/api/user-profile`)).json()).toEqual({ content: null });
+  });
+
   it("no page error", () => {
     expect(pageErrors).toEqual([]);
   });

@@ -60,3 +60,13 @@ export function updateAgent(name: string, body: Omit<AgentBody, "name">): Promis
 export async function deleteAgent(name: string): Promise<void> {
   await apiJson(path(name), { method: "DELETE" });
 }
+
+/** `GET /api/user-profile`: the user's USER.md (`null` when none). */
+export async function getUserProfile(): Promise<string | null> {
+  return (await apiJson<{ content: string | null }>("/user-profile")).content;
+}
+
+/** `PUT /api/user-profile`: replaces USER.md (blank removes it); the server answers what it kept. */
+export async function setUserProfile(content: string): Promise<string | null> {
+  return (await apiJson<{ content: string | null }>("/user-profile", { method: "PUT", json: { content } })).content;
+}

@@ -3,11 +3,12 @@
  * list (name, description, model) with chat, edit and delete (with a
  * confirmation step); a form to create one; `/agents/<name>` edits an agent,
  * its SOUL included. "Chat" opens `/agents/<name>/chat`, whose runs carry
- * `context.agent_name`. When the server has `agents_api.enabled` off, its 403
- * text is shown.
+ * `context.agent_name`. Below, the user's profile (USER.md). When the server
+ * has `agents_api.enabled` off, its 403 text is shown.
  */
 import { useCallback, useEffect, useState } from "react";
 import { AgentForm } from "../components/AgentForm";
+import { UserProfileEditor } from "../components/UserProfileEditor";
 import { ApiError, errorText } from "../lib/api";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, type Agent, type AgentBody } from "../lib/agents";
 import { Link, navigate } from "../lib/router";
@@ -157,6 +158,7 @@ function AgentList() {
         </p>
       )}
       <AgentForm key={formKey} busy={busy} submitLabel="Create agent" onSubmit={(b) => void create(b)} />
+      <UserProfileEditor />
     </>
   );
 }
