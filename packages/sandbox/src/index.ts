@@ -120,6 +120,7 @@ export {
   type RunnerContext,
   type RunnerFactory,
   type ThreadPaths,
+  type UserSkillsMountConfig,
 } from "./local/local-sandbox-provider.js";
 export type { ExtraMountConfig } from "./local/provider-config.js";
 export {

@@ -62,6 +62,43 @@ describe("LocalSandboxProvider.acquire", () => {
     ).toBe("a");
   });
 
+  it("mounts each user's own skills folders read-only under /mnt/skills/<category>", async () => {
+    const customOf = (user: string) => path.join(baseDir, "users", user, "skills", "custom");
+    await fs.mkdir(path.join(customOf("alice"), "mine"), { recursive: true });
+    await fs.writeFile(path.join(customOf("alice"), "mine", "SKILL.md"), "# Alice's\n");
+    const p = new LocalSandboxProvider({
+      baseDir,
+      runner,
+      userSkillsMounts: (user) => [
+        { category: "public", hostPath: path.join(skillsDir, "public") },
+        { category: "custom", hostPath: customOf(user) },
+      ],
+    });
+    const alice = await p.acquire("t1", "alice");
+    const bob = await p.acquire("t1", "bob");
+    expect(bob.mounts.filter((m) => m.virtualPath.startsWith("/mnt/skills"))).toEqual([
+      { virtualPath: "/mnt/skills/public", hostPath: path.join(skillsDir, "public"), readOnly: true },
+      { virtualPath: "/mnt/skills/custom", hostPath: customOf("bob"), readOnly: true },
+    ]);
+    expect(await alice.readFile("/mnt/skills/custom/mine/SKILL.md")).toBe("# Alice's\n");
+    expect(await bob.readFile("/mnt/skills/public/pdf/SKILL.md")).toBe("# PDF\n");
+    await expectCode(bob.readFile("/mnt/skills/custom/mine/SKILL.md"), "NOT_FOUND");
+    await expectCode(bob.readFile("/mnt/skills/custom/../../users/alice/skills/custom/mine/SKILL.md"), "PATH_ESCAPE");
+    await expectCode(alice.writeFile("/mnt/skills/custom/mine/SKILL.md", "x"), "READ_ONLY");
+    // bob's (missing) custom folder was created so the mount exists.
+    expect((await fs.stat(customOf("bob"))).isDirectory()).toBe(true);
+  });
+
+  it("refuses skillsDir with userSkillsMounts, and a category that is not a plain folder name", async () => {
+    expect(() => provider({ userSkillsMounts: () => [] })).toThrow(SandboxError);
+    const p = new LocalSandboxProvider({
+      baseDir,
+      runner,
+      userSkillsMounts: () => [{ category: "../user-data", hostPath: skillsDir }],
+    });
+    await expectCode(p.acquire("t1", "alice"), "CONFIG_INVALID");
+  });
+
   it("mounts no skills without a skills folder", async () => {
     const sandbox = await new LocalSandboxProvider({ baseDir, runner }).acquire("t1");
     expect(sandbox.mounts.map((m) => m.virtualPath)).not.toContain("/mnt/skills");

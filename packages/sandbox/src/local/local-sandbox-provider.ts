@@ -52,12 +52,29 @@ export interface ThreadPaths {
   readonly outputs: string;
 }
 
+/** One folder of a user's skills view (see {@link LocalSandboxProviderBaseOptions.userSkillsMounts}). */
+export interface UserSkillsMountConfig {
+  /** `public`, `custom`, `legacy`...: the folder under `/mnt/skills` (`[a-z][a-z0-9_-]*`). */
+  readonly category: string;
+  readonly hostPath: string;
+}
+
+const SKILLS_CATEGORY = /^[a-z][a-z0-9_-]{0,63}$/;
+
 /** Options shared by both ways of supplying a runner. */
 export interface LocalSandboxProviderBaseOptions {
   /** Root of the per-thread folders (created when missing). */
   readonly baseDir: string;
   /** Existing folder mounted read-only at `/mnt/skills`. Not mounted when omitted. */
   readonly skillsDir?: string;
+  /**
+   * Per-user skills instead of `skillsDir` (DeerFlow's per-user view): the
+   * folders of a user's sandboxes, each mounted read-only at
+   * `/mnt/skills/<category>` (created when missing). Called once per new
+   * sandbox with the validated user id, so one user's sandbox never sees another
+   * user's custom skills.
+   */
+  readonly userSkillsMounts?: (userId: string) => readonly UserSkillsMountConfig[];
   /** Extra folders for every sandbox (validated when the provider is created). */
   readonly mounts?: readonly ExtraMountConfig[];
   /** Environment commands start from (scrubbed). Default `process.env`. */
@@ -126,6 +143,8 @@ export class LocalSandboxProvider implements SandboxProvider {
     this.options = options;
     this.baseDir = path.resolve(options.baseDir);
     const mounts: Mount[] = [];
+    if (options.skillsDir !== undefined && options.userSkillsMounts !== undefined)
+      throw new SandboxError("CONFIG_INVALID", "LocalSandboxProvider takes skillsDir or userSkillsMounts, not both");
     if (options.skillsDir !== undefined) {
       const skillsDir = path.resolve(options.skillsDir);
       assertDirectory(skillsDir, "Skills folder");
@@ -238,6 +257,7 @@ export class LocalSandboxProvider implements SandboxProvider {
       { virtualPath: WORKSPACE_PATH, hostPath: folders.workspace, readOnly: false },
       { virtualPath: UPLOADS_PATH, hostPath: folders.uploads, readOnly: false },
       { virtualPath: OUTPUTS_PATH, hostPath: folders.outputs, readOnly: false },
+      ...(await this.userSkillsMounts(id, userId)),
       ...this.staticMounts,
     ];
     const runner = this.options.runner ?? this.options.runnerFactory?.({ sandboxId: id, userId, threadId, mounts });
@@ -265,6 +285,29 @@ export class LocalSandboxProvider implements SandboxProvider {
         .then(() => old.bounds.release());
     }
     return sandbox;
+  }
+
+  /** The user's skills folders as read-only mounts under `/mnt/skills` (none without `userSkillsMounts`). */
+  private async userSkillsMounts(id: string, userId: string): Promise<Mount[]> {
+    const mountsOf = this.options.userSkillsMounts;
+    if (mountsOf === undefined) return [];
+    const mounts: Mount[] = [];
+    for (const { category, hostPath } of mountsOf(userId)) {
+      if (!SKILLS_CATEGORY.test(category))
+        throw new SandboxError("CONFIG_INVALID", `Invalid skills category for a mount: ${JSON.stringify(category)}`);
+      const host = path.resolve(hostPath);
+      try {
+        await fs.mkdir(host, { recursive: true });
+      } catch (err) {
+        this.logger.error(
+          { sandboxId: id, code: (err as NodeJS.ErrnoException).code },
+          "cannot create a skills folder",
+        );
+        throw toSandboxError(err, `${SKILLS_PATH}/${category}`, "directory");
+      }
+      mounts.push({ virtualPath: `${SKILLS_PATH}/${category}`, hostPath: host, readOnly: true });
+    }
+    return mounts;
   }
 
   private assertOpen(): void {
