@@ -12,7 +12,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Cookie name prefix; the provider id follows (`df_oidc_state_<provider>`), as DeerFlow. */
-export const OIDC_STATE_COOKIE_PREFIX = "df_oidc_state_";
+const OIDC_STATE_COOKIE_PREFIX = "df_oidc_state_";
 
 /** Lifetime of a login attempt: 5 minutes, as DeerFlow. */
 export const OIDC_STATE_MAX_AGE_SECONDS = 300;
