@@ -24,7 +24,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_API_DISABLED_TEXT } from "../../src/agents/agents-routes.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { eventually, startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
 const ALICE = "alice-key-0123456789";
@@ -37,8 +37,33 @@ const textOf = (m: Readonly<Record<string, unknown>> | undefined): string =>
       ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
       : "";
 
-/** The model: tool calls for the update and bootstrap conversations, then a plain answer. */
+/** Whether a request is memory's extraction call (after each conversation, with memory.model_name). */
+function isExtraction(r: RecordedRequest): boolean {
+  const format = r.body["response_format"] as { json_schema?: { name?: string } } | undefined;
+  return format?.json_schema?.name === "memory_update" || r.toolNames.includes("memory_update");
+}
+
+const LISBON = {
+  newFacts: [
+    {
+      content: "Lives in Lisbon",
+      category: "context",
+      confidence: 0.95,
+      scope: "user",
+      durability: "durable",
+      authority: "descriptive",
+    },
+  ],
+};
+
+/** The model: extraction answers, tool calls for the update and bootstrap conversations, then a plain answer. */
 function script(request: RecordedRequest): ScriptStep {
+  if (isExtraction(request)) {
+    const answer = request.messages.map(textOf).join("\n").includes("Lisbon") ? LISBON : { newFacts: [] };
+    return request.toolNames.includes("memory_update")
+      ? { toolCalls: [{ name: "memory_update", args: answer, id: "call_memory" }] }
+      : { text: JSON.stringify(answer) };
+  }
   const last = request.messages.at(-1);
   if (last?.["role"] === "tool") return { text: "Done." };
   const said = textOf(last);
@@ -86,6 +111,9 @@ server:
     - { key: ${BOB}, user_id: bob }
 agents_api:
   enabled: true
+memory:
+  model_name: main
+  debounce_seconds: 0
 tool_groups:
   - name: web
 tools:
@@ -125,7 +153,8 @@ tools:
     await client.runs.join(thread.thread_id, run.run_id);
     const status = (await client.runs.get(thread.thread_id, run.run_id)).status;
     const state = await client.threads.getState(thread.thread_id);
-    return { requests: openai.requests.slice(before), status, values: state.values as Record<string, unknown> };
+    const requests = openai.requests.slice(before).filter((r) => !isExtraction(r));
+    return { requests, status, values: state.values as Record<string, unknown> };
   }
 
   it("creates, reads, checks, updates and deletes agents with DeerFlow's codes and texts", async () => {
@@ -275,6 +304,16 @@ tools:
     expect(textOf(next.requests[0]?.messages[0])).toContain("<soul>\nSpeak like a pirate.\n</soul>");
   });
 
+  it("memory facts of an agent's conversations go to that agent's bucket (the name as sent, any case)", async () => {
+    await converse(alice, "I live in Lisbon.", { agent_name: "PIRATE" });
+    const facts = async (query: string) =>
+      ((await api(ALICE, "GET", `/memory${query}`)).body?.["facts"] as { content: string }[]).map((f) => f.content);
+    await eventually(async () => ((await facts("?agent_name=pirate")).length > 0 ? true : undefined));
+    expect(await facts("?agent_name=pirate")).toEqual(["Lives in Lisbon"]);
+    expect(await facts("")).toEqual([]);
+    expect((await api(BOB, "GET", "/memory?agent_name=pirate")).body?.["facts"]).toEqual([]);
+  });
+
   it("a bootstrap run creates the agent with setup_agent", async () => {
     const { requests, status, values } = await converse(alice, "BOOTSTRAP a tax agent", {
       agent_name: "Taxes",
@@ -329,7 +368,8 @@ tools:
     await alice.runs.wait(thread.thread_id, mine[0]!.assistant_id, {
       input: { messages: [{ type: "human", content: "hi" }] },
     });
-    expect(textOf(openai.requests[before]?.messages[0])).toContain("<soul>\nSpeak like a pirate.\n</soul>");
+    const agentRequest = openai.requests.slice(before).find((r) => !isExtraction(r));
+    expect(textOf(agentRequest?.messages[0])).toContain("<soul>\nSpeak like a pirate.\n</soul>");
 
     // A description change is a new version; deleting the agent deletes the assistant.
     await api(ALICE, "PUT", "/agents/pirate", { description: "Sails the seas" });
