@@ -104,6 +104,7 @@ export { resolveSupportPath, type SupportDirectory, type SupportPath } from "./c
 export {
   createSkillManageTool,
   runSkillManage,
+  type SkillManageStoreInput,
   type SkillManageTool,
   type SkillManageToolOptions,
 } from "./tools/skill-manage.js";

@@ -56,6 +56,26 @@ describe("createSkillManageTool", () => {
     ]);
   });
 
+  it("picks each call's store from its config (per-user skills), and reports a resolver failure as text", async () => {
+    const other = new CustomSkillStore({ customRoot: path.join(roots.customRoot, "..", "bob-custom") });
+    const byUser = (config: { configurable?: Record<string, unknown> } | undefined) => {
+      const user = config?.configurable?.["user_id"];
+      if (user === "alice") return store;
+      if (user === "bob") return other;
+      throw new Error("no user");
+    };
+    const t = createSkillManageTool(byUser);
+    const input = { action: "create", name: "mine", content: skillMd("mine") };
+    expect(await t.invoke(input, { configurable: { user_id: "alice" } })).toBe("Created custom skill 'mine'.");
+    expect(await store.exists("mine")).toBe(true);
+    expect(await other.exists("mine")).toBe(false);
+    expect(await t.invoke({ action: "delete", name: "mine" }, { configurable: { user_id: "bob" } })).toBe(
+      "Error: Custom skill 'mine' not found.",
+    );
+    expect(await store.exists("mine")).toBe(true);
+    expect(await t.invoke(input, { configurable: {} })).toBe("Error: skill_manage failed unexpectedly.");
+  });
+
   it("creates a skill, records the thread id and notifies onChange", async () => {
     expect(await create()).toBe("Created custom skill 'my-skill'.");
     expect(await readFile(path.join(roots.customRoot, "my-skill", "SKILL.md"), "utf8")).toBe(skillMd("my-skill"));

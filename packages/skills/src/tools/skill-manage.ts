@@ -28,6 +28,11 @@ export interface SkillManageToolOptions {
   readonly logger?: Logger;
 }
 
+/** The store of `skill_manage`: one, or one per call (chosen from the call's config, e.g. its user). */
+export type SkillManageStoreInput =
+  | CustomSkillStore
+  | ((config: ToolRunnableConfig | undefined) => CustomSkillStore | Promise<CustomSkillStore>);
+
 /** The `skill_manage` tool instance type. */
 export type SkillManageTool = ReturnType<typeof createSkillManageTool>;
 
@@ -178,7 +183,8 @@ function errorText(err: unknown, logger: Logger): string {
  * Creates the `skill_manage` LangChain tool over a store. Register it only when
  * skill evolution is enabled (DeerFlow keeps it off by default).
  *
- * @param store - the custom skill store (its `onChange` hook invalidates caches).
+ * @param store - the custom skill store (its `onChange` hook invalidates caches), or a function picking
+ *   the store of each call from its config (per-user skills: the run's `configurable.user_id`).
  * @param options - thread id resolution and a logger.
  * @returns the tool; every change is recorded with author `agent`.
  * @example
@@ -187,7 +193,7 @@ function errorText(err: unknown, logger: Logger): string {
  * await agent.invoke({ messages: [...] }, { configurable: { thread_id: "t1" } });
  * ```
  */
-export function createSkillManageTool(store: CustomSkillStore, options: SkillManageToolOptions = {}) {
+export function createSkillManageTool(store: SkillManageStoreInput, options: SkillManageToolOptions = {}) {
   const getThreadId = options.getThreadId ?? defaultThreadId;
   const logger = options.logger ?? silentLogger;
   return tool(
@@ -199,7 +205,8 @@ export function createSkillManageTool(store: CustomSkillStore, options: SkillMan
         ...(config?.signal ? { signal: config.signal } : {}),
       };
       try {
-        return await runSkillManage(store, toInput(raw), ctx);
+        const target = typeof store === "function" ? await store(config) : store;
+        return await runSkillManage(target, toInput(raw), ctx);
       } catch (err) {
         return errorText(err, logger);
       }
