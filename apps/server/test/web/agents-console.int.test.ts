@@ -203,6 +203,43 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
     expect((await agentOnServer("otter-guide")).status).toBe(404);
   });
 
+  it("sends tool groups, an empty skills whitelist, thinking, reasoning effort and max tokens as set", async () => {
+    await page.goto(`${s.t.url}/agents`);
+    const form = page.getByTestId("agent-form");
+    await form.getByLabel("Name").fill("scout");
+    await form.getByLabel("Tool groups").fill("web, file:read");
+    await form.getByLabel("Only the skills checked below (none checked: no skills)").check();
+    await form.getByTestId("agent-skill-choices").waitFor();
+    await form.getByLabel("Thinking").selectOption("false");
+    await form.getByLabel("Reasoning effort").selectOption("low");
+    await form.getByLabel("Max tokens").fill("256");
+    await form.getByRole("button", { name: "Create agent" }).click();
+    await page.locator("[data-testid=agent-row][data-agent=scout]").waitFor();
+    const stored = await agentOnServer("scout");
+    expect(stored.body).toMatchObject({
+      tool_groups: ["web", "file:read"],
+      skills: [],
+      thinking_enabled: false,
+      reasoning_effort: "low",
+      model_settings: { max_tokens: 256 },
+      model: null,
+    });
+    // The editor shows what is stored.
+    await page.goto(`${s.t.url}/agents/scout`);
+    const editor = page.getByTestId("agent-form");
+    expect(await editor.getByLabel("Tool groups").inputValue()).toBe("web, file:read");
+    expect(await editor.getByLabel("Only the skills checked below (none checked: no skills)").isChecked()).toBe(true);
+    expect(await editor.getByLabel("Thinking").inputValue()).toBe("false");
+    expect(await editor.getByLabel("Model").inputValue()).toBe("");
+    // With the session cookie alone a write is refused (CSRF); with the double-submit header it goes through.
+    const bare = await page.request.delete(`${s.t.url}/api/agents/scout`);
+    expect(bare.status()).toBe(403);
+    expect(JSON.stringify(await bare.json())).toContain("CSRF token missing. Include X-CSRF-Token header.");
+    const csrf = (await page.context().cookies()).find((c) => c.name === "csrf_token")?.value ?? "";
+    const deleted = await page.request.delete(`${s.t.url}/api/agents/scout`, { headers: { "x-csrf-token": csrf } });
+    expect(deleted.status()).toBe(204);
+  });
+
   it("edits the user's profile (USER.md); a blank one is removed", async () => {
     await page.goto(`${s.t.url}/agents`);
     const profile = page.getByTestId("user-profile");
