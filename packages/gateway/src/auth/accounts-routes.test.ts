@@ -459,6 +459,68 @@ describe("per-user API keys", () => {
   });
 });
 
+describe("API key use", () => {
+  it("records last_used_at at most once a minute", async () => {
+    const a = await start();
+    const admin = await initialize(a);
+    const created = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/api-keys",
+      headers: admin.write(),
+      payload: { name: "k" },
+    });
+    const { key } = created.json<{ key: string }>();
+    const lastUsed = async (): Promise<string | null> => {
+      await new Promise((r) => setImmediate(r));
+      const list = await a.inject({ url: "/api/v1/auth/api-keys", headers: { cookie: admin.header() } });
+      return list.json<{ api_keys: { last_used_at: string | null }[] }>().api_keys[0]?.last_used_at ?? null;
+    };
+    expect(await lastUsed()).toBeNull();
+    const use = () => a.inject({ method: "POST", url: "/api/echo", headers: { authorization: `Bearer ${key}` } });
+    await use();
+    const first = await lastUsed();
+    expect(first).toBe(clock.toISOString());
+    clock = new Date(clock.getTime() + 30_000);
+    await use();
+    expect(await lastUsed()).toBe(first);
+    clock = new Date(clock.getTime() + 31_000);
+    await use();
+    expect(await lastUsed()).toBe(clock.toISOString());
+  });
+});
+
+describe("hostile input", () => {
+  it("refuses oversized credentials with 422 before hashing anything", async () => {
+    const a = await start();
+    await initialize(a);
+    const huge = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/login/local",
+      payload: { username: ADMIN.email, password: "x".repeat(5000) },
+    });
+    expect(huge.statusCode).toBe(422);
+    const longName = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/login/local",
+      payload: { username: `${"a".repeat(400)}@example.com`, password: "whatever-1" },
+    });
+    expect(longName.statusCode).toBe(422);
+    const extra = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/initialize",
+      payload: { ...ALICE, system_role: "admin" },
+    });
+    expect(extra.statusCode).toBe(422);
+    const reg = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/register",
+      payload: { ...ALICE, system_role: "admin" },
+    });
+    // A body cannot choose its role: unknown members are refused.
+    expect(reg.statusCode).toBe(422);
+  });
+});
+
 describe("user management", () => {
   it("lets an admin list, create, disable and delete users; a user gets 403", async () => {
     const a = await start();
