@@ -194,8 +194,8 @@ export function App() {
         )}
         {me?.needs_setup === true && (
           <div className="banner banner-demo" role="note" data-testid="needs-setup-banner">
-            <strong>Choose your own password.</strong> This account still has the password it was given.{" "}
-            <Link to="/account">Change it on the account page</Link>.
+            <strong>Finish setting up this account.</strong> Choose its email and your own password{" "}
+            <Link to="/account">on the account page</Link>.
           </div>
         )}
         {error !== null && (

@@ -11,6 +11,8 @@
  *
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
+import path from "node:path";
+import Database from "better-sqlite3";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
@@ -24,6 +26,7 @@ const BOB = { email: "bob@example.com", password: "bobs-own-passphrase-7" };
 describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
   const temp = tempDirs();
   let server: TestServer;
+  let dir: string;
   let browser: Browser;
   let adminContext: BrowserContext;
   let page: Page;
@@ -75,10 +78,8 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    server = await startServer(
-      await temp.make("deerflow-accounts-console-"),
-      `${HOST_BASH_CONFIG}auth:\n  enabled: true\n`,
-    );
+    dir = await temp.make("deerflow-accounts-console-");
+    server = await startServer(dir, `${HOST_BASH_CONFIG}auth:\n  enabled: true\n`);
     browser = await launchChromium();
     adminContext = await newContext();
     page = await adminContext.newPage();
@@ -312,6 +313,27 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await carol.locator("#composer-input").waitFor();
     await openUserMenu(carol);
     expect(await carol.locator("#user-menu-panel").textContent()).toContain("carol@example.com (user)");
+
+    // An account flagged needs_setup (DeerFlow's first-login flow; set here in the account store's
+    // SQLite file, beside the run store) is asked to choose its email and password, which clears it.
+    const db = new Database(path.join(dir, "data", "runs.sqlite"));
+    try {
+      expect(db.prepare("UPDATE users SET needs_setup = 1 WHERE email = ?").run("carol@example.com").changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    await carol.reload();
+    await carol.getByTestId("needs-setup-banner").getByRole("link", { name: "on the account page" }).click();
+    const setupForm = carol.getByTestId("password-form");
+    await setupForm.getByLabel("Email").fill("carol.smith@example.com");
+    await setupForm.getByLabel("Current password").fill("carols-long-passphrase-3");
+    await setupForm.getByLabel("New password", { exact: true }).fill("carols-newer-passphrase-4");
+    await setupForm.getByLabel("Repeat the new password").fill("carols-newer-passphrase-4");
+    await assertAxeClean(carol, "account setup");
+    await setupForm.getByRole("button", { name: "Change password" }).click();
+    await carol.getByTestId("password-done").waitFor();
+    expect(await carol.getByTestId("needs-setup-banner").count()).toBe(0);
+    expect(await carol.getByTestId("user-menu").textContent()).toContain("carol.smith@example.com");
     await ctx.close();
   });
 

@@ -107,11 +107,18 @@ export async function logout(): Promise<void> {
   }
 }
 
-/** `POST /change-password` (the server re-issues this session and revokes the others). */
-export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+/**
+ * `POST /change-password` (the server re-issues this session and revokes the others); with
+ * `newEmail`, the setup of an account that `needs_setup` (its email and password chosen at once).
+ */
+export async function changePassword(currentPassword: string, newPassword: string, newEmail?: string): Promise<void> {
   await apiJson(`${AUTH}/change-password`, {
     method: "POST",
-    json: { current_password: currentPassword, new_password: newPassword },
+    json: {
+      current_password: currentPassword,
+      new_password: newPassword,
+      ...(newEmail === undefined ? {} : { new_email: newEmail }),
+    },
   });
   await loadMe();
 }

@@ -18,6 +18,8 @@ import type { Me } from "../lib/session";
 
 function PasswordForm({ me }: { me: Me }) {
   const [current, setCurrent] = useState("");
+  // An account that needs setup chooses its email with its password (DeerFlow's first-login flow).
+  const [email, setEmail] = useState(me.email);
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
   const [busy, setBusy] = useState(false);
@@ -37,7 +39,7 @@ function PasswordForm({ me }: { me: Me }) {
     setBusy(true);
     setError(null);
     try {
-      await changePassword(current, next);
+      await changePassword(current, next, me.needs_setup ? email.trim() : undefined);
       setCurrent("");
       setNext("");
       setConfirm("");
@@ -52,7 +54,21 @@ function PasswordForm({ me }: { me: Me }) {
   return (
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} data-testid="password-form">
       <h2>Change password</h2>
-      <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+      {me.needs_setup ? (
+        <>
+          <label htmlFor="pw-email">Email</label>
+          <input
+            id="pw-email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+          />
+        </>
+      ) : (
+        <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+      )}
       <label htmlFor="pw-current">Current password</label>
       <input
         id="pw-current"
