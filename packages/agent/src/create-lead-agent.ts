@@ -73,11 +73,14 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
   // Tools shared with subagents.
   const shared: StructuredToolInterface[] = [];
   if (sessions !== undefined) {
-    const source = options.skills?.source;
+    const view = skills;
     const isPathBlocked =
-      source === undefined || skills === undefined
+      view === undefined
         ? undefined
-        : createDisabledSkillGuard(() => source.list(), skills.containerBase);
+        : createDisabledSkillGuard(
+            (config) => view.sourceFor(readRunOptions(config).userId).list(),
+            view.containerBase,
+          );
     shared.push(
       ...createSandboxTools({
         ...options.sandboxTools,
@@ -87,16 +90,18 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     );
   }
   if (options.skills !== undefined && skills?.mayDefer === true) {
-    const source = options.skills.source;
+    const view = skills;
     // A custom agent's run describes only the skills of its whitelist, as its prompt lists only those.
     const runSkills = async (config?: Parameters<typeof readRunOptions>[0]) => {
-      const allowed = readRunOptions(config).customAgent?.skills;
-      const all = await source.list();
+      const run = readRunOptions(config);
+      const allowed = run.customAgent?.skills;
+      const all = await view.sourceFor(run.userId).list();
       return allowed === undefined ? all : all.filter((s) => allowed.includes(s.name));
     };
     shared.push(createDescribeSkillTool(runSkills, { containerBase: skills.containerBase }));
-    const view = skills;
-    toolFilters.push(async () => ((await view.section()).mode === "deferred" ? [] : [DESCRIBE_SKILL_TOOL_NAME]));
+    toolFilters.push(async (run) =>
+      (await view.section(undefined, run.userId)).mode === "deferred" ? [] : [DESCRIBE_SKILL_TOOL_NAME],
+    );
   }
   // DynamicTool is a StructuredTool at runtime; the interface split is a typing artefact.
   shared.push(...((options.tools ?? []) as readonly StructuredToolInterface[]));
@@ -113,8 +118,18 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
 
   // Lead-only tools.
   const lead: StructuredToolInterface[] = [...shared];
-  if (options.skills?.skillManage !== undefined)
-    lead.push(createSkillManageTool(options.skills.skillManage, { logger }));
+  if (options.skills?.skillManage !== undefined && skills !== undefined) {
+    // With per-user skills each call edits the store of its run's user (DeerFlow's per-user skill_manage).
+    const view = skills;
+    lead.push(
+      createSkillManageTool(
+        options.skills.forUser === undefined
+          ? options.skills.skillManage
+          : (config) => view.storeFor(readRunOptions(config).userId),
+        { logger },
+      ),
+    );
+  }
   const subagents = options.subagents;
   const customAgents = options.customAgents;
   if (customAgents !== undefined) {

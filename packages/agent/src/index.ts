@@ -9,6 +9,7 @@ export { createLeadAgent, DEFAULT_RECURSION_LIMIT, type LeadAgent } from "./crea
 export type {
   LeadAgentOptions,
   LeadAgentSkills,
+  LeadAgentUserSkills,
   LeadAgentSubagents,
   LeadMiddlewareOptions,
   LeadPromptSettings,
@@ -289,11 +290,7 @@ export { LeadAgentState, mergeArtifacts, type SandboxStateValue } from "./state/
 export { ThreadSandbox, type ThreadSandboxOptions } from "./sandbox/thread-sandbox.js";
 export { ThreadSandboxes } from "./sandbox/thread-sandboxes.js";
 export { releaseSandboxesAfterRuns } from "./sandbox/release-after-runs.js";
-export {
-  createDisabledSkillGuard,
-  disabledSkillMessage,
-  skillNotAvailableMessage,
-} from "./skills/skill-path-guard.js";
+export { createDisabledSkillGuard, disabledSkillMessage, skillNotAvailableMessage } from "./skills/skill-path-guard.js";
 export { SkillPromptView, DEFAULT_SKILLS_CONTAINER_BASE } from "./skills/skill-prompt-view.js";
 export { createRunTaskTool, type RunTaskToolOptions } from "./subagents/run-task-tool.js";
 export { SUBAGENT_CHAIN, SUBAGENT_ENTRY_NAMES, selectChainEntries } from "./subagents/subagent-chain.js";

@@ -37,6 +37,20 @@ export interface LeadAgentSkills {
   readonly promptMode?: SkillPromptMode;
   /** Enables `skill_manage` (and the self-evolution prompt section) over this store. */
   readonly skillManage?: CustomSkillStore;
+  /**
+   * Per-user skills (DeerFlow's model): a run whose `configurable.user_id` is set reads that
+   * user's skills — its prompt section, `describe_skill`, the disabled-skill guard of the
+   * sandbox tools, and `skill_manage` (registered when `skillManage` is set, writing to the
+   * user's store). Runs without a user use `source` and `skillManage`. Called per model and
+   * tool call, so it should be cheap (e.g. `UserSkillsStorage.forUser`, an LRU lookup).
+   */
+  readonly forUser?: (userId: string) => LeadAgentUserSkills;
+}
+
+/** One user's skills (see {@link LeadAgentSkills.forUser}). */
+export interface LeadAgentUserSkills {
+  readonly source: SkillSource;
+  readonly skillManage?: CustomSkillStore;
 }
 
 /** Subagent wiring of the lead agent. */

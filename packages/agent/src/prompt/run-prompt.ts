@@ -46,7 +46,7 @@ export function createRunPromptBuilder(parts: RunPromptParts): RunPromptBuilder 
   return async (run) => {
     // A custom agent (or the default SOUL.md) as resolved when the run started.
     const custom = run.customAgent;
-    const section = parts.skills === undefined ? undefined : await parts.skills.section(custom?.skills);
+    const section = parts.skills === undefined ? undefined : await parts.skills.section(custom?.skills, run.userId);
     const subagents = parts.subagents !== undefined && run.subagentEnabled !== false ? parts.subagents : undefined;
     const maxConcurrent = run.maxConcurrentSubagents ?? subagents?.maxConcurrent;
     const soul = soulSection(custom?.soul);

@@ -5,6 +5,7 @@
  * over the skills catalog.
  */
 import type { PathBlockedHook } from "@deerflow/sandbox";
+import type { ToolRunnableConfig } from "@langchain/core/tools";
 import { skillContainerPath, type Skill } from "@deerflow/skills";
 import { readRunOptions } from "../run/run-options.js";
 
@@ -21,19 +22,20 @@ export function skillNotAvailableMessage(name: string): string {
 /**
  * Creates the hook.
  *
- * @param listSkills - every skill with its enabled state (e.g. `() => catalog.list()`)
+ * @param listSkills - every skill with its enabled state (e.g. `() => catalog.list()`); given the tool
+ *   call's config, so per-user skills can list the calling user's
  * @param containerBase - where the skills tree is mounted (`/mnt/skills`)
  * @returns a hook refusing paths inside a disabled skill's folder
  */
 export function createDisabledSkillGuard(
-  listSkills: () => Promise<readonly Skill[]>,
+  listSkills: (config?: ToolRunnableConfig) => Promise<readonly Skill[]>,
   containerBase: string,
 ): PathBlockedHook {
   const base = containerBase.replace(/\/+$/, "");
   return async (virtualPath, config) => {
     if (virtualPath !== base && !virtualPath.startsWith(`${base}/`)) return null;
     const allowed = readRunOptions(config as Parameters<typeof readRunOptions>[0]).customAgent?.skills;
-    for (const skill of await listSkills()) {
+    for (const skill of await listSkills(config)) {
       if (skill.enabled && (allowed === undefined || allowed.includes(skill.name))) continue;
       const dir = skillContainerPath(skill, base);
       if (virtualPath === dir || virtualPath.startsWith(`${dir}/`))

@@ -4,7 +4,13 @@
  * the next call of every run, as a per-run build did), and the rendered section
  * is cached by the catalog's content, so an unchanged catalog costs a lookup.
  */
-import { renderSkillSection, type RenderedSkillSection } from "@deerflow/skills";
+import {
+  renderSkillSection,
+  type CustomSkillStore,
+  type RenderedSkillSection,
+  type SkillSource,
+} from "@deerflow/skills";
+import { AgentError } from "../errors.js";
 import type { LeadAgentSkills } from "../options.js";
 
 /** Default mount point of the skills tree in the sandbox. */
@@ -28,13 +34,37 @@ export class SkillPromptView {
   }
 
   /**
+   * The skills a run sees: its user's with per-user skills, else the shared source.
+   *
+   * @param userId - the run's `configurable.user_id`, if any
+   */
+  sourceFor(userId: string | undefined): SkillSource {
+    const forUser = this.#skills.forUser;
+    return forUser === undefined || userId === undefined ? this.#skills.source : forUser(userId).source;
+  }
+
+  /**
+   * The `skill_manage` store of a run's user (the shared one without per-user skills or a user).
+   *
+   * @throws AgentError `CONFIG_INVALID` when the user has no store although `skill_manage` is registered.
+   */
+  storeFor(userId: string | undefined): CustomSkillStore {
+    const forUser = this.#skills.forUser;
+    const store =
+      forUser === undefined || userId === undefined ? this.#skills.skillManage : forUser(userId).skillManage;
+    if (store === undefined) throw new AgentError("CONFIG_INVALID", "No custom skill store for this run's user");
+    return store;
+  }
+
+  /**
    * The section for the catalog as it is now.
    *
    * @param allow - a whitelist of skill names (a custom agent's `skills`); absent: every skill
+   * @param userId - the run's user (per-user skills)
    */
-  async section(allow?: readonly string[]): Promise<RenderedSkillSection> {
+  async section(allow?: readonly string[], userId?: string): Promise<RenderedSkillSection> {
     const skills = this.#skills;
-    const listed = await skills.source.list();
+    const listed = await this.sourceFor(userId).list();
     const section = renderSkillSection(allow === undefined ? listed : listed.filter((s) => allow.includes(s.name)), {
       containerBase: this.containerBase,
       mode: skills.promptMode ?? "auto",
