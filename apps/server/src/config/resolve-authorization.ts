@@ -14,7 +14,7 @@ import type { AuthorizationSettings } from "./types.js";
 type Doc = Record<string, unknown>;
 
 /** `use:` values naming the built-in RBAC provider (ours, and DeerFlow's class path). */
-export const RBAC_USES: ReadonlySet<string> = new Set(["rbac", "deerflow.authz.rbac:RbacAuthorizationProvider"]);
+const RBAC_USES: ReadonlySet<string> = new Set(["rbac", "deerflow.authz.rbac:RbacAuthorizationProvider"]);
 
 /** A configured key's `role` must be one the policy defines (it would be denied everything). */
 function checkKeyRoles(doc: Doc, rbac: RbacAuthorizationProvider, problem: (path: string, message: string) => void) {
@@ -58,7 +58,7 @@ export function resolveAuthorization(
       rbac.validateRole(defaultRole);
       checkKeyRoles(doc, rbac, problem);
     } catch (err) {
-      if (!(err instanceof AuthorizationError)) throw err;
+      if (!AuthorizationError.isInstance(err)) throw err;
       problem(
         err.code === "ROLE_UNKNOWN" ? "authorization.default_role" : "authorization.provider.config",
         err.message,

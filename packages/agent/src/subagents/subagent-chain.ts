@@ -111,7 +111,7 @@ function withoutApprovalGatedTools(entry: LeadChainEntry): LeadChainEntry {
 }
 
 /** The entry that checks tools (and the lead's model) against the run's role. */
-export const AUTHORIZATION_ENTRY = "AuthorizationMiddleware";
+const AUTHORIZATION_ENTRY = "AuthorizationMiddleware";
 
 /**
  * The authorization entry checking tools only: a subagent's model is its own (its config's, or the

@@ -29,7 +29,7 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v !==
  *
  * @param body - the run body
  */
-export function requestedModelOf(body: RunBodyLike): string | undefined {
+function requestedModelOf(body: RunBodyLike): string | undefined {
   const context = body?.context ?? undefined;
   const configurable = body?.config?.configurable ?? undefined;
   const pick = (key: string): unknown => context?.[key] ?? configurable?.[key];
