@@ -92,6 +92,27 @@ describe("provisionOidcUser", () => {
     expect(await refusal(provisionOidcUser(store, provider, identity))).toBe("USER_DISABLED");
   });
 
+  it("a concurrent login that created this identity's account between the two lookups is not a conflict", async () => {
+    const store = new MemoryAccountStore();
+    const { user } = await provisionOidcUser(store, provider, identity);
+    // The interleaving: this call's lookup by identity ran before the other call's insert.
+    let first = true;
+    const racing = Object.assign(Object.create(store) as MemoryAccountStore, {
+      getUserByOAuth: async (p: string, s: string) => {
+        if (first) {
+          first = false;
+          return undefined;
+        }
+        return store.getUserByOAuth(p, s);
+      },
+    });
+    expect(await provisionOidcUser(racing, provider, identity)).toEqual({ user, created: false });
+    // Another identity with that email is still refused.
+    expect(await refusal(provisionOidcUser(racing, provider, { ...identity, subject: "sub-9" }))).toBe(
+      "ACCOUNT_EXISTS",
+    );
+  });
+
   it("two concurrent first logins of one identity resolve to one account", async () => {
     const store = new MemoryAccountStore();
     const results = await Promise.all(Array.from({ length: 8 }, () => provisionOidcUser(store, provider, identity)));

@@ -59,7 +59,10 @@ export async function provisionOidcUser(
   if (!domainAllowed(email, provider.allowedEmailDomains)) {
     throw new OidcLoginError("EMAIL_DOMAIN_NOT_ALLOWED", "The email's domain is not allowed");
   }
-  if ((await accounts.getUserByEmail(email)) !== undefined) {
+  const owner = await accounts.getUserByEmail(email);
+  if (owner !== undefined) {
+    // A concurrent first login of this same identity may have created it since the lookup above.
+    if (owner.oauthProvider === identity.provider && owner.oauthSubject === identity.subject) return linked(owner);
     throw new OidcLoginError("ACCOUNT_EXISTS", "An account not linked to this identity owns the email");
   }
   if (!(provider.autoCreateUsers ?? true)) {
