@@ -8,13 +8,13 @@ import type { FastifyReply } from "fastify";
 import { CSRF_COOKIE, setCookie } from "./auth-cookies.js";
 
 /** Random bytes of a CSRF token (DeerFlow's `token_urlsafe(64)`). */
-export const CSRF_TOKEN_BYTES = 64;
+const CSRF_TOKEN_BYTES = 64;
 
 /** The header carrying the token. */
 export const CSRF_HEADER = "x-csrf-token";
 
 /** @returns a new token, base64url. */
-export function newCsrfToken(): string {
+function newCsrfToken(): string {
   return randomBytes(CSRF_TOKEN_BYTES).toString("base64url");
 }
 

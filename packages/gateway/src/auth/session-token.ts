@@ -7,7 +7,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Random bytes of a session token. */
-export const SESSION_TOKEN_BYTES = 32;
+const SESSION_TOKEN_BYTES = 32;
 
 /** A freshly minted token: what the cookie carries and what the store keys it by. */
 export interface MintedSessionToken {

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 /** Prefix of every per-user key (configured keys may look like anything). */
 export const USER_API_KEY_PREFIX = "dfk_";
 /** Characters of a key kept as `ApiKeyRecord.prefix`. */
-export const SHOWN_PREFIX_LENGTH = 12;
+const SHOWN_PREFIX_LENGTH = 12;
 
 const KEY_SHAPE = /^dfk_[A-Za-z0-9_-]{43}$/;
 
