@@ -45,7 +45,11 @@ async function start(extra: Partial<AccountsOptions> = {}, apiKeys?: string[]): 
       ...extra,
     },
     ...(apiKeys === undefined ? {} : { auth: { apiKeys } }),
-    routes: [async (api) => api.post("/echo", async (r) => ({ user: r.principal.userId, role: r.principal.role }))],
+    routes: [
+      async (api) => {
+        api.post("/echo", async (r) => ({ user: r.principal.userId, role: r.principal.role }));
+      },
+    ],
   });
   return app;
 }
