@@ -10,7 +10,7 @@ import type { AuthSettings } from "./types.js";
 type Doc = Record<string, unknown>;
 
 /** The variable that forces accounts off (DeerFlow's). */
-export const AUTH_DISABLED_ENV = "DEER_FLOW_AUTH_DISABLED";
+const AUTH_DISABLED_ENV = "DEER_FLOW_AUTH_DISABLED";
 
 /**
  * @param doc - the validated document

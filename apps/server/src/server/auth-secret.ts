@@ -11,7 +11,7 @@ import path from "node:path";
 import { ServerStartError } from "./errors.js";
 
 /** The environment variable holding the secret. */
-export const AUTH_SECRET_ENV = "AUTH_JWT_SECRET";
+const AUTH_SECRET_ENV = "AUTH_JWT_SECRET";
 /** The file under the data folder. */
 export const AUTH_SECRET_FILE = ".jwt_secret";
 /** Shortest accepted secret (bytes). */
