@@ -12,7 +12,7 @@
  * Without /usr/bin/chromium the suite is skipped (as the main console suite is).
  */
 import path from "node:path";
-import Database from "better-sqlite3";
+import { SqliteAccountStore } from "@deerflow/runtime/sqlite";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
@@ -314,13 +314,15 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await openUserMenu(carol);
     expect(await carol.locator("#user-menu-panel").textContent()).toContain("carol@example.com (user)");
 
-    // An account flagged needs_setup (DeerFlow's first-login flow; set here in the account store's
-    // SQLite file, beside the run store) is asked to choose its email and password, which clears it.
-    const db = new Database(path.join(dir, "data", "runs.sqlite"));
+    // An account flagged needs_setup (DeerFlow's first-login flow; set here through a second
+    // connection to the server's account store, the run store's SQLite file) is asked to choose its
+    // email and password, which clears the flag.
+    const accounts = new SqliteAccountStore({ path: path.join(dir, "data", "runs.sqlite") });
     try {
-      expect(db.prepare("UPDATE users SET needs_setup = 1 WHERE email = ?").run("carol@example.com").changes).toBe(1);
+      const carolRecord = await accounts.getUserByEmail("carol@example.com");
+      await accounts.updateUser(carolRecord?.userId ?? "missing", { needsSetup: true });
     } finally {
-      db.close();
+      await accounts.close();
     }
     await carol.reload();
     await carol.getByTestId("needs-setup-banner").getByRole("link", { name: "on the account page" }).click();
