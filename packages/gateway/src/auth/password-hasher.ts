@@ -42,7 +42,8 @@ export class PasswordHasher {
    */
   constructor(options: { readonly cost?: number } = {}) {
     const cost = options.cost ?? DEFAULT_BCRYPT_COST;
-    if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new RangeError(`bcrypt cost must be 4..31, got ${cost}`);
+    if (!Number.isInteger(cost) || cost < 4 || cost > 31)
+      throw new RangeError(`bcrypt cost must be 4..31, got ${cost}`);
     this.#cost = cost;
   }
 
@@ -60,7 +61,10 @@ export class PasswordHasher {
   async verify(password: string, stored: string): Promise<PasswordCheck> {
     try {
       if (stored.startsWith(PASSWORD_HASH_V2)) {
-        return { ok: await bcrypt.compare(preHash(password), stored.slice(PASSWORD_HASH_V2.length)), needsRehash: false };
+        return {
+          ok: await bcrypt.compare(preHash(password), stored.slice(PASSWORD_HASH_V2.length)),
+          needsRehash: false,
+        };
       }
       const bare = stored.startsWith(PASSWORD_HASH_V1) ? stored.slice(PASSWORD_HASH_V1.length) : stored;
       if (!/^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/.test(bare)) return { ok: false, needsRehash: false };
