@@ -6,7 +6,7 @@
 import { apiJson } from "./api";
 
 /** `model_settings` of an agent (extra keys are refused by the server). */
-export interface ModelSettings {
+interface ModelSettings {
   readonly temperature?: number | null;
   readonly max_tokens?: number | null;
 }

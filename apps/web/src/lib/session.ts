@@ -64,11 +64,6 @@ export function isAccountsMode(): boolean {
   return accountsMode;
 }
 
-/** The current session state. */
-export function getSession(): SessionState {
-  return state;
-}
-
 /** Records who is signed in (after login, initialize or `me`). */
 export function setSignedIn(me: Me): void {
   emit({ status: "signed-in", me });
