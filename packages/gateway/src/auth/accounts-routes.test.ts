@@ -169,6 +169,23 @@ describe("login, me and logout", () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it("ends the session a browser had when it signs in again", async () => {
+    const a = await start();
+    const jar = await initialize(a);
+    const before = jar.header();
+    const res = await a.inject({
+      method: "POST",
+      url: "/api/v1/auth/login/local",
+      headers: { cookie: before },
+      payload: { username: ADMIN.email, password: ADMIN.password },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await a.inject({ url: "/api/v1/auth/me", headers: { cookie: before } })).statusCode).toBe(401);
+    expect((await a.inject({ url: "/api/v1/auth/me", headers: { cookie: jar.take(res).header() } })).statusCode).toBe(
+      200,
+    );
+  });
+
   it("answers a wrong password and an unknown email alike", async () => {
     const a = await start();
     await initialize(a);

@@ -31,7 +31,7 @@ export class CookieSessionIssuer implements SessionIssuer {
   /**
    * {@inheritDoc SessionIssuer.issue}
    *
-   * The cookie is persistent only when the user asked for it and the cookie
+   * A session the browser already had ends. The cookie is persistent only when the user asked for it and the cookie
    * can be `Secure` or the host is loopback (DeerFlow's rule: a long-lived
    * cookie over plain HTTP on a public host is not offered).
    */
@@ -42,6 +42,9 @@ export class CookieSessionIssuer implements SessionIssuer {
     options: IssueSessionOptions,
   ): Promise<void> {
     if (user.disabled) throw new GatewayError("FORBIDDEN", "This account is disabled");
+    // The browser's previous session (another account's, or its own) ends here: a cookie is replaced, never duplicated.
+    const previous = request.account?.credential;
+    if (previous?.kind === "session") await this.#store.deleteSession(previous.sessionId);
     const { secret, lifetimeSeconds, cookieSecure, now } = this.#settings;
     const minted = mintSessionToken(secret);
     const issuedAt = now();
