@@ -156,6 +156,15 @@ authorization:
     expect(root.requests.map((r) => r.model)).toEqual(["scripted-big"]);
   });
 
+  it("keeps admin-only routes admin-only, whatever the role's route rules", async () => {
+    // `user` has no rule against MCP management; the route's own admin check still holds.
+    expect(await http("alice", "GET", "/mcp/config")).toEqual({
+      status: 403,
+      body: { detail: "Admin privileges required to manage MCP configuration." },
+    });
+    expect((await http("root", "GET", "/mcp/config")).status).toBe(200);
+  });
+
   it("gives a key its configured role", async () => {
     expect(await http("gina", "POST", "/threads", {})).toEqual({
       status: 403,
