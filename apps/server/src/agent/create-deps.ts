@@ -15,8 +15,9 @@ import {
   type CommandRunner,
   type SandboxProvider,
   type SandboxToolsOptions,
+  type UserSkillsMountConfig,
 } from "@deerflow/sandbox";
-import { CustomSkillStore, SkillCatalog, StaticSkillScanner, type SkillScanner } from "@deerflow/skills";
+import { SkillCatalog, StaticSkillScanner, UserSkillsStorage, type SkillScanner } from "@deerflow/skills";
 import { SubagentRegistry } from "@deerflow/subagents";
 import { McpToolset, createMcpToolsMiddleware } from "@deerflow/tools";
 import type { LoadedConfig } from "../config/load-config.js";
@@ -49,8 +50,10 @@ export interface LeadAgentResources {
   readonly deps: LeadAgentOptions;
   readonly models: ModelRegistry;
   readonly sandboxProvider: SandboxProvider;
-  /** `undefined` when skills are disabled or the default skills folder does not exist. */
+  /** The skills of user `default` (the operator's); `undefined` when skills are disabled or the default skills folder does not exist. */
   readonly catalog: SkillCatalog | undefined;
+  /** Every user's skills (public + their own custom skills), which the agent, the sandbox and the skills routes share. */
+  readonly userSkills: UserSkillsStorage | undefined;
   /** Whether sandbox commands run isolated (bubblewrap or a remote plugin). */
   readonly isolated: boolean;
   /** The MCP servers of `extensions_config.json` (loaded on first use, reloaded when the file changes). */
@@ -65,6 +68,17 @@ function configInvalid(loaded: LoadedConfig, keyPath: string, message: string): 
   return new ServerConfigError("CONFIG_INVALID", `${label}: ${keyPath}: ${message}`, {
     problems: [{ path: keyPath, message }],
   });
+}
+
+/** The user whose skills are `<skills.path>/custom`: the operator (plain API keys, auth off). */
+export const DEFAULT_SKILLS_USER = "default";
+
+/**
+ * The sandbox folders of a user's skills: their custom folder (created on use) and the shared
+ * folders that exist (a missing `public/` is not created in the operator's skills folder).
+ */
+function userSkillsMountsOf(storage: UserSkillsStorage): (userId: string) => UserSkillsMountConfig[] {
+  return (userId) => storage.forUser(userId).mounts.filter((m) => m.category === "custom" || existsSync(m.hostPath));
 }
 
 function isDirectory(p: string): boolean {
@@ -131,34 +145,38 @@ export async function createLeadAgentDeps(
   // Skills
   let skills: LeadAgentSkills | undefined;
   let catalog: SkillCatalog | undefined;
+  let userSkills: UserSkillsStorage | undefined;
   const sk = config.skills;
   if (sk.enabled) {
     if (!isDirectory(sk.path)) {
       if (sk.pathConfigured) throw configInvalid(loaded, "skills.path", `folder not found: ${sk.path}`);
       logger.info({ path: sk.path }, "no skills folder; the agent runs without skills");
     } else {
-      catalog = new SkillCatalog({
+      // DeerFlow's per-user skills: each user's custom skills under <data_dir>/users/<id>/skills. User
+      // `default` (the operator's admin key, everyone while auth is off) owns <skills.path>/custom, so a
+      // single-user deployment keeps its skills where they were; other users see that folder as
+      // read-only `legacy` until they create their own.
+      const storage = new UserSkillsStorage({
         root: sk.path,
+        dataDir: config.storage.dataDir,
         extensionsConfigPath: config.extensionsConfigPath,
         containerBase: sk.containerPath,
+        legacyOwner: DEFAULT_SKILLS_USER,
+        staticScanner: await createScanners(config, lookup),
         logger,
       });
-      const scanner = await createScanners(config, lookup);
-      const skillCatalog = catalog;
-      const skillManage = sk.skillManage.enabled
-        ? new CustomSkillStore({
-            customRoot: path.join(sk.path, "custom"),
-            publicRoot: path.join(sk.path, "public"),
-            staticScanner: scanner,
-            logger,
-            onChange: () => skillCatalog.invalidate(),
-          })
-        : undefined;
+      userSkills = storage;
+      const operator = storage.forUser(DEFAULT_SKILLS_USER);
+      catalog = operator.catalog;
       skills = {
-        source: catalog,
+        source: operator.catalog,
         containerBase: sk.containerPath,
         promptMode: sk.promptMode,
-        ...(skillManage === undefined ? {} : { skillManage }),
+        ...(sk.skillManage.enabled ? { skillManage: operator.store } : {}),
+        forUser: (userId) => {
+          const user = storage.forUser(userId);
+          return { source: user.catalog, skillManage: user.store };
+        },
       };
     }
   }
@@ -182,7 +200,8 @@ export async function createLeadAgentDeps(
     sandboxProvider = new LocalSandboxProvider({
       baseDir: config.storage.dataDir,
       runner,
-      ...(catalog !== undefined && existsSync(sk.path) ? { skillsDir: sk.path } : {}),
+      // Each user's sandboxes mount public + that user's custom (or legacy) skills, never another user's.
+      ...(userSkills === undefined ? {} : { userSkillsMounts: userSkillsMountsOf(userSkills) }),
       mounts: sb.mounts.map((m) => ({ virtualPath: m.containerPath, hostPath: m.hostPath, readOnly: m.readOnly })),
       limits: sb.limits,
       network: sb.network,
@@ -263,6 +282,7 @@ export async function createLeadAgentDeps(
     models,
     sandboxProvider,
     catalog,
+    userSkills,
     isolated,
     mcp,
     authorization,

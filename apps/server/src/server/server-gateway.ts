@@ -5,7 +5,7 @@
  */
 import {
   LocalThreadFiles,
-  createSharedSkillsBackend,
+  createPerUserSkillsBackend,
   langgraphRoutes,
   ownerThreadAuthorizer,
   type AccountsOptions,
@@ -76,17 +76,10 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
       version: "0.0.0",
       description: "LangGraph-compatible assistants, threads and runs; DeerFlow's skills and thread files.",
     },
-    ...(agent.catalog === undefined
+    // Each caller's own skills (DeerFlow's per-user model), the same storage the agent and sandboxes read.
+    ...(agent.userSkills === undefined
       ? {}
-      : {
-          skills: {
-            backend: createSharedSkillsBackend({
-              catalog: agent.catalog,
-              logger,
-              ...(agent.deps.skills?.skillManage === undefined ? {} : { store: agent.deps.skills.skillManage }),
-            }),
-          },
-        }),
+      : { skills: { backend: createPerUserSkillsBackend({ storage: agent.userSkills, logger }) } }),
     // The same root as the LocalSandboxProvider's baseDir: agent outputs are served as artifacts.
     threadFiles: new LocalThreadFiles({ root: loaded.config.storage.dataDir }),
     // Thread files and skill install: the caller's own threads only (the LangGraph routes check owners themselves).
