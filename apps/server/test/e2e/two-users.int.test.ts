@@ -16,10 +16,11 @@
  * Adding a family (accounts, custom agents...) is one entry in
  * FAMILIES: how bob tries to reach the owner's resource, what a listing
  * shows, and what the admin sees (and, when `AliceWorld` lacks it, one step
- * in `beforeAll` making it). Custom skills are not a family: the server's
- * skills root is shared by the deployment and managed by admins.
+ * in `beforeAll` making it). Custom skills are per user (DeerFlow's model):
+ * alice's, made by `skill_manage` in her run, is not bob's nor the admin's.
  */
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { Client as Client115 } from "@langchain/langgraph-sdk";
@@ -34,6 +35,13 @@ type Who = keyof typeof KEYS;
 const ASSISTANT = LEAD_AGENT_ASSISTANT_ID;
 /** A prompt the scripted model answers with a bash call that shows where the run's sandbox is. */
 const SANDBOX_PROMPT = "SHOW-SANDBOX";
+/** A prompt the scripted model answers with `skill_manage` creating ALICE_SKILL. */
+const SAVE_SKILL_PROMPT = "SAVE-SKILL";
+/** A prompt the scripted model answers with `read_file` of ALICE_SKILL's SKILL.md. */
+const READ_SKILL_PROMPT = "READ-SKILL";
+const ALICE_SKILL = "alice-heron-notes";
+const ALICE_SKILL_MD = `---\nname: ${ALICE_SKILL}\ndescription: Alice's heron notes. Use when alice asks about herons.\n---\n\n# Herons\n`;
+const ALICE_SKILL_FILE = `/mnt/skills/custom/${ALICE_SKILL}/SKILL.md`;
 
 type SdkClient = Client115;
 const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, apiKey: string) => SdkClient]> = [
@@ -61,6 +69,14 @@ function script(request: RecordedRequest): ScriptStep {
   if (isExtraction(request)) return { text: JSON.stringify({ newFacts: [] }) };
   const last = request.messages.at(-1);
   if (last?.["role"] === "tool") return { text: "done" };
+  if (textOf(last).includes(SAVE_SKILL_PROMPT)) {
+    const args = { action: "create", name: ALICE_SKILL, content: ALICE_SKILL_MD };
+    return { toolCalls: [{ name: "skill_manage", args, id: "call_save_skill" }] };
+  }
+  if (textOf(last).includes(READ_SKILL_PROMPT)) {
+    const args = { description: "read alice's skill", path: ALICE_SKILL_FILE };
+    return { toolCalls: [{ name: "read_file", args, id: "call_read_skill" }] };
+  }
   if (textOf(last).includes(SANDBOX_PROMPT)) {
     const command = "ls /mnt/user-data/uploads; echo here > /mnt/user-data/outputs/where.txt";
     return { toolCalls: [{ name: "bash", args: { description: "where am I", command }, id: "call_where" }] };
@@ -84,6 +100,8 @@ interface AliceWorld {
   readonly tag: string;
   /** Her own LangGraph assistant (metadata `{tag}`). */
   readonly assistantId: string;
+  /** Her custom skill (created by skill_manage in her run). */
+  readonly skillName: string;
 }
 
 /**
@@ -328,6 +346,34 @@ const FAMILIES: readonly Family[] = [
     idOf: (w) => w.assistantId,
     adminSees: true,
   },
+  {
+    // Per user for everyone: the admin's listing is the admin's own (DeerFlow). Changes are admin-only: bob gets 403.
+    name: "custom skills",
+    routes: [],
+    reach: [
+      { what: "get", call: (as, w) => httpOutcome(as.http("GET", `/skills/${w.skillName}`)) },
+      { what: "files", call: (as, w) => httpOutcome(as.http("GET", `/skills/${w.skillName}/files`)) },
+      { what: "read", call: (as, w) => httpOutcome(as.http("GET", `/skills/${w.skillName}/files/SKILL.md`)) },
+      {
+        what: "toggle",
+        status: 403,
+        call: (as, w) => httpOutcome(as.http("PUT", `/skills/${w.skillName}`, { enabled: false })),
+      },
+      {
+        what: "edit",
+        status: 403,
+        call: (as, w) =>
+          httpOutcome(as.http("PUT", `/skills/custom/${w.skillName}`, { content: "---\nname: x\n---\n" })),
+      },
+      { what: "delete", status: 403, call: (as, w) => httpOutcome(as.http("DELETE", `/skills/custom/${w.skillName}`)) },
+    ],
+    listed: async (as) => {
+      const all = ((await as.http("GET", "/skills")).body as { skills: { name: string }[] }).skills;
+      const custom = ((await as.http("GET", "/skills/custom")).body as { skills: { name: string }[] }).skills;
+      return [...all, ...custom].map((s) => s.name);
+    },
+    idOf: (w) => w.skillName,
+  },
 ];
 
 /** Missing counterparts of alice's ids, for the answers bob must get alike. */
@@ -339,6 +385,7 @@ function missingWorld(w: AliceWorld): AliceWorld {
     statelessRunId: "00000000-0000-4000-8000-000000000003",
     factId: "fact_missing",
     assistantId: "00000000-0000-4000-8000-000000000004",
+    skillName: "no-such-skill",
   };
 }
 
@@ -368,8 +415,21 @@ describe.each(SDKS)("two users and an admin, %s", (_line, makeClient) => {
   let server: ScriptedServer;
   let as: Record<Who, Actor>;
   let world: AliceWorld;
+  let skillsRoot: string;
 
   beforeAll(async () => {
+    // The deployment's skills: a public one, and a shared custom one (every other user's read-only legacy).
+    skillsRoot = await fs.mkdtemp(path.join(os.tmpdir(), "two-users-skills-"));
+    for (const [dir, name] of [
+      ["public", "deep-research"],
+      ["custom", "team-handbook"],
+    ] as const) {
+      await fs.mkdir(path.join(skillsRoot, dir, name), { recursive: true });
+      await fs.writeFile(
+        path.join(skillsRoot, dir, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: The ${name} skill. Use it for ${name}.\n---\n`,
+      );
+    }
     server = await startScriptedServer(
       script,
       `server:
@@ -380,6 +440,10 @@ describe.each(SDKS)("two users and an admin, %s", (_line, makeClient) => {
 memory:
   model_name: main
   debounce_seconds: 0
+skills:
+  path: ${skillsRoot}
+  skill_manage:
+    enabled: true
 `,
     );
     const url = server.t.url;
@@ -424,6 +488,10 @@ memory:
       (await as.alice.http("PUT", "/store/items", { namespace: ["notes"], key: "alice", value: { tag } })).status,
     ).toBe(204);
     const assistant = await as.alice.sdk.assistants.create({ graphId: ASSISTANT, name: "alice's", metadata: { tag } });
+    const skillThread = await as.alice.sdk.threads.create();
+    await as.alice.sdk.runs.wait(skillThread.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: SAVE_SKILL_PROMPT }] },
+    });
     world = {
       assistantId: assistant.assistant_id,
       threadId: thread.thread_id,
@@ -431,12 +499,14 @@ memory:
       statelessRunId: stateless.run_id,
       factId: factId ?? "",
       tag,
+      skillName: ALICE_SKILL,
     };
   }, 120_000);
 
   afterAll(async () => {
     current = undefined;
     await server?.close();
+    await fs.rm(skillsRoot, { recursive: true, force: true });
   });
 
   it("covers every route of the OpenAPI document that names a thread or a run", async () => {
@@ -464,7 +534,7 @@ memory:
         expect(theirs.status).toBe(attempt.status ?? 404);
         expect(missing.status).toBe(attempt.status ?? 404);
         const generic = (text: string, w: AliceWorld) =>
-          [w.threadId, w.runId, w.statelessRunId, w.factId, w.assistantId].reduce(
+          [w.threadId, w.runId, w.statelessRunId, w.factId, w.assistantId, w.skillName].reduce(
             (t, id) => t.replaceAll(id, "<id>"),
             text,
           );
@@ -485,6 +555,66 @@ memory:
         });
       }
     }
+  });
+
+  it("alice's custom skill is in her runs' prompt and sandbox only; bob and the admin have their own skills", async () => {
+    const systemOf = (prompt: string): string => {
+      const request = server.openai.requests.find((r) => textOf(r.messages.at(-1)).includes(prompt));
+      return textOf(request?.messages[0]);
+    };
+    const toolResults = async (actor: Actor, threadId: string): Promise<string[]> => {
+      const state = await actor.sdk.threads.getState(threadId);
+      const messages = (state.values as { messages: { type: string; content: unknown }[] }).messages;
+      return messages.filter((m) => m.type === "tool").map((m) => textOf(m as Record<string, unknown>));
+    };
+    // Alice: her skill, editable, in her next run's prompt, readable in her sandbox.
+    expect((await as.alice.http("GET", `/skills/${ALICE_SKILL}`)).body).toMatchObject({
+      category: "custom",
+      editable: true,
+    });
+    const hers = await as.alice.sdk.threads.create();
+    await as.alice.sdk.runs.wait(hers.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: `${READ_SKILL_PROMPT} alice` }] },
+    });
+    expect(systemOf(`${READ_SKILL_PROMPT} alice`)).toContain(`<location>${ALICE_SKILL_FILE}</location>`);
+    expect(await toolResults(as.alice, hers.thread_id)).toEqual([expect.stringContaining("# Herons")]);
+
+    // Bob: not in his prompt, not in his sandbox's /mnt/skills; the shared folder is his read-only legacy.
+    const his = await as.bob.sdk.threads.create();
+    await as.bob.sdk.runs.wait(his.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: `${READ_SKILL_PROMPT} bob` }] },
+    });
+    const bobPrompt = systemOf(`${READ_SKILL_PROMPT} bob`);
+    expect(bobPrompt).toContain("deep-research");
+    expect(bobPrompt).toContain("/mnt/skills/legacy/team-handbook/SKILL.md");
+    expect(bobPrompt).not.toContain(ALICE_SKILL);
+    const [bobRead] = await toolResults(as.bob, his.thread_id);
+    expect(bobRead).toMatch(/^Error: /);
+    expect(bobRead).not.toContain("Herons");
+    expect((await as.bob.http("GET", "/skills/team-handbook")).body).toMatchObject({
+      category: "legacy",
+      editable: false,
+    });
+    // Alice has her own custom skill, so the legacy folder is gone from hers (DeerFlow).
+    expect((await as.alice.http("GET", "/skills/team-handbook")).status).toBe(404);
+
+    // The admin: another user's custom skill is 404 on the admin routes too (skills are per user for everyone).
+    const missing = { detail: `Custom skill '${ALICE_SKILL}' not found` };
+    expect(await as.root.http("GET", `/skills/custom/${ALICE_SKILL}`)).toEqual({ status: 404, body: missing });
+    expect(await as.root.http("DELETE", `/skills/custom/${ALICE_SKILL}`)).toEqual({ status: 404, body: missing });
+    expect((await as.root.http("GET", `/skills/custom/${ALICE_SKILL}/history`)).status).toBe(404);
+    expect((await as.root.http("PUT", `/skills/${ALICE_SKILL}`, { enabled: false })).status).toBe(404);
+    // Still hers, enabled, on disk in her own folder.
+    expect((await as.alice.http("GET", `/skills/${ALICE_SKILL}`)).body).toMatchObject({ enabled: true });
+    expect(
+      await fs.readFile(
+        path.join(server.dir, "data", "users", "alice", "skills", "custom", ALICE_SKILL, "SKILL.md"),
+        "utf8",
+      ),
+    ).toBe(ALICE_SKILL_MD);
+    await expect(fs.stat(path.join(skillsRoot, "custom", ALICE_SKILL))).rejects.toMatchObject({ code: "ENOENT" });
+    await as.alice.sdk.threads.delete(hers.thread_id);
+    await as.bob.sdk.threads.delete(his.thread_id);
   });
 
   it("alice's resources are intact after bob's attempts", async () => {
