@@ -102,6 +102,12 @@ export function describeConfig(loaded: LoadedConfig): string[] {
     `retention: finished runs ${rt.retention.finishedRunsMs / 1000} s, streams replayable ${rt.retention.streamReplayMs / 1000} s after the end`,
   );
   lines.push(`storage: data dir ${c.storage.dataDir}${why("storage")}`);
+  const auth = c.auth;
+  lines.push(
+    auth?.enabled === true
+      ? `auth: accounts on (sessions ${auth.tokenExpiryDays} day(s), registration ${auth.allowRegistration ? "open" : "closed"}, cookies ${auth.cookieSecure ? "always Secure" : "Secure over HTTPS"}${auth.allowedOrigins.length > 0 ? `, other origins: ${auth.allowedOrigins.join(", ")}` : ""})${why("auth")}`
+      : `auth: accounts off${why("auth")}`,
+  );
   lines.push(`agent: "${c.agent.name}"`);
   // Tool names and providers only: options may hold API keys.
   const tools = c.tools?.tools ?? [];

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { parseConfigText } from "./load-config.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDirs, writeFiles } from "../../test/support/temp-dir.js";
+import { describeConfig } from "./describe.js";
+import { loadConfig, parseConfigText } from "./load-config.js";
+
+const tmp = tempDirs();
+afterEach(() => tmp.cleanup());
 
 describe("auth: config", () => {
   it("is off by default with DeerFlow's defaults", () => {
@@ -37,5 +42,17 @@ describe("auth: config", () => {
     expect(() => parseConfigText("auth:\n  allowed_origins: [https://x.example/path]\n")).toThrow(
       /auth\.allowed_origins\[0\]/,
     );
+  });
+
+  it("is described for the startup log with why", async () => {
+    const dir = await tmp.make();
+    const off = describeConfig(await loadConfig({ cwd: dir, env: {} }));
+    expect(off).toContain("auth: accounts off [default]");
+    await writeFiles(dir, { "config.yaml": "auth:\n  enabled: true\n  local:\n    allow_registration: false\n" });
+    expect(describeConfig(await loadConfig({ cwd: dir, env: {} }))).toContain(
+      "auth: accounts on (sessions 7 day(s), registration closed, cookies Secure over HTTPS) [config]",
+    );
+    const forced = describeConfig(await loadConfig({ cwd: dir, env: { DEER_FLOW_AUTH_DISABLED: "1" } }));
+    expect(forced).toContain("auth: accounts off [environment (DEER_FLOW_AUTH_DISABLED is set)]");
   });
 });
