@@ -54,7 +54,13 @@ export function serverGatewayOptions(parts: ServerGatewayParts): GatewayOptions 
     bodyLimit: server.bodyLimit,
     ...(server.corsOrigins.length === 0
       ? {}
-      : { cors: { origins: server.corsOrigins.includes("*") ? "*" : server.corsOrigins } }),
+      : {
+          cors: server.corsOrigins.includes("*")
+            ? // Never with credentials: a reflected "*" would let any site read a signed-in user's answers.
+              { origins: "*" }
+            : // With accounts, a console on a listed origin signs in with cookies (credentialed requests).
+              { origins: server.corsOrigins, ...(parts.accounts === undefined ? {} : { credentials: true }) },
+        }),
     // A plain key is the operator's: an admin key (user "default"); `{ key, user_id }` authenticates that user.
     ...(server.apiKeys.length === 0
       ? {}

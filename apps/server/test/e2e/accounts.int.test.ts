@@ -140,6 +140,22 @@ describe("accounts on (auth.enabled)", () => {
   });
 });
 
+describe("CORS with accounts", () => {
+  it("allows credentials for listed origins only, never with a wildcard", async () => {
+    const preflight = (url: string) =>
+      fetch(`${url}/api/v1/auth/me`, {
+        method: "OPTIONS",
+        headers: { origin: "http://console.example.com", "access-control-request-method": "GET" },
+      });
+    const listed = await start(`${AUTH_CONFIG}server:\n  cors_origins: ["http://console.example.com"]\n`);
+    const ok = await preflight(listed.url);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("http://console.example.com");
+    expect(ok.headers.get("access-control-allow-credentials")).toBe("true");
+    const wildcard = await start(`${AUTH_CONFIG}server:\n  cors_origins: ["*"]\n`);
+    expect((await preflight(wildcard.url)).headers.get("access-control-allow-credentials")).toBeNull();
+  });
+});
+
 describe("accounts off", () => {
   it.each([
     ["auth.enabled: false", "storage:\n  data_dir: ./data\n", {}],
