@@ -597,6 +597,12 @@ describe("documentation", () => {
     const res = await a.inject({ url: "/openapi.json", headers: { cookie: jar.header() } });
     const doc = res.json<{ paths: Record<string, { post?: { requestBody?: unknown } }> }>();
     expect(doc.paths["/api/v1/auth/login/local"]?.post?.requestBody).toBeDefined();
+    // Routes open to signed-out callers say so; the others need credentials.
+    const paths = doc.paths as Record<string, Record<string, { security?: unknown[]; responses?: object }>>;
+    expect(paths["/api/v1/auth/setup-status"]?.["get"]?.security).toEqual([]);
+    expect(paths["/api/v1/auth/setup-status"]?.["get"]?.responses).not.toHaveProperty("401");
+    expect(paths["/api/v1/auth/api-keys"]?.["get"]?.security).toBeUndefined();
+    expect(paths["/api/v1/auth/api-keys"]?.["get"]?.responses).toHaveProperty("401");
     for (const p of [
       "/api/v1/auth/login/local",
       "/api/v1/auth/api-keys",

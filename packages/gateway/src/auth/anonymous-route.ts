@@ -20,6 +20,11 @@ export function anonymousRoute(): Record<symbol, true> {
 
 /** Whether the request's route carries {@link anonymousRoute}. */
 export function allowsAnonymous(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config as unknown as Record<symbol, unknown> | undefined;
+  return isAnonymousRoute(request.routeOptions);
+}
+
+/** Whether a route (its options, as `onRoute` and `@fastify/swagger` see them) carries {@link anonymousRoute}. */
+export function isAnonymousRoute(route: { readonly config?: unknown } | undefined): boolean {
+  const config = route?.config as Record<symbol, unknown> | undefined;
   return config?.[ANONYMOUS] === true;
 }

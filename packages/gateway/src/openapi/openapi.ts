@@ -14,6 +14,7 @@
  */
 import swagger from "@fastify/swagger";
 import type { FastifyInstance, FastifySchema } from "fastify";
+import { isAnonymousRoute } from "../auth/anonymous-route.js";
 import { PUBLIC_PATHS } from "../auth/auth-hook.js";
 import { isPublicRoute } from "../http/public-routes.js";
 
@@ -141,7 +142,12 @@ export async function registerOpenApi(
         : {}),
     },
     transform: ({ schema, url, route }) =>
-      transformRoute(schema as RouteSchema | undefined, url, authEnabled, isPublicRoute(route)) as {
+      transformRoute(
+        schema as RouteSchema | undefined,
+        url,
+        authEnabled,
+        isPublicRoute(route) || isAnonymousRoute(route),
+      ) as {
         schema: FastifySchema;
         url: string;
       },
