@@ -1,10 +1,9 @@
 /**
  * What the skills routes need from `@deerflow/skills`, per calling user.
  *
- * `@deerflow/skills` manages one skills root (`public/` + `custom/`, one
- * `extensions_config.json`). {@link createSharedSkillsBackend} serves that root
- * to every user; a server that wants DeerFlow's per-user custom skills
- * implements {@link SkillsBackend} with one catalog and store per user.
+ * Two implementations: `createPerUserSkillsBackend` (DeerFlow's model: each
+ * user's own custom skills and enabled state, from a `UserSkillsStorage`) and
+ * `createSharedSkillsBackend` (one skills root shared by every user).
  */
 import type { CustomSkillStore, Skill } from "@deerflow/skills";
 
