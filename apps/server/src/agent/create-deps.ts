@@ -8,6 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { LeadAgentOptions, LeadAgentSkills } from "@deerflow/agent";
+import { DEFAULT_USER_ID } from "@deerflow/gateway";
 import {
   LocalSandboxProvider,
   createDefaultRunner,
@@ -69,9 +70,6 @@ function configInvalid(loaded: LoadedConfig, keyPath: string, message: string): 
     problems: [{ path: keyPath, message }],
   });
 }
-
-/** The user whose skills are `<skills.path>/custom`: the operator (plain API keys, auth off). */
-export const DEFAULT_SKILLS_USER = "default";
 
 /**
  * The sandbox folders of a user's skills: their custom folder (created on use) and the shared
@@ -161,12 +159,13 @@ export async function createLeadAgentDeps(
         dataDir: config.storage.dataDir,
         extensionsConfigPath: config.extensionsConfigPath,
         containerBase: sk.containerPath,
-        legacyOwner: DEFAULT_SKILLS_USER,
+        // The operator (plain API keys, auth off): the gateway's default user.
+        legacyOwner: DEFAULT_USER_ID,
         staticScanner: await createScanners(config, lookup),
         logger,
       });
       userSkills = storage;
-      const operator = storage.forUser(DEFAULT_SKILLS_USER);
+      const operator = storage.forUser(DEFAULT_USER_ID);
       catalog = operator.catalog;
       skills = {
         source: operator.catalog,
