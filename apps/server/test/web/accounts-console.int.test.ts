@@ -279,13 +279,31 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await bob.goto(`${server.url}/users`);
     await bob.getByRole("alert").getByText("Only administrators manage users.").waitFor();
 
+    // The second user's own thread; the administrator sees both, each with its owner.
+    await bob.goto(`${server.url}/chat`);
+    await bob.locator("#composer-input").fill("please list the workspace");
+    await bob.locator("#composer-input").press("Enter");
+    await bob.waitForSelector("[data-testid=run-status][data-outcome=done]");
+    const bobThread = decodeURIComponent(new URL(bob.url()).pathname.split("/")[2] ?? "");
+    await page.goto(`${server.url}/threads`);
+    const ownerOf = (id: string) => page.locator(`[data-thread-id="${id}"] [data-testid=thread-owner]`);
+    await ownerOf(bobThread).waitFor();
+    expect(await ownerOf(bobThread).textContent()).toBe(BOB.email);
+    expect(await ownerOf(adminThread).textContent()).toBe("you");
+    await assertAxeClean(page, "threads page of the administrator");
+    // The second user's list has no owner column (and only their own thread).
+    await bob.goto(`${server.url}/threads`);
+    await bob.locator(`[data-thread-id="${bobThread}"]`).waitFor();
+    expect(await bob.getByTestId("thread-row").count()).toBe(1);
+    expect(await bob.getByTestId("thread-owner").count()).toBe(0);
+
     // The administrator disables the second user: that browser's next API call (a page change, no
     // reload) brings the sign-in page back, saying the session ended; signing in is refused.
     await page.goto(`${server.url}/users`);
     const bobRow = page.locator(`[data-testid=user-row][data-email="${BOB.email}"]`);
     await bobRow.getByRole("button", { name: `Disable ${BOB.email}` }).click();
     await page.locator(`[data-testid=user-row][data-email="${BOB.email}"][data-disabled=true]`).waitFor();
-    await bob.getByRole("link", { name: "Threads", exact: true }).click();
+    await bob.getByRole("link", { name: "Chat", exact: true }).click();
     await bob.getByTestId("session-expired").waitFor();
     await assertAxeClean(bob, "login page after the session ended");
     await signIn(bob, BOB.email, BOB.password);

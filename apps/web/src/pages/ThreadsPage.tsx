@@ -1,10 +1,12 @@
 /**
  * Threads: search (title, metadata, id), rename (`PATCH metadata.title`),
- * delete (with a confirmation step), open in the chat.
+ * delete (with a confirmation step), open in the chat. An administrator with
+ * accounts on sees every user's threads, with an Owner column.
  */
 import type { Thread } from "@langchain/langgraph-sdk";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { errorText, formatTime, sdkClient } from "../lib/api";
+import { useOwnerNames } from "../lib/owners";
 import { Link } from "../lib/router";
 import { notifyThreadsChanged, threadPath, threadTitle, useThreadList } from "../lib/threads";
 
@@ -17,7 +19,16 @@ function matches(thread: Thread, query: string): boolean {
   return q.split(/\s+/).every((word) => haystack.includes(word));
 }
 
-function ThreadRow({ thread, onMessage }: { thread: Thread; onMessage: (text: string) => void }) {
+function ThreadRow({
+  thread,
+  owner,
+  onMessage,
+}: {
+  thread: Thread;
+  /** The owner's name, for administrators (no column otherwise). */
+  owner: string | null;
+  onMessage: (text: string) => void;
+}) {
   const [mode, setMode] = useState<"view" | "rename" | "confirm-delete">("view");
   const [name, setName] = useState(threadTitle(thread));
   const [busy, setBusy] = useState(false);
@@ -80,6 +91,7 @@ function ThreadRow({ thread, onMessage }: { thread: Thread; onMessage: (text: st
           </p>
         )}
       </th>
+      {owner !== null && <td data-testid="thread-owner">{owner}</td>}
       <td>{thread.status}</td>
       <td>{formatTime(thread.updated_at)}</td>
       <td className="actions">
@@ -126,6 +138,7 @@ export function ThreadsPage() {
   const [query, setQuery] = useState("");
   const [message, setMessage] = useState("");
   const shown = useMemo(() => threads.filter((t) => matches(t, query)), [threads, query]);
+  const ownerOf = useOwnerNames();
 
   return (
     <section className="page" aria-labelledby="page-title">
@@ -161,6 +174,7 @@ export function ThreadsPage() {
           <thead>
             <tr>
               <th scope="col">Title</th>
+              {ownerOf !== null && <th scope="col">Owner</th>}
               <th scope="col">Status</th>
               <th scope="col">Updated</th>
               <th scope="col">Actions</th>
@@ -168,7 +182,7 @@ export function ThreadsPage() {
           </thead>
           <tbody>
             {shown.map((t) => (
-              <ThreadRow key={t.thread_id} thread={t} onMessage={setMessage} />
+              <ThreadRow key={t.thread_id} thread={t} owner={ownerOf?.(t) ?? null} onMessage={setMessage} />
             ))}
           </tbody>
         </table>
