@@ -54,6 +54,33 @@ describe("createLeadAgentDeps", () => {
     ).toBe(path.join(".deerflow-data", "users", "default", "threads", "t1", "user-data", "outputs"));
   });
 
+  it("gives each user their own skills: the operator owns skills/custom, others see it as legacy and mount their own", async () => {
+    const { dir, resources } = await resourcesFor({
+      "skills/public/deep-research/SKILL.md": SKILL_MD,
+      "skills/custom/team-notes/SKILL.md": SKILL_MD.replace("deep-research", "team-notes"),
+      "config.yaml": "sandbox:\n  allow_host_bash: true\nskills:\n  skill_manage:\n    enabled: true\n",
+    });
+    const skills = resources.deps.skills;
+    const listed = async (user: string) =>
+      (await skills?.forUser?.(user).source.list())?.map((s) => `${s.category}:${s.name}`);
+    expect(await listed("default")).toEqual(["public:deep-research", "custom:team-notes"]);
+    expect(await listed("alice")).toEqual(["public:deep-research", "legacy:team-notes"]);
+    expect(skills?.skillManage?.customRoot).toBe(path.join(dir, "skills", "custom"));
+    expect(skills?.forUser?.("alice").skillManage?.customRoot).toBe(
+      path.join(dir, ".deerflow-data", "users", "alice", "skills", "custom"),
+    );
+    const sandbox = await resources.sandboxProvider.acquire("t1", "alice");
+    expect(
+      (sandbox as unknown as { mounts: { virtualPath: string; hostPath: string }[] }).mounts
+        .filter((m) => m.virtualPath.startsWith("/mnt/skills"))
+        .map((m) => [m.virtualPath, path.relative(dir, m.hostPath)]),
+    ).toEqual([
+      ["/mnt/skills/public", path.join("skills", "public")],
+      ["/mnt/skills/custom", path.join(".deerflow-data", "users", "alice", "skills", "custom")],
+      ["/mnt/skills/legacy", path.join("skills", "custom")],
+    ]);
+  });
+
   it("mounts the skills folder and shows its skills in the prompt", async () => {
     const { resources } = await resourcesFor({
       "skills/public/deep-research/SKILL.md": SKILL_MD,
