@@ -147,6 +147,16 @@ describe("UserSkillsStorage", () => {
     expect(() => s.forUser("  ")).toThrow("user_id must be a non-empty string.");
   });
 
+  it("names a broken skill of a user's folder by category, never by its host path", async () => {
+    const s = storage();
+    await writeSkill(path.join(dataDir, "users/alice/skills/custom"), "broken", "---\nname: [\n---\n");
+    const diagnostics = await s.forUser("alice").catalog.diagnostics();
+    expect(diagnostics.map((d) => d.file)).toEqual(["custom/broken/SKILL.md"]);
+    expect(JSON.stringify(diagnostics)).not.toContain(tmp);
+    // A folder holding only a broken SKILL.md still counts as the user's own: no legacy (DeerFlow).
+    expect(await names(s, "alice")).toEqual(["public:deep-research:true"]);
+  });
+
   it("keeps 64 users by default, rebuilding an evicted one from disk", async () => {
     const s = storage({ maxCachedUsers: 2 });
     const first = s.forUser("u1");
