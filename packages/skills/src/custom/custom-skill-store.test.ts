@@ -294,4 +294,16 @@ describe("CustomSkillStore concurrency", () => {
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await store.history("twin")).toHaveLength(1);
   });
+  it("serialises two stores on one folder too (a per-user store rebuilt while the old one works)", async () => {
+    const other = new CustomSkillStore({ customRoot: store.customRoot, staticScanner: null });
+    await store.create("shared", skillMd("shared", "d", "a\n"), agent);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? store : other).update("shared", skillMd("shared", `Version ${i}.`), agent),
+      ),
+    );
+    const history = await store.history("shared");
+    expect(history).toHaveLength(11);
+    for (let i = 1; i < history.length; i++) expect(history[i]?.prevContent).toBe(history[i - 1]?.newContent);
+  });
 });

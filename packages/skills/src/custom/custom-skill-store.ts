@@ -2,7 +2,7 @@
  * The editable custom-skill store: create, read, update, patch, support files,
  * delete, history and rollback, with DeerFlow's edit pipeline (ensure editable →
  * validate → static scan → moderation → read previous → atomic write → history)
- * and one in-process lock per skill name.
+ * and one in-process lock per skill folder.
  */
 import { isCodeFile, isExecutableSupportPath } from "../scanning/file-kinds.js";
 import { promises as fs } from "node:fs";
@@ -34,6 +34,9 @@ import { checkSupportFileSize, validateSkillContent } from "./validate-content.j
 
 const DELETION_VERDICT: ScannerVerdict = { decision: "allow", reason: "Deletion requested." };
 const READ_ONLY_ERRNOS: ReadonlySet<string> = new Set(["EACCES", "EPERM", "EROFS"]);
+// One lock per (folder, skill) for the whole process: two stores on one folder (a per-user store
+// rebuilt after an LRU eviction while the old one still works) never interleave their changes.
+const skillLocks = new KeyedLock();
 
 /**
  * Custom skills under `customRoot`, one directory per skill, with JSONL history.
@@ -53,7 +56,6 @@ export class CustomSkillStore {
   readonly publicRoot: string | undefined;
   private readonly historyLog: SkillHistory;
   private readonly scans: EditScanner;
-  private readonly lock = new KeyedLock();
   private readonly logger: Logger;
   private readonly onChange: ((name: string) => void | Promise<void>) | undefined;
 
@@ -309,7 +311,7 @@ export class CustomSkillStore {
   }
 
   private async mutate<T>(name: string, task: () => Promise<T>): Promise<T> {
-    return this.lock.run(name, async () => {
+    return skillLocks.run(`${this.customRoot}\u0000${name}`, async () => {
       const result = await task();
       try {
         await this.onChange?.(name);
