@@ -74,8 +74,8 @@ export interface DiscoverOptions {
 }
 
 /**
- * Scans `<root>/public` and `<root>/custom` and loads every SKILL.md with the
- * lenient loader. A bad file never stops the others: it is left out and
+ * Scans `<root>/public` and `<root>/custom` (or the given `sources`) and loads
+ * every SKILL.md with the lenient loader. A bad file never stops the others: it is left out and
  * reported in `diagnostics`.
  *
  * Precedence follows DeerFlow: skills are keyed by name and later ones win, so
