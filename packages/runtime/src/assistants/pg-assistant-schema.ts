@@ -6,16 +6,11 @@
  */
 import type { PoolClient } from "pg";
 import type { Logger } from "../logger.js";
-import { quoteSchema, SETUP_LOCK_KEY } from "../runs/postgres/schema.js";
+import { quoteSchema } from "../runs/postgres/schema.js";
+import type { PgMigration } from "../internal/migrations/migration.js";
+import { migratePg } from "../internal/migrations/pg-migrations.js";
 
-interface Migration {
-  version: number;
-  name: string;
-  /** Statements, given the quoted schema. */
-  sql: (s: string) => string[];
-}
-
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
     name: "assistants and their versions",
@@ -51,13 +46,10 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
-
 /**
  * Creates the schema and applies missing migrations inside the caller's
- * transaction, under the run store's transaction-level advisory lock of the
- * schema, so that instances starting at once apply each migration exactly
- * once and never race the run store's own `CREATE SCHEMA`.
+ * transaction, under the setup lock every store of the schema takes (see
+ * `migratePg`).
  *
  * @returns The versions applied by this call.
  */
@@ -66,35 +58,6 @@ export async function migrateAssistants(
   schema: string,
   logger: Logger,
 ): Promise<number[]> {
-  const s = quoteSchema(schema);
-  await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK_KEY, schema]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.assistant_schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const { rows } = await client.query<{ version: number | null }>(
-    `SELECT max(version) AS version FROM ${s}.assistant_schema_migrations`,
-  );
-  const current = rows[0]?.version ?? 0;
-  if (current > SCHEMA_VERSION) {
-    logger.warn(
-      { schema, current, known: SCHEMA_VERSION },
-      "assistant store schema is newer than this code; leaving it unchanged",
-    );
-    return [];
-  }
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    for (const statement of migration.sql(s)) await client.query(statement);
-    await client.query(`INSERT INTO ${s}.assistant_schema_migrations (version, name) VALUES ($1, $2)`, [
-      migration.version,
-      migration.name,
-    ]);
-    applied.push(migration.version);
-  }
-  if (applied.length > 0) logger.info({ schema, applied }, "assistant store schema migrated");
-  return applied;
+  const plan = { storeLabel: "assistant store", table: "assistant_schema_migrations", migrations: MIGRATIONS };
+  return migratePg(client, plan, schema, quoteSchema(schema), logger);
 }

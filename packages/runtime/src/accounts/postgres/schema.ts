@@ -7,17 +7,12 @@
  */
 import type { PoolClient } from "pg";
 import type { Logger } from "../../logger.js";
-import { quoteSchema, SETUP_LOCK_KEY } from "../../runs/postgres/schema.js";
-
-interface Migration {
-  version: number;
-  name: string;
-  /** Statements, given the quoted schema. */
-  sql: (s: string) => string[];
-}
+import { quoteSchema } from "../../runs/postgres/schema.js";
+import type { PgMigration } from "../../internal/migrations/migration.js";
+import { migratePg } from "../../internal/migrations/pg-migrations.js";
 
 /** Every migration in version order. */
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
     name: "users, sessions, api keys, login failures",
@@ -79,14 +74,10 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Newest schema version this code knows. */
-const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
-
 /**
  * Creates the schema and applies missing migrations inside the caller's
- * transaction, after taking the run store's setup lock for this schema, so
- * that instances starting at once (and a run store migrating the same schema)
- * apply each migration exactly once.
+ * transaction, under the setup lock every store of the schema takes (see
+ * `migratePg`).
  *
  * @returns The versions applied by this call.
  */
@@ -95,35 +86,6 @@ export async function migrateAccountSchema(
   schema: string,
   logger: Logger,
 ): Promise<number[]> {
-  const s = quoteSchema(schema, "PostgresAccountStore");
-  await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK_KEY, schema]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.account_schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const { rows } = await client.query<{ version: number | null }>(
-    `SELECT max(version) AS version FROM ${s}.account_schema_migrations`,
-  );
-  const current = rows[0]?.version ?? 0;
-  if (current > SCHEMA_VERSION) {
-    logger.warn(
-      { schema, current, known: SCHEMA_VERSION },
-      "account store schema is newer than this code; leaving it unchanged",
-    );
-    return [];
-  }
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    for (const statement of migration.sql(s)) await client.query(statement);
-    await client.query(`INSERT INTO ${s}.account_schema_migrations (version, name) VALUES ($1, $2)`, [
-      migration.version,
-      migration.name,
-    ]);
-    applied.push(migration.version);
-  }
-  if (applied.length > 0) logger.info({ schema, applied }, "account store schema migrated");
-  return applied;
+  const plan = { storeLabel: "account store", table: "account_schema_migrations", migrations: MIGRATIONS };
+  return migratePg(client, plan, schema, quoteSchema(schema, "PostgresAccountStore"), logger);
 }

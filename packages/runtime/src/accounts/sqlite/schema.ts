@@ -10,15 +10,11 @@
  */
 import type Database from "better-sqlite3";
 import type { Logger } from "../../logger.js";
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { SqliteMigration } from "../../internal/migrations/migration.js";
+import { migrateSqlite } from "../../internal/migrations/sqlite-migrations.js";
 
 /** Every migration in version order. */
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: "users, sessions, api keys, login failures",
@@ -78,45 +74,17 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Newest schema version this code knows. */
-const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
-
 /**
- * Applies the missing migrations in one `BEGIN IMMEDIATE` transaction, so that
- * processes opening the same file at once migrate it exactly once. A schema
- * newer than this code is left unchanged (with a warning).
+ * Applies the missing migrations (see `migrateSqlite`: one `BEGIN IMMEDIATE`
+ * transaction, so processes opening the same file at once migrate it once).
  *
  * @returns The versions applied by this call.
  */
 export function migrateAccountSchema(db: Database.Database, logger: Logger, path: string): number[] {
-  const apply = db.transaction((): number[] => {
-    db.exec(`CREATE TABLE IF NOT EXISTS account_schema_migrations (
-      version INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      applied_at TEXT NOT NULL
-    )`);
-    const row = db.prepare("SELECT max(version) AS version FROM account_schema_migrations").get() as {
-      version: number | null;
-    };
-    const current = row.version ?? 0;
-    if (current > SCHEMA_VERSION) {
-      logger.warn(
-        { path, current, known: SCHEMA_VERSION },
-        "account store schema is newer than this code; leaving it unchanged",
-      );
-      return [];
-    }
-    const applied: number[] = [];
-    const record = db.prepare("INSERT INTO account_schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, new Date().toISOString());
-      applied.push(migration.version);
-    }
-    return applied;
-  });
-  const applied = apply.immediate();
-  if (applied.length > 0) logger.info({ path, applied }, "account store schema migrated");
-  return applied;
+  return migrateSqlite(
+    db,
+    { storeLabel: "account store", ledger: { table: "account_schema_migrations" }, migrations: MIGRATIONS },
+    logger,
+    path,
+  );
 }

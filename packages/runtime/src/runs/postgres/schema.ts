@@ -5,6 +5,8 @@
 import type { PoolClient } from "pg";
 import { RuntimeError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
+import type { PgMigration } from "../../internal/migrations/migration.js";
+import { migratePg } from "../../internal/migrations/pg-migrations.js";
 
 /** Schema used when none is configured. */
 export const DEFAULT_SCHEMA = "deerflow";
@@ -31,17 +33,10 @@ export function quoteSchema(schema: unknown, storeName = "PostgresRunStore"): st
   return `"${schema}"`;
 }
 
-interface Migration {
-  version: number;
-  name: string;
-  /** Statements, given the quoted schema. */
-  sql: (s: string) => string[];
-}
-
 const ACTIVE = "('pending', 'running')";
 
 /** Every migration in version order. */
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
     name: "threads and runs",
@@ -83,54 +78,15 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Newest schema version this code knows. */
-const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
-
-/**
- * First key of the advisory lock that serialises `setup()`; the second is the schema's hash.
- * Every store migrating tables in the schema (the account store too) takes it, so their
- * `CREATE SCHEMA IF NOT EXISTS` never race.
- */
-export const SETUP_LOCK_KEY = 0x64666c77; // "dflw"
-
 /**
  * Creates the schema and applies missing migrations inside the caller's
- * transaction, after taking a transaction-level advisory lock per schema so
- * that concurrent `setup()` calls (several instances starting at once) apply
- * each migration exactly once.
+ * transaction, under the setup lock every store of the schema takes (see
+ * `migratePg`), so that concurrent `setup()` calls (several instances starting
+ * at once) apply each migration exactly once.
  *
  * @returns The versions applied by this call.
  */
 export async function migrate(client: Pick<PoolClient, "query">, schema: string, logger: Logger): Promise<number[]> {
-  const s = quoteSchema(schema);
-  await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [SETUP_LOCK_KEY, schema]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-  await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
-  const { rows } = await client.query<{ version: number | null }>(
-    `SELECT max(version) AS version FROM ${s}.schema_migrations`,
-  );
-  const current = rows[0]?.version ?? 0;
-  if (current > SCHEMA_VERSION) {
-    logger.warn(
-      { schema, current, known: SCHEMA_VERSION },
-      "run store schema is newer than this code; leaving it unchanged",
-    );
-    return [];
-  }
-  const applied: number[] = [];
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    for (const statement of migration.sql(s)) await client.query(statement);
-    await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [
-      migration.version,
-      migration.name,
-    ]);
-    applied.push(migration.version);
-  }
-  if (applied.length > 0) logger.info({ schema, applied }, "run store schema migrated");
-  return applied;
+  const plan = { storeLabel: "run store", table: "schema_migrations", migrations: MIGRATIONS };
+  return migratePg(client, plan, schema, quoteSchema(schema), logger);
 }

@@ -9,15 +9,11 @@
  */
 import type Database from "better-sqlite3";
 import type { Logger } from "../../logger.js";
-
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { SqliteMigration } from "../../internal/migrations/migration.js";
+import { migrateSqlite } from "../../internal/migrations/sqlite-migrations.js";
 
 /** Every migration in version order. */
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: "threads and runs",
@@ -59,37 +55,19 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Newest schema version this code knows. */
-const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
-
 /**
- * Applies the missing migrations in one `BEGIN IMMEDIATE` transaction, so that
- * processes opening the same file at once migrate it exactly once. A file
- * whose version is newer than this code is left unchanged (with a warning).
+ * Applies the missing migrations (see `migrateSqlite`: one `BEGIN IMMEDIATE`
+ * transaction that also writes the `user_version` header, so processes
+ * opening the same file at once migrate it once and a failed migration leaves
+ * the old version).
  *
  * @returns The versions applied by this call.
  */
 export function migrate(db: Database.Database, logger: Logger, path: string): number[] {
-  const apply = db.transaction((): number[] => {
-    const current = db.pragma("user_version", { simple: true }) as number;
-    if (current > SCHEMA_VERSION) {
-      logger.warn(
-        { path, current, known: SCHEMA_VERSION },
-        "run store schema is newer than this code; leaving it unchanged",
-      );
-      return [];
-    }
-    const applied: number[] = [];
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
-      applied.push(migration.version);
-    }
-    // The header field is written by the same transaction, so a failed migration leaves the old version.
-    if (applied.length > 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    return applied;
-  });
-  const applied = apply.immediate();
-  if (applied.length > 0) logger.info({ path, applied }, "run store schema migrated");
-  return applied;
+  return migrateSqlite(
+    db,
+    { storeLabel: "run store", ledger: { header: "user_version" }, migrations: MIGRATIONS },
+    logger,
+    path,
+  );
 }
