@@ -85,7 +85,11 @@ export function registerLocalAuthRoutes(app: FastifyInstance, accounts: Accounts
         return user;
       }
     }
-    await store.registerLoginFailure(loginKey(request), accounts.loginFailurePolicy, settings.now());
+    const state = await store.registerLoginFailure(loginKey(request), accounts.loginFailurePolicy, settings.now());
+    if (state.lockedUntil !== null) {
+      // Never the email or password: the address and how long it is locked.
+      request.log.warn({ event: "login_lockout", ip: request.ip, lockedUntil: state.lockedUntil }, "login locked out");
+    }
     throw authError("UNAUTHORIZED", "invalid_credentials", "Incorrect email or password");
   }
 
