@@ -48,15 +48,20 @@ function AgentRow({ agent, onDeleted }: { agent: Agent; onDeleted: (name: string
           </Link>
           {confirm ? (
             <>
-              <button type="button" className="button-danger" disabled={busy} onClick={() => void remove()}>
+              <button
+                type="button"
+                className="button-danger button-small"
+                disabled={busy}
+                onClick={() => void remove()}
+              >
                 Yes, delete {agent.name}
               </button>
-              <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
+              <button type="button" className="button-quiet button-small" onClick={() => setConfirm(false)}>
                 Keep
               </button>
             </>
           ) : (
-            <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
+            <button type="button" className="button-quiet button-small" onClick={() => setConfirm(true)}>
               Delete<span className="visually-hidden"> {agent.name}</span>
             </button>
           )}
