@@ -1,6 +1,7 @@
 /** `accountStoreConformance`: registers the account-store kit as one suite of the injected test functions. */
 import { apiKeyTests } from "./account-store/api-keys.js";
-import { group, single, type AccountStoreConformanceOptions } from "./account-store/context.js";
+import { type AccountStoreConformanceOptions } from "./account-store/context.js";
+import { singleStore, storesGroup } from "./store-instances.js";
 import { hostileTests } from "./account-store/hostile.js";
 import { loginFailureTests } from "./account-store/login-failures.js";
 import { raceTests } from "./account-store/races.js";
@@ -50,15 +51,15 @@ export function accountStoreConformance(options: AccountStoreConformanceOptions)
   const scale = options.timeoutScale ?? 1;
   if (!(scale > 0))
     throw new TypeError(`accountStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = single(options.makeStore);
+  const make = singleStore(options.makeStore);
   options.describe(`accountStoreConformance: ${options.name}`, () => {
-    group(options, "users", make, scale, userTests);
-    group(options, "sessions", make, scale, sessionTests);
-    group(options, "API keys", make, scale, apiKeyTests);
-    group(options, "login failures", make, scale, loginFailureTests);
-    group(options, "races", make, scale, raceTests);
-    group(options, "hostile input", make, scale, hostileTests);
+    storesGroup(options, "users", make, scale, userTests);
+    storesGroup(options, "sessions", make, scale, sessionTests);
+    storesGroup(options, "API keys", make, scale, apiKeyTests);
+    storesGroup(options, "login failures", make, scale, loginFailureTests);
+    storesGroup(options, "races", make, scale, raceTests);
+    storesGroup(options, "hostile input", make, scale, hostileTests);
     const makeInstances = options.makeInstances;
-    if (makeInstances) group(options, "races across two instances", () => makeInstances(2), scale, raceTests);
+    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
   });
 }

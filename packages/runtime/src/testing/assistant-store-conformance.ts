@@ -1,9 +1,6 @@
 /** `assistantStoreConformance`: registers the assistant-store kit as one suite of the injected test functions. */
-import {
-  assistantGroup,
-  singleAssistantStore,
-  type AssistantStoreConformanceOptions,
-} from "./assistant-store/context.js";
+import type { AssistantStoreConformanceOptions } from "./assistant-store/context.js";
+import { singleStore, storesGroup } from "./store-instances.js";
 import { hostileTests, raceTests } from "./assistant-store/hostile.js";
 import { lifecycleTests } from "./assistant-store/lifecycle.js";
 import { searchTests } from "./assistant-store/search.js";
@@ -48,13 +45,13 @@ export function assistantStoreConformance(options: AssistantStoreConformanceOpti
   const scale = options.timeoutScale ?? 1;
   if (!(scale > 0))
     throw new TypeError(`assistantStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = singleAssistantStore(options.makeStore);
+  const make = singleStore(options.makeStore);
   options.describe(`assistantStoreConformance: ${options.name}`, () => {
-    assistantGroup(options, "life cycle and versions", make, scale, lifecycleTests);
-    assistantGroup(options, "search, count and owners", make, scale, searchTests);
-    assistantGroup(options, "hostile input", make, scale, hostileTests);
-    assistantGroup(options, "races", make, scale, raceTests);
+    storesGroup(options, "life cycle and versions", make, scale, lifecycleTests);
+    storesGroup(options, "search, count and owners", make, scale, searchTests);
+    storesGroup(options, "hostile input", make, scale, hostileTests);
+    storesGroup(options, "races", make, scale, raceTests);
     const makeInstances = options.makeInstances;
-    if (makeInstances) assistantGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
+    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
   });
 }

@@ -1,6 +1,7 @@
 /** `runStoreConformance`: registers the run-store kit as one suite of the injected test functions. */
 import { admissionTests } from "./run-store/admission.js";
-import { group, single, type RunStoreConformanceOptions } from "./run-store/context.js";
+import { type RunStoreConformanceOptions } from "./run-store/context.js";
+import { singleStore, storesGroup } from "./store-instances.js";
 import { lifecycleTests } from "./run-store/lifecycle.js";
 import { listTests } from "./run-store/lists.js";
 import { raceTests } from "./run-store/races.js";
@@ -51,14 +52,14 @@ export function runStoreConformance(options: RunStoreConformanceOptions): void {
   const scale = options.timeoutScale ?? 1;
   if (!(scale > 0))
     throw new TypeError(`runStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = single(options.makeStore);
+  const make = singleStore(options.makeStore);
   options.describe(`runStoreConformance: ${options.name}`, () => {
-    group(options, "threads", make, scale, threadTests);
-    group(options, "admission", make, scale, admissionTests);
-    group(options, "run life cycle", make, scale, lifecycleTests);
-    group(options, "listing", make, scale, listTests);
-    group(options, "races", make, scale, raceTests);
+    storesGroup(options, "threads", make, scale, threadTests);
+    storesGroup(options, "admission", make, scale, admissionTests);
+    storesGroup(options, "run life cycle", make, scale, lifecycleTests);
+    storesGroup(options, "listing", make, scale, listTests);
+    storesGroup(options, "races", make, scale, raceTests);
     const makeInstances = options.makeInstances;
-    if (makeInstances) group(options, "races across two instances", () => makeInstances(2), scale, raceTests);
+    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
   });
 }

@@ -1,35 +1,28 @@
 /**
- * The account-store kit's context: a fresh, empty store per test (created in
- * `beforeEach`, closed and cleaned up in `afterEach`), input fixtures with
- * unique ids, and the registration helper.
+ * The account-store kit's context: its option types (the fresh store per
+ * test comes from `../store-instances.ts`, shared with the run- and
+ * assistant-store kits) and input fixtures with unique ids.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { ConformanceExpect, ConformanceRunner } from "@deerflow/kernel";
 import type { AccountStore, ApiKeyRecord, NewUser, SessionRecord } from "../../accounts/account-store.js";
+import type { AddStoresTest, StoreHandle, StoreInstances, StoreKitRunner } from "../store-instances.js";
 
 export { describeError, expectRuntimeError, ISO_UTC, settle } from "../run-store/context.js";
 
-/** What a store factory returns. */
-export interface AccountStoreHandle {
-  readonly store: AccountStore;
-  /** Called after the test, once the kit closed the store (drop schemas, delete files). */
-  readonly cleanup?: () => Promise<void>;
-}
+/** What a store factory returns; `cleanup` runs after the kit closed the store (drop schemas, delete files). */
+export type AccountStoreHandle = StoreHandle<AccountStore>;
 
 /** Creates an empty store (no users); called once per test. */
 export type MakeAccountStore = () => Promise<AccountStoreHandle>;
 
 /** Several stores over one shared, empty backend, each with its own connections (like separate server instances). */
-export interface AccountStoreInstances {
-  readonly stores: readonly AccountStore[];
-  readonly cleanup?: () => Promise<void>;
-}
+export type AccountStoreInstances = StoreInstances<AccountStore>;
 
 /** Creates `count` instances over one fresh, empty backend; called once per test. */
 export type MakeAccountStoreInstances = (count: number) => Promise<AccountStoreInstances>;
 
 /** The test functions the account-store kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
-export type AccountStoreRunner = ConformanceRunner<"beforeEach" | "afterEach">;
+export type AccountStoreRunner = StoreKitRunner;
 
 /** The one argument of `accountStoreConformance`. */
 export interface AccountStoreConformanceOptions extends AccountStoreRunner {
@@ -46,61 +39,8 @@ export interface AccountStoreConformanceOptions extends AccountStoreRunner {
   readonly timeoutScale?: number;
 }
 
-/** Test body; `stores` has one entry, or several for cross-instance runs. */
-type TestBody = (stores: readonly AccountStore[]) => Promise<void>;
-
-/** Registers one test of a group. */
-export type AddTest = (name: string, body: TestBody, timeoutMs?: number) => void;
-
-/**
- * Registers a group of tests, each on fresh stores from `make`.
- *
- * @param runner - The injected test functions.
- * @param name - The group (a `describe`).
- * @param make - Creates the stores of one test.
- * @param timeoutScale - Multiplies hook and test timeouts.
- * @param register - Registers the tests.
- */
-export function group(
-  runner: AccountStoreRunner,
-  name: string,
-  make: () => Promise<AccountStoreInstances>,
-  timeoutScale: number,
-  register: (test: AddTest, expect: ConformanceExpect) => void,
-): void {
-  const { describe, it, beforeEach, afterEach } = runner;
-  describe(name, () => {
-    let current: AccountStoreInstances | undefined;
-    beforeEach(async () => {
-      current = await make();
-    }, 60_000 * timeoutScale);
-    afterEach(async () => {
-      const done = current;
-      current = undefined;
-      if (!done) return;
-      for (const store of done.stores) await store.close();
-      await done.cleanup?.();
-    }, 60_000 * timeoutScale);
-    const test: AddTest = (testName, body, timeoutMs = 30_000) =>
-      it(
-        testName,
-        async () => {
-          if (!current) throw new Error(`the store of "${testName}" was not created (see the beforeEach error)`);
-          await body(current.stores);
-        },
-        timeoutMs * timeoutScale,
-      );
-    register(test, runner.expect);
-  });
-}
-
-/** Adapts a single-store factory to {@link group}. */
-export function single(makeStore: MakeAccountStore): () => Promise<AccountStoreInstances> {
-  return async () => {
-    const handle = await makeStore();
-    return handle.cleanup ? { stores: [handle.store], cleanup: handle.cleanup } : { stores: [handle.store] };
-  };
-}
+/** Registers one test of a group; `stores` has one entry, or several for cross-instance runs. */
+export type AddTest = AddStoresTest<AccountStore>;
 
 /** A unique email with a readable prefix (mixed case, to exercise normalisation). */
 function email(prefix = "user"): string {

@@ -1,35 +1,30 @@
 /**
- * The run-store kit's context: a fresh store per test (created in `beforeEach`,
- * closed and cleaned up in `afterEach`), input fixtures with unique ids, and
- * assertion helpers.
+ * The run-store kit's context: its option types (the fresh store per test
+ * comes from `../store-instances.ts`, shared with the account- and
+ * assistant-store kits), input fixtures with unique ids, and assertion
+ * helpers the other store kits use too.
  */
 import { randomUUID } from "node:crypto";
-import type { ConformanceExpect, ConformanceRunner } from "@deerflow/kernel";
+import type { ConformanceExpect } from "@deerflow/kernel";
 import { RuntimeError, type RuntimeErrorCode } from "../../errors.js";
 import type { AdmitRunInput, AdmitRunResult, RunStore } from "../../runs/run-store.js";
 import type { MultitaskStrategy, RunRecord } from "../../runs/types.js";
+import type { AddStoresTest, StoreHandle, StoreInstances, StoreKitRunner } from "../store-instances.js";
 
-/** What a store factory returns. */
-export interface RunStoreHandle {
-  readonly store: RunStore;
-  /** Called after the test, once the kit closed the store (drop schemas, stop servers). */
-  readonly cleanup?: () => Promise<void>;
-}
+/** What a store factory returns; `cleanup` runs after the kit closed the store (drop schemas, stop servers). */
+export type RunStoreHandle = StoreHandle<RunStore>;
 
 /** Creates an empty store; called once per test. */
 export type MakeRunStore = () => Promise<RunStoreHandle>;
 
 /** Several stores over one shared backend, each with its own connections (like separate server instances). */
-export interface RunStoreInstances {
-  readonly stores: readonly RunStore[];
-  readonly cleanup?: () => Promise<void>;
-}
+export type RunStoreInstances = StoreInstances<RunStore>;
 
 /** Creates `count` instances over one fresh, empty backend; called once per test. */
 export type MakeRunStoreInstances = (count: number) => Promise<RunStoreInstances>;
 
 /** The test functions the run-store kit takes: vitest's or jest's, or `nodeTestRunner(nodeTest)`. */
-export type RunStoreRunner = ConformanceRunner<"beforeEach" | "afterEach">;
+export type RunStoreRunner = StoreKitRunner;
 
 /** The one argument of `runStoreConformance`: what to test, with which test functions. */
 export interface RunStoreConformanceOptions extends RunStoreRunner {
@@ -46,61 +41,8 @@ export interface RunStoreConformanceOptions extends RunStoreRunner {
   readonly timeoutScale?: number;
 }
 
-/** Test body; `stores` has one entry, or several for cross-instance runs. */
-type TestBody = (stores: readonly RunStore[]) => Promise<void>;
-
-/** Registers one test of a group. */
-export type AddTest = (name: string, body: TestBody, timeoutMs?: number) => void;
-
-/**
- * Registers a group of tests, each on a fresh store from `make`.
- *
- * @param runner - The injected test functions.
- * @param name - The group (a `describe`).
- * @param make - Creates the stores of one test.
- * @param timeoutScale - Multiplies hook and test timeouts.
- * @param register - Registers the tests.
- */
-export function group(
-  runner: RunStoreRunner,
-  name: string,
-  make: () => Promise<RunStoreInstances>,
-  timeoutScale: number,
-  register: (test: AddTest, expect: ConformanceExpect) => void,
-): void {
-  const { describe, it, beforeEach, afterEach } = runner;
-  describe(name, () => {
-    let current: RunStoreInstances | undefined;
-    beforeEach(async () => {
-      current = await make();
-    }, 60_000 * timeoutScale);
-    afterEach(async () => {
-      const done = current;
-      current = undefined;
-      if (!done) return;
-      for (const store of done.stores) await store.close();
-      await done.cleanup?.();
-    }, 60_000 * timeoutScale);
-    const test: AddTest = (testName, body, timeoutMs = 30_000) =>
-      it(
-        testName,
-        async () => {
-          if (!current) throw new Error(`the store of "${testName}" was not created (see the beforeEach error)`);
-          await body(current.stores);
-        },
-        timeoutMs * timeoutScale,
-      );
-    register(test, runner.expect);
-  });
-}
-
-/** Adapts a single-store factory to {@link group}. */
-export function single(makeStore: MakeRunStore): () => Promise<RunStoreInstances> {
-  return async () => {
-    const handle = await makeStore();
-    return handle.cleanup ? { stores: [handle.store], cleanup: handle.cleanup } : { stores: [handle.store] };
-  };
-}
+/** Registers one test of a group; `stores` has one entry, or several for cross-instance runs. */
+export type AddTest = AddStoresTest<RunStore>;
 
 /** A unique id with a readable prefix. */
 export function uid(prefix: string): string {
