@@ -8,11 +8,9 @@
  * updates on any number of instances queue and each writes the next version;
  * `create` relies on the primary key (`ON CONFLICT DO NOTHING`).
  */
-import type { Pool, PoolConfig } from "pg";
-import { RuntimeError } from "../errors.js";
-import { silentLogger, type Logger } from "../logger.js";
-import { one, PgDatabase, type Queryable } from "../runs/postgres/pg-database.js";
-import { DEFAULT_SCHEMA, quoteSchema } from "../runs/postgres/schema.js";
+import type { Logger } from "../logger.js";
+import { one, type PgDatabase, type Queryable } from "../runs/postgres/pg-database.js";
+import { openPgStore, type PostgresStoreOptions } from "../runs/postgres/pg-store-options.js";
 import {
   applyAssistantPatch,
   assistantExists,
@@ -43,20 +41,8 @@ import type {
 } from "./assistant-store.js";
 import { migrateAssistants } from "./pg-assistant-schema.js";
 
-/** Options of {@link PostgresAssistantStore}. */
-export type PostgresAssistantStoreOptions = (
-  | /** A pool owned by the caller (e.g. the run store's): `close()` leaves it open. */
-    { pool: Pool; connectionString?: never; poolConfig?: never } /** A pool created (and closed) by the store. */
-  | { connectionString: string; pool?: never; poolConfig?: Omit<PoolConfig, "connectionString"> }
-) & {
-  /** Schema holding the tables (the run store's); a lowercase identifier. Default `"deerflow"`. */
-  schema?: string;
-  logger?: Logger;
-  /** Clock for the timestamps the store writes. Default: this process's clock. */
-  now?: () => Date;
-  /** Attempts per operation for deadlocks, serialization failures and dropped connections. Default 5. */
-  maxAttempts?: number;
-};
+/** Options of {@link PostgresAssistantStore} (typically the run store's pool and schema). */
+export type PostgresAssistantStoreOptions = PostgresStoreOptions;
 
 const SORT_COLUMNS: Record<AssistantSortField, string> = {
   assistantId: `assistant_id COLLATE "C"`,
@@ -94,44 +80,14 @@ export class PostgresAssistantStore implements AssistantStore {
    *   `pool` / `connectionString`, or a bad `maxAttempts`.
    */
   constructor(options: PostgresAssistantStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        "PostgresAssistantStore needs options with a pool or a connectionString",
-      );
-    const hasPool = options.pool !== undefined;
-    const hasUrl = options.connectionString !== undefined;
-    if (hasPool === hasUrl)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        "PostgresAssistantStore needs exactly one of `pool` and `connectionString`",
-      );
-    if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString.length === 0))
-      throw new RuntimeError("CONFIG_INVALID", "PostgresAssistantStore connectionString must be a non-empty string");
-    const maxAttempts = options.maxAttempts ?? 5;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `PostgresAssistantStore maxAttempts must be a positive integer, got ${String(maxAttempts)}`,
-      );
-    this.schema = options.schema ?? DEFAULT_SCHEMA;
-    const s = quoteSchema(this.schema, "PostgresAssistantStore");
-    this.#assistants = `${s}.assistants`;
-    this.#versions = `${s}.assistant_versions`;
-    this.#logger = options.logger ?? silentLogger;
-    const clock = options.now ?? (() => new Date());
+    const opened = openPgStore(options, "PostgresAssistantStore");
+    this.schema = opened.schema;
+    this.#assistants = `${opened.quotedSchema}.assistants`;
+    this.#versions = `${opened.quotedSchema}.assistant_versions`;
+    this.#logger = opened.logger;
+    const clock = opened.clock;
     this.#now = () => clock().toISOString();
-    const connection =
-      options.pool !== undefined
-        ? { pool: options.pool }
-        : { connectionString: options.connectionString, poolConfig: options.poolConfig };
-    this.#db = new PgDatabase({
-      connection,
-      maxAttempts,
-      logger: this.#logger,
-      schema: this.schema,
-      storeName: "PostgresAssistantStore",
-    });
+    this.#db = opened.db;
   }
 
   /**

@@ -9,11 +9,8 @@
  * the page with the same code as `MemoryAssistantStore` (a deployment's
  * assistants number in the thousands at most).
  */
-import type Database from "better-sqlite3";
-import { RuntimeError } from "../errors.js";
-import { silentLogger, type Logger } from "../logger.js";
-import { openDatabase } from "../runs/sqlite/open-database.js";
-import { SqliteDatabase } from "../runs/sqlite/sqlite-database.js";
+import type { SqliteDatabase } from "../runs/sqlite/sqlite-database.js";
+import { openSqliteStore, type SqliteStoreOptions } from "../runs/sqlite/sqlite-store-options.js";
 import {
   applyAssistantPatch,
   assistantComparator,
@@ -49,20 +46,8 @@ import { migrateSqliteAssistants } from "./sqlite-assistant-schema.js";
 
 const STORE_NAME = "SqliteAssistantStore";
 
-/** Options of {@link SqliteAssistantStore}. */
-export type SqliteAssistantStoreOptions = (
-  | /** A database file (the run store's may be shared), opened and closed by the store; `":memory:"` for tests. */
-    { path: string; database?: never } /** A connection owned by the caller: `close()` leaves it open. */
-  | { database: Database.Database; path?: never }
-) & {
-  logger?: Logger;
-  /** Clock for the timestamps the store writes. Default: this process's clock. */
-  now?: () => Date;
-  /** How long a write waits for another connection's lock, ms. Default 5000. */
-  busyTimeoutMs?: number;
-  /** SQLite `synchronous` of a file the store opens (see `SqliteRunStoreOptions`). Default `"normal"`. */
-  synchronous?: "normal" | "full";
-};
+/** Options of {@link SqliteAssistantStore} (typically the run store's file). */
+export type SqliteAssistantStoreOptions = SqliteStoreOptions;
 
 const SCHEMA = { storeName: STORE_NAME, migrate: migrateSqliteAssistants };
 
@@ -89,23 +74,9 @@ export class SqliteAssistantStore implements AssistantStore {
    *   naming the path when the file cannot be opened or migrated.
    */
   constructor(options: SqliteAssistantStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} needs options with a path or a database`);
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `${STORE_NAME} busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`,
-      );
-    const logger = options.logger ?? silentLogger;
-    const clock = options.now ?? (() => new Date());
+    const { db, clock } = openSqliteStore(options, SCHEMA);
     this.#now = () => clock().toISOString();
-    this.#db = new SqliteDatabase(
-      openDatabase(options, busyTimeoutMs, logger, STORE_NAME),
-      busyTimeoutMs,
-      logger,
-      SCHEMA,
-    );
+    this.#db = db;
     this.path = this.#db.path;
   }
 

@@ -11,12 +11,15 @@
  * Read-modify-write operations (`updateUser`, `registerLoginFailure`) lock
  * their row first (`SELECT ... FOR UPDATE`).
  */
-import type { Pool, PoolConfig } from "pg";
 import { RuntimeError } from "../../errors.js";
-import { silentLogger, type Logger } from "../../logger.js";
-import { one, PgDatabase, type Queryable } from "../../runs/postgres/pg-database.js";
+import type { Logger } from "../../logger.js";
+import { one, type PgDatabase, type Queryable } from "../../runs/postgres/pg-database.js";
 import { isUniqueViolation } from "../../runs/postgres/pg-errors.js";
-import { DEFAULT_SCHEMA, quoteSchema } from "../../runs/postgres/schema.js";
+import {
+  openPgStore,
+  type PostgresStoreConnection,
+  type PostgresStoreOptions,
+} from "../../runs/postgres/pg-store-options.js";
 import {
   alreadyInitialized,
   apiKeyExists,
@@ -72,23 +75,11 @@ const USER_INSERT_LOCK_KEY = 0x64667573;
 const USER_COLUMNS =
   "user_id, email, password_hash, system_role, needs_setup, token_version, oauth_provider, oauth_subject, disabled, created_at, updated_at";
 
-/** Where the store gets its connections. */
-export type PostgresAccountStoreConnection =
-  /** A pool owned by the caller (the run store's): `close()` leaves it open; attach your own `error` listener. */
-  | { pool: Pool; connectionString?: never; poolConfig?: never }
-  /** A pool created (and closed) by the store. */
-  | { connectionString: string; pool?: never; poolConfig?: Omit<PoolConfig, "connectionString"> };
+/** Where the store gets its connections (typically the run store's pool). */
+export type PostgresAccountStoreConnection = PostgresStoreConnection;
 
-/** Options of {@link PostgresAccountStore}. */
-export type PostgresAccountStoreOptions = PostgresAccountStoreConnection & {
-  /** Schema holding the tables (the run store's); a lowercase identifier. Default `"deerflow"`. */
-  schema?: string;
-  logger?: Logger;
-  /** Clock for timestamps and expiry. Default: this process's clock. */
-  now?: () => Date;
-  /** Attempts per operation for deadlocks, serialization failures and dropped connections. Default 5. */
-  maxAttempts?: number;
-};
+/** Options of {@link PostgresAccountStore}; `now` is the clock of timestamps and expiry. */
+export type PostgresAccountStoreOptions = PostgresStoreOptions;
 
 /** A `login_failures` row. */
 interface FailureRow {
@@ -136,31 +127,12 @@ export class PostgresAccountStore implements AccountStore {
    *   `pool` / `connectionString`, or a bad `maxAttempts`.
    */
   constructor(options: PostgresAccountStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} needs options with a pool or a connectionString`);
-    const hasPool = options.pool !== undefined;
-    const hasUrl = options.connectionString !== undefined;
-    if (hasPool === hasUrl)
-      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} needs exactly one of \`pool\` and \`connectionString\``);
-    if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString.length === 0)) {
-      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} connectionString must be a non-empty string`);
-    }
-    const schema = options.schema ?? DEFAULT_SCHEMA;
-    const s = quoteSchema(schema, STORE_NAME);
-    const maxAttempts = options.maxAttempts ?? 5;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `${STORE_NAME} maxAttempts must be a positive integer, got ${String(maxAttempts)}`,
-      );
-    this.schema = schema;
-    this.logger = options.logger ?? silentLogger;
-    this.clock = options.now ?? (() => new Date());
-    const connection =
-      options.pool !== undefined
-        ? { pool: options.pool }
-        : { connectionString: options.connectionString, poolConfig: options.poolConfig };
-    this.db = new PgDatabase({ connection, maxAttempts, logger: this.logger, schema, storeName: STORE_NAME });
+    const opened = openPgStore(options, STORE_NAME);
+    const s = opened.quotedSchema;
+    this.schema = opened.schema;
+    this.logger = opened.logger;
+    this.clock = opened.clock;
+    this.db = opened.db;
     this.users = `${s}.users`;
     this.sessions = `${s}.user_sessions`;
     this.apiKeys = `${s}.user_api_keys`;

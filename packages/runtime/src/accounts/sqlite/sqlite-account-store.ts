@@ -9,11 +9,14 @@
  * IMMEDIATE takes the write lock before the first read, so a second writer
  * waits (up to the busy timeout) instead of acting on a stale snapshot.
  */
-import type Database from "better-sqlite3";
 import { RuntimeError } from "../../errors.js";
-import { silentLogger, type Logger } from "../../logger.js";
-import { openDatabase } from "../../runs/sqlite/open-database.js";
-import { SqliteDatabase } from "../../runs/sqlite/sqlite-database.js";
+import type { Logger } from "../../logger.js";
+import type { SqliteDatabase } from "../../runs/sqlite/sqlite-database.js";
+import {
+  openSqliteStore,
+  type SqliteStoreConnection,
+  type SqliteStoreOptions,
+} from "../../runs/sqlite/sqlite-store-options.js";
 import {
   alreadyInitialized,
   apiKeyExists,
@@ -62,26 +65,11 @@ import { migrateAccountSchema } from "./schema.js";
 
 const STORE_NAME = "SqliteAccountStore";
 
-/** Where the store keeps its data. */
-export type SqliteAccountStoreConnection =
-  /**
-   * A database file, opened (and closed) by the store; its directory is created. Give the run
-   * store's file to keep accounts beside runs. `":memory:"` keeps everything in this connection.
-   */
-  | { path: string; database?: never }
-  /** A connection owned by the caller: `close()` leaves it open, its pragmas stay the caller's. */
-  | { database: Database.Database; path?: never };
+/** Where the store keeps its data; give the run store's file to keep accounts beside runs. */
+export type SqliteAccountStoreConnection = SqliteStoreConnection;
 
-/** Options of {@link SqliteAccountStore}. */
-export type SqliteAccountStoreOptions = SqliteAccountStoreConnection & {
-  logger?: Logger;
-  /** Clock for timestamps and expiry. Default: this process's clock. */
-  now?: () => Date;
-  /** How long a write waits for another connection's lock, in ms. Default 5000. Only for a file the store opens. */
-  busyTimeoutMs?: number;
-  /** SQLite's `synchronous` for a file the store opens (as `SqliteRunStore`). Default `"normal"`. */
-  synchronous?: "normal" | "full";
-};
+/** Options of {@link SqliteAccountStore}; `now` is the clock of timestamps and expiry. */
+export type SqliteAccountStoreOptions = SqliteStoreOptions;
 
 /** A `login_failures` row. */
 interface FailureRow {
@@ -121,22 +109,10 @@ export class SqliteAccountStore implements AccountStore {
    *   path when the file cannot be opened or migrated.
    */
   constructor(options: SqliteAccountStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} needs options with a path or a database`);
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `${STORE_NAME} busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`,
-      );
-    }
-    this.logger = options.logger ?? silentLogger;
-    this.clock = options.now ?? (() => new Date());
-    const opened = openDatabase(options, busyTimeoutMs, this.logger, STORE_NAME);
-    this.db = new SqliteDatabase(opened, busyTimeoutMs, this.logger, {
-      storeName: STORE_NAME,
-      migrate: migrateAccountSchema,
-    });
+    const opened = openSqliteStore(options, { storeName: STORE_NAME, migrate: migrateAccountSchema });
+    this.logger = opened.logger;
+    this.clock = opened.clock;
+    this.db = opened.db;
     this.path = this.db.path;
   }
 

@@ -13,36 +13,23 @@
  * `pg-thread-operations.ts` and `pg-run-operations.ts` (the SQL of each
  * operation).
  */
-import type { Pool, PoolConfig } from "pg";
-import { RuntimeError } from "../../errors.js";
-import { silentLogger, type Logger } from "../../logger.js";
+import type { Logger } from "../../logger.js";
 import { ComposedRunStore } from "../composed-run-store.js";
-import { PgDatabase } from "./pg-database.js";
+import type { PgDatabase } from "./pg-database.js";
 import { PgRunOperations } from "./pg-run-operations.js";
+import { openPgStore, type PostgresStoreConnection, type PostgresStoreOptions } from "./pg-store-options.js";
 import { PgTables } from "./pg-tables.js";
 import { PgThreadOperations } from "./pg-thread-operations.js";
-import { DEFAULT_SCHEMA, migrate } from "./schema.js";
+import { migrate } from "./schema.js";
 
 /** Where the store gets its connections. */
-export type PostgresRunStoreConnection =
-  /** A pool owned by the caller: `close()` leaves it open; attach your own `error` listener. */
-  | { pool: Pool; connectionString?: never; poolConfig?: never }
-  /** A pool created (and closed) by the store. */
-  | { connectionString: string; pool?: never; poolConfig?: Omit<PoolConfig, "connectionString"> };
+export type PostgresRunStoreConnection = PostgresStoreConnection;
 
-/** Options of {@link PostgresRunStore}. */
-export type PostgresRunStoreOptions = PostgresRunStoreConnection & {
-  /** Schema holding the tables; a lowercase identifier. Default `"deerflow"`. */
-  schema?: string;
-  logger?: Logger;
-  /**
-   * Clock for the timestamps the store writes. Default: this process's clock.
-   * Creation order never depends on it (a database sequence orders runs).
-   */
-  now?: () => Date;
-  /** Attempts per operation for deadlocks, serialization failures and dropped connections. Default 5. */
-  maxAttempts?: number;
-};
+/**
+ * Options of {@link PostgresRunStore}. Creation order never depends on the
+ * clock `now` (a database sequence orders runs).
+ */
+export type PostgresRunStoreOptions = PostgresStoreOptions;
 
 /**
  * A {@link RunStore} on PostgreSQL (`pg`), safe to share between many server
@@ -67,31 +54,8 @@ export class PostgresRunStore extends ComposedRunStore {
    *   `pool` / `connectionString`, or a bad `maxAttempts`.
    */
   constructor(options: PostgresRunStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs options with a pool or a connectionString");
-    const hasPool = options.pool !== undefined;
-    const hasUrl = options.connectionString !== undefined;
-    if (hasPool === hasUrl)
-      throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore needs exactly one of `pool` and `connectionString`");
-    if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString.length === 0)) {
-      throw new RuntimeError("CONFIG_INVALID", "PostgresRunStore connectionString must be a non-empty string");
-    }
-    const schema = options.schema ?? DEFAULT_SCHEMA;
-    const tables = new PgTables(schema);
-    const maxAttempts = options.maxAttempts ?? 5;
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `PostgresRunStore maxAttempts must be a positive integer, got ${String(maxAttempts)}`,
-      );
-    const logger = options.logger ?? silentLogger;
-    const clock = options.now ?? (() => new Date());
-    const connection =
-      options.pool !== undefined
-        ? { pool: options.pool }
-        : { connectionString: options.connectionString, poolConfig: options.poolConfig };
-    const db = new PgDatabase({ connection, maxAttempts, logger, schema });
-    const parts = { db, tables, logger, now: () => clock().toISOString() };
+    const { schema, logger, clock, db } = openPgStore(options, "PostgresRunStore");
+    const parts = { db, tables: new PgTables(schema), logger, now: () => clock().toISOString() };
     super(new PgThreadOperations(parts), new PgRunOperations(parts));
     this.schema = schema;
     this.logger = logger;

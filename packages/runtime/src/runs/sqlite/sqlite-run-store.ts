@@ -14,53 +14,21 @@
  * operations share), `sqlite-thread-operations.ts` and
  * `sqlite-run-operations.ts` (the SQL of each operation).
  */
-import type Database from "better-sqlite3";
-import { RuntimeError } from "../../errors.js";
-import { silentLogger, type Logger } from "../../logger.js";
 import { ComposedRunStore } from "../composed-run-store.js";
-import { openDatabase } from "./open-database.js";
-import { SqliteDatabase } from "./sqlite-database.js";
+import type { SqliteDatabase } from "./sqlite-database.js";
 import { SqliteRunOperations } from "./sqlite-run-operations.js";
 import { SqliteTables } from "./sqlite-tables.js";
+import { openSqliteStore, type SqliteStoreConnection, type SqliteStoreOptions } from "./sqlite-store-options.js";
 import { SqliteThreadOperations } from "./sqlite-thread-operations.js";
 
-/** Where the store keeps its data. */
-export type SqliteRunStoreConnection =
-  /**
-   * A database file, opened (and closed) by the store; its directory is created.
-   * `":memory:"` keeps everything in this process, like `MemoryRunStore`.
-   */
-  | { path: string; database?: never }
-  /**
-   * A connection owned by the caller: `close()` leaves it open, and its journal
-   * mode, busy timeout and pragmas stay as the caller set them (WAL and a busy
-   * timeout are recommended).
-   */
-  | { database: Database.Database; path?: never };
+/** Where the store keeps its data (`":memory:"` keeps everything in this process, like `MemoryRunStore`). */
+export type SqliteRunStoreConnection = SqliteStoreConnection;
 
-/** Options of {@link SqliteRunStore}. */
-export type SqliteRunStoreOptions = SqliteRunStoreConnection & {
-  logger?: Logger;
-  /**
-   * Clock for the timestamps the store writes. Default: this process's clock.
-   * Creation order never depends on it (an autoincrement column orders runs).
-   */
-  now?: () => Date;
-  /**
-   * How long a write waits for another connection's lock before failing with
-   * `STORE_UNAVAILABLE`, in ms (it blocks the event loop meanwhile). Default 5000.
-   * Only applies to a file the store opens.
-   */
-  busyTimeoutMs?: number;
-  /**
-   * How a file the store opens is synced (SQLite's `synchronous` in WAL mode). `"normal"` (default): a
-   * commit survives a crash of the process and the file never corrupts, but a power loss or OS crash may
-   * undo the last commits; runs it leaves `running` are ended by orphan recovery at the next start. This
-   * is the durability of LangGraph's SQLite checkpointer. `"full"`: every commit is fsynced (survives a
-   * power loss) at the cost of a blocking sync per write. Ignored for a caller's `database`.
-   */
-  synchronous?: "normal" | "full";
-};
+/**
+ * Options of {@link SqliteRunStore}. Creation order never depends on the clock
+ * `now` (an autoincrement column orders runs).
+ */
+export type SqliteRunStoreOptions = SqliteStoreOptions;
 
 /**
  * A {@link RunStore} in one SQLite file, for a single server instance: durable
@@ -91,18 +59,7 @@ export class SqliteRunStore extends ComposedRunStore {
    *   cannot be created or the file is unreadable, corrupt, not SQLite, or locked.
    */
   constructor(options: SqliteRunStoreOptions) {
-    if (typeof options !== "object" || options === null)
-      throw new RuntimeError("CONFIG_INVALID", "SqliteRunStore needs options with a path or a database");
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-      throw new RuntimeError(
-        "CONFIG_INVALID",
-        `SqliteRunStore busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`,
-      );
-    }
-    const logger = options.logger ?? silentLogger;
-    const clock = options.now ?? (() => new Date());
-    const db = new SqliteDatabase(openDatabase(options, busyTimeoutMs, logger), busyTimeoutMs, logger);
+    const { db, logger, clock } = openSqliteStore(options);
     const parts = { db, tables: new SqliteTables(db), logger, now: () => clock().toISOString() };
     super(new SqliteThreadOperations(parts), new SqliteRunOperations(parts));
     this.db = db;
