@@ -4,6 +4,7 @@
  * returns `boolean` and `timestamptz` as `Date` (or strings, when a pool's
  * type parsers were changed globally), so both shapes are accepted.
  */
+import { isoOrNull, isoTimestamp as iso } from "../runs/sql-rows.js";
 import type { ApiKeyRecord, SessionRecord, SystemRole, UserRecord } from "./account-store.js";
 
 type Timestamp = Date | string;
@@ -46,14 +47,6 @@ export interface ApiKeyRow {
   expires_at: Timestamp | null;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
-}
-
-function iso(value: Timestamp): string {
-  return (typeof value === "string" ? new Date(value) : value).toISOString();
-}
-
-function isoOrNull(value: Timestamp | null): string | null {
-  return value === null ? null : iso(value);
 }
 
 /** Maps a `users` row. */

@@ -3,6 +3,7 @@
  * names) and their mapping to records.
  */
 import { isoTimestamp, json } from "../runs/sql-rows.js";
+import type { AssistantContent } from "./assistant-input.js";
 import type { AssistantRecord, AssistantVersionRecord } from "./assistant-store.js";
 
 /** A row of `assistant_versions` (JSON columns as `jsonb` objects or SQLite text). */
@@ -48,4 +49,22 @@ export function toAssistant(row: AssistantRow): AssistantRecord {
     createdAt,
     updatedAt: isoTimestamp(row.updated_at),
   };
+}
+
+/**
+ * The values of the content columns `graph_id, name, description, config,
+ * context, metadata`, in that order, JSON as text: both SQL stores write the
+ * same six columns in `assistants` and `assistant_versions`.
+ */
+export function contentColumns(
+  content: AssistantContent,
+): [graphId: string, name: string, description: string | null, config: string, context: string, metadata: string] {
+  return [
+    content.graphId,
+    content.name,
+    content.description,
+    JSON.stringify(content.config),
+    JSON.stringify(content.context),
+    JSON.stringify(content.metadata),
+  ];
 }

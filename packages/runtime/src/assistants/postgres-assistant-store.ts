@@ -23,9 +23,16 @@ import {
   checkScope,
   checkVersion,
   checkVersionQuery,
+  type AssistantContent,
   type CheckedAssistantFilter,
 } from "./assistant-input.js";
-import { toAssistant, toAssistantVersion, type AssistantRow, type AssistantVersionRow } from "./assistant-rows.js";
+import {
+  contentColumns,
+  toAssistant,
+  toAssistantVersion,
+  type AssistantRow,
+  type AssistantVersionRow,
+} from "./assistant-rows.js";
 import type {
   AssistantFilter,
   AssistantPatch,
@@ -110,17 +117,7 @@ export class PostgresAssistantStore implements AssistantStore {
            (assistant_id, owner, graph_id, name, description, config, context, metadata, version, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, 1, $9::timestamptz, $9::timestamptz)
          ON CONFLICT (assistant_id) DO NOTHING RETURNING *`,
-        [
-          a.assistantId,
-          a.owner,
-          a.graphId,
-          a.name,
-          a.description,
-          JSON.stringify(a.config),
-          JSON.stringify(a.context),
-          JSON.stringify(a.metadata),
-          now,
-        ],
+        [a.assistantId, a.owner, ...contentColumns(a), now],
       );
       if (inserted === undefined) {
         const existing = await one<AssistantRow>(c, `SELECT * FROM ${this.#assistants} WHERE assistant_id = $1`, [
@@ -181,24 +178,7 @@ export class PostgresAssistantStore implements AssistantStore {
       );
       const version = (latest?.version ?? 0) + 1;
       const now = this.#now();
-      const row = await one<AssistantRow>(
-        c,
-        `UPDATE ${this.#assistants} SET graph_id = $2, name = $3, description = $4, config = $5::jsonb,
-           context = $6::jsonb, metadata = $7::jsonb, version = $8, updated_at = $9::timestamptz
-         WHERE assistant_id = $1 RETURNING *`,
-        [
-          assistantId,
-          content.graphId,
-          content.name,
-          content.description,
-          JSON.stringify(content.config),
-          JSON.stringify(content.context),
-          JSON.stringify(content.metadata),
-          version,
-          now,
-        ],
-      );
-      const updated = toAssistant(row!);
+      const updated = await this.#setCurrent(c, assistantId, content, version, now);
       await this.#insertVersion(c, updated, now);
       return updated;
     });
@@ -252,24 +232,7 @@ export class PostgresAssistantStore implements AssistantStore {
         [assistantId, wanted],
       );
       if (chosen === undefined) throw assistantVersionNotFound(assistantId, wanted);
-      const row = await one<AssistantRow>(
-        c,
-        `UPDATE ${this.#assistants} SET graph_id = $2, name = $3, description = $4, config = $5::jsonb,
-           context = $6::jsonb, metadata = $7::jsonb, version = $8, updated_at = $9::timestamptz
-         WHERE assistant_id = $1 RETURNING *`,
-        [
-          assistantId,
-          chosen.graph_id,
-          chosen.name,
-          chosen.description,
-          JSON.stringify(chosen.config),
-          JSON.stringify(chosen.context),
-          JSON.stringify(chosen.metadata),
-          wanted,
-          this.#now(),
-        ],
-      );
-      return toAssistant(row!);
+      return this.#setCurrent(c, assistantId, toAssistantVersion(chosen), wanted, this.#now());
     });
   }
 
@@ -289,22 +252,30 @@ export class PostgresAssistantStore implements AssistantStore {
     return toAssistant(row);
   }
 
+  /** Makes `content` the assistant's current one, at `version`; the row is locked by the caller. */
+  async #setCurrent(
+    c: Queryable,
+    assistantId: string,
+    content: AssistantContent,
+    version: number,
+    now: string,
+  ): Promise<AssistantRecord> {
+    const row = await one<AssistantRow>(
+      c,
+      `UPDATE ${this.#assistants} SET graph_id = $2, name = $3, description = $4, config = $5::jsonb,
+         context = $6::jsonb, metadata = $7::jsonb, version = $8, updated_at = $9::timestamptz
+       WHERE assistant_id = $1 RETURNING *`,
+      [assistantId, ...contentColumns(content), version, now],
+    );
+    return toAssistant(row!);
+  }
+
   async #insertVersion(c: Queryable, a: AssistantRecord, now: string): Promise<void> {
     await c.query(
       `INSERT INTO ${this.#versions}
          (assistant_id, version, graph_id, name, description, config, context, metadata, created_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9::timestamptz)`,
-      [
-        a.assistantId,
-        a.version,
-        a.graphId,
-        a.name,
-        a.description,
-        JSON.stringify(a.config),
-        JSON.stringify(a.context),
-        JSON.stringify(a.metadata),
-        now,
-      ],
+      [a.assistantId, a.version, ...contentColumns(a), now],
     );
   }
 

@@ -29,7 +29,13 @@ import {
   type AssistantContent,
   type CheckedAssistantFilter,
 } from "./assistant-input.js";
-import { toAssistant, toAssistantVersion, type AssistantRow, type AssistantVersionRow } from "./assistant-rows.js";
+import {
+  contentColumns,
+  toAssistant,
+  toAssistantVersion,
+  type AssistantRow,
+  type AssistantVersionRow,
+} from "./assistant-rows.js";
 import type {
   AssistantFilter,
   AssistantPatch,
@@ -100,12 +106,7 @@ export class SqliteAssistantStore implements AssistantStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
         a.assistantId,
         a.owner,
-        a.graphId,
-        a.name,
-        a.description,
-        JSON.stringify(a.config),
-        JSON.stringify(a.context),
-        JSON.stringify(a.metadata),
+        ...contentColumns(a),
         now,
         now,
       );
@@ -231,12 +232,7 @@ export class SqliteAssistantStore implements AssistantStore {
     this.#db.run(
       `UPDATE assistants SET graph_id = ?, name = ?, description = ?, config = ?, context = ?, metadata = ?,
          version = ?, updated_at = ? WHERE assistant_id = ?`,
-      content.graphId,
-      content.name,
-      content.description,
-      JSON.stringify(content.config),
-      JSON.stringify(content.context),
-      JSON.stringify(content.metadata),
+      ...contentColumns(content),
       version,
       now,
       assistantId,
@@ -250,12 +246,7 @@ export class SqliteAssistantStore implements AssistantStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       assistantId,
       version,
-      content.graphId,
-      content.name,
-      content.description,
-      JSON.stringify(content.config),
-      JSON.stringify(content.context),
-      JSON.stringify(content.metadata),
+      ...contentColumns(content),
       now,
     );
   }

@@ -49,7 +49,8 @@ export function isoTimestamp(value: Date | string): string {
   return (typeof value === "string" ? new Date(value) : value).toISOString();
 }
 
-function isoOrNull(value: Date | string | null): string | null {
+/** {@link isoTimestamp}, keeping null. */
+export function isoOrNull(value: Date | string | null): string | null {
   return value === null ? null : isoTimestamp(value);
 }
 
