@@ -8,7 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { threadUserDataDir } from "@deerflow/sandbox";
 import {
-  fileSignature,
+  fileSignatureReader,
   parseMcpServers,
   type McpConfigSource,
   type McpServerSpec,
@@ -23,7 +23,8 @@ import { loadExtensionsConfig } from "../config/extensions-config.js";
  */
 export function serverMcpSource(filePath: string, env: NodeJS.ProcessEnv): McpConfigSource {
   return {
-    signature: () => fileSignature(filePath),
+    // Asked before every model call: a settled file is answered from its stat.
+    signature: fileSignatureReader(filePath),
     async load(): Promise<Record<string, McpServerSpec>> {
       const checked = await loadExtensionsConfig(filePath, env);
       if (!checked.exists) return {};

@@ -1,9 +1,14 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { McpError } from "./errors.js";
-import { extensionsFileMcpSource, fileSignature } from "./extensions-file-source.js";
+import {
+  extensionsFileMcpSource,
+  fileSignature,
+  fileSignatureReader,
+  SIGNATURE_SETTLED_MS,
+} from "./extensions-file-source.js";
 import { parseMcpServers } from "./parse-mcp-servers.js";
 
 let dir: string;
@@ -24,6 +29,53 @@ describe("extensions_config.json as an MCP source", () => {
     expect(second).not.toBe(first);
     await fs.rm(file);
     expect(await fileSignature(file)).toBeUndefined();
+  });
+
+  it("the signature reader answers a settled file from its stat and rereads a changed or freshly written one", async () => {
+    const file = path.join(dir, "extensions_config.json");
+    await fs.writeFile(file, '{"mcpServers":{"a":{"command":"npx"}}}');
+    let clock = Date.now();
+    const signature = fileSignatureReader(file, { now: () => clock });
+    const first = await signature();
+    expect(first).toBe(await fileSignature(file));
+
+    // Read in the same tick as the write: not trusted, so a same-size rewrite with the mtime put back is seen.
+    const stat = await fs.stat(file);
+    await fs.writeFile(file, '{"mcpServers":{"b":{"command":"npx"}}}');
+    await fs.utimes(file, stat.atime, stat.mtime);
+    const second = await signature();
+    expect(second).not.toBe(first);
+    expect(second).toBe(await fileSignature(file));
+
+    // Settled (read well after its last change): the content is not read again while the stat stays.
+    clock += SIGNATURE_SETTLED_MS + 1_000;
+    expect(await signature()).toBe(second);
+    const read = fs.readFile;
+    let reads = 0;
+    const spy = vi.spyOn(fs, "readFile").mockImplementation(((...args: Parameters<typeof read>) => {
+      reads++;
+      return read(...args);
+    }) as typeof read);
+    try {
+      expect(await signature()).toBe(second);
+      expect(await signature()).toBe(second);
+      expect(reads).toBe(0);
+      // Any write changes the stat (ctime cannot be set back), even with mtime and size restored.
+      const before = await fs.stat(file);
+      await fs.writeFile(file, '{"mcpServers":{"c":{"command":"npx"}}}');
+      await fs.utimes(file, before.atime, before.mtime);
+      const third = await signature();
+      expect(reads).toBe(1);
+      expect(third).not.toBe(second);
+      expect(third).toBe(await fileSignature(file));
+    } finally {
+      spy.mockRestore();
+    }
+
+    await fs.rm(file);
+    expect(await signature()).toBeUndefined();
+    await fs.writeFile(file, '{"mcpServers":{"a":{"command":"npx"}}}');
+    expect(await signature()).toBe(await fileSignature(file));
   });
 
   it("reads DeerFlow's keys, substitutes $VAR in enabled servers only, and names bad JSON", async () => {

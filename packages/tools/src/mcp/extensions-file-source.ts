@@ -5,6 +5,7 @@
  * no signature, so the last loaded servers stay.
  */
 import { createHash } from "node:crypto";
+import type { BigIntStats } from "node:fs";
 import fs from "node:fs/promises";
 import type { McpConfigSource } from "./config-source.js";
 import { McpError } from "./errors.js";
@@ -18,13 +19,86 @@ import type { McpServerSpec } from "./server-spec.js";
  * @returns `mtimeNs:size:sha256`, or `undefined` when the file is missing
  */
 export async function fileSignature(filePath: string): Promise<string | undefined> {
+  return (await readSignature(filePath))?.signature;
+}
+
+/** A signature with the stat it was read with. */
+interface ReadSignature {
+  readonly signature: string;
+  /** Device, inode, mtime, ctime and size: what any change of the file changes (ctime cannot be set back). */
+  readonly stamp: string;
+  /** The latest of mtime and ctime, in ms. */
+  readonly changedMs: number;
+}
+
+const stampOf = (stat: BigIntStats): string => `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}`;
+
+async function readSignature(filePath: string): Promise<ReadSignature | undefined> {
   try {
     const [stat, bytes] = await Promise.all([fs.stat(filePath, { bigint: true }), fs.readFile(filePath)]);
-    return `${stat.mtimeNs}:${stat.size}:${createHash("sha256").update(bytes).digest("hex")}`;
+    return {
+      signature: `${stat.mtimeNs}:${stat.size}:${createHash("sha256").update(bytes).digest("hex")}`,
+      stamp: stampOf(stat),
+      changedMs: Number((stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs) / 1_000_000n),
+    };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
   }
+}
+
+/**
+ * How long before a read the file must have last changed for its stat to vouch
+ * for its content: a write in the same timestamp tick as the read (2 s on the
+ * coarsest file systems) could leave the stat as it was (git's "racily clean").
+ */
+export const SIGNATURE_SETTLED_MS = 2_000;
+
+/** Options of {@link fileSignatureReader}. */
+export interface FileSignatureReaderOptions {
+  /** Clock in ms (default `Date.now`); tests move it. */
+  readonly now?: () => number;
+}
+
+/**
+ * {@link fileSignature} for one file, asked often (the MCP toolset asks before
+ * every model call): the content is read and hashed again only when the stat
+ * changed (device, inode, mtime, ctime, size) or the last read came within
+ * {@link SIGNATURE_SETTLED_MS} of the file's last change; otherwise one `stat`
+ * answers. Same signatures as {@link fileSignature}.
+ *
+ * @param filePath - the file
+ * @param options - the clock
+ * @returns a function giving the file's current signature, `undefined` while it is missing
+ * @example
+ * ```ts
+ * const signature = fileSignatureReader("./extensions_config.json");
+ * const source = { signature, load: async () => ({}) };
+ * ```
+ */
+export function fileSignatureReader(
+  filePath: string,
+  options: FileSignatureReaderOptions = {},
+): () => Promise<string | undefined> {
+  const now = options.now ?? Date.now;
+  let settled: ReadSignature | undefined;
+  return async () => {
+    if (settled !== undefined) {
+      let stat: BigIntStats;
+      try {
+        stat = await fs.stat(filePath, { bigint: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+        settled = undefined;
+        return undefined;
+      }
+      if (stampOf(stat) === settled.stamp) return settled.signature;
+    }
+    const readAt = now();
+    const read = await readSignature(filePath);
+    settled = read !== undefined && readAt - read.changedMs > SIGNATURE_SETTLED_MS ? read : undefined;
+    return read?.signature;
+  };
 }
 
 /**
@@ -40,7 +114,7 @@ export async function fileSignature(filePath: string): Promise<string | undefine
  */
 export function extensionsFileMcpSource(filePath: string, env: NodeJS.ProcessEnv = process.env): McpConfigSource {
   return {
-    signature: () => fileSignature(filePath),
+    signature: fileSignatureReader(filePath),
     async load(): Promise<Record<string, McpServerSpec>> {
       let text: string;
       try {

@@ -8,7 +8,13 @@ export {
 } from "./server-spec.js";
 export type { McpServerStatus, McpToolSummary } from "./server-status.js";
 export { staticMcpSource, type McpConfigSource } from "./config-source.js";
-export { extensionsFileMcpSource, fileSignature } from "./extensions-file-source.js";
+export {
+  extensionsFileMcpSource,
+  fileSignature,
+  fileSignatureReader,
+  SIGNATURE_SETTLED_MS,
+  type FileSignatureReaderOptions,
+} from "./extensions-file-source.js";
 export { parseMcpServers } from "./parse-mcp-servers.js";
 export {
   McpToolset,
