@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { ApiKeyPrompt } from "./components/ApiKeyPrompt";
 import { UserMenu } from "./components/UserMenu";
 import { errorText } from "./lib/api";
-import { setApiKey, useAuth } from "./lib/auth";
+import { getApiKey, setApiKey, useAuth } from "./lib/auth";
 import { Link, navigate, parseRoute, usePathname, type Route } from "./lib/router";
 import { refreshSession, setAccountsMode, useSession, type Me } from "./lib/session";
 import type { ServerInfo } from "./lib/types";
@@ -50,6 +50,9 @@ function useServerInfo(): { info: ServerInfo | null; error: string | null } {
         if (!res.ok) throw new Error(`GET /api/info answered ${res.status}`);
         const body = (await res.json()) as ServerInfo;
         setAccountsMode(body.accounts === true);
+        // With accounts the session cookie is the console's credential: a key this tab kept from
+        // API-key mode would be sent instead and act as its owner, whoever signs in.
+        if (body.accounts === true && getApiKey() !== null) setApiKey(null);
         if (body.accounts === true) await refreshSession();
         setInfo(body);
       })
