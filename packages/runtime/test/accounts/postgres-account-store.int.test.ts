@@ -5,17 +5,18 @@
  * setup, and configuration errors.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PostgresAccountStore } from "../../src/accounts/postgres/postgres-account-store.js";
 import { PostgresRunStore } from "../../src/runs/postgres/postgres-run-store.js";
 import { accountStoreConformance } from "../../src/testing/account-store-conformance.js";
 import { expectRuntimeError, newSession, newUser } from "../../src/testing/account-store/context.js";
 import { admission } from "../../src/testing/run-store/context.js";
-import { requirePostgres, uniqueName } from "../support/services.js";
+import { freshSchemaStores, useSchemaAdmin } from "../support/pg-schemas.js";
+import { requirePostgres } from "../support/services.js";
 
 const url = await requirePostgres();
 
-/** One pool for the kit's single stores and for dropping schemas. */
+/** One pool for the kit's single stores (instead of a pool per test). */
 let shared: pg.Pool | undefined;
 function sharedPool(databaseUrl: string): pg.Pool {
   shared ??= new pg.Pool({ connectionString: databaseUrl, max: 6 });
@@ -26,25 +27,15 @@ afterAll(async () => {
   await shared?.end();
 });
 
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  await sharedPool(databaseUrl).query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-}
-
 if (url) {
   accountStoreConformance({
     name: "PostgresAccountStore",
-    makeStore: async () => {
-      const schema = uniqueName("acct_kit");
-      const store = new PostgresAccountStore({ pool: sharedPool(url), schema });
-      await store.setup();
-      return { store, cleanup: () => dropSchema(url, schema) };
-    },
-    makeInstances: async (count) => {
-      const schema = uniqueName("acct_kit");
-      const stores = Array.from({ length: count }, () => new PostgresAccountStore({ connectionString: url, schema }));
-      await Promise.all(stores.map((s) => s.setup()));
-      return { stores, cleanup: () => dropSchema(url, schema) };
-    },
+    ...freshSchemaStores(
+      url,
+      "acct_kit",
+      (schema) => new PostgresAccountStore({ pool: sharedPool(url), schema }),
+      (schema) => new PostgresAccountStore({ connectionString: url, schema }),
+    ),
     describe,
     it,
     expect,
@@ -55,22 +46,7 @@ if (url) {
 
 describe.skipIf(!url)("PostgresAccountStore", () => {
   const databaseUrl = url!;
-  const schemas: string[] = [];
-  let admin: pg.Pool;
-
-  beforeAll(() => {
-    admin = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  });
-  afterAll(async () => {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
-
-  const freshSchema = (): string => {
-    const schema = uniqueName("acct_pg");
-    schemas.push(schema);
-    return schema;
-  };
+  const { admin, freshSchema } = useSchemaAdmin(databaseUrl, "acct_pg");
 
   it("shares the run store's pool and schema: own tables and migrations table, unique indexes on lower(email) and the OIDC identity", async () => {
     const schema = freshSchema();

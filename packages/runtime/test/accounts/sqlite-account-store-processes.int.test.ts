@@ -5,65 +5,26 @@
  * (every transaction is `BEGIN IMMEDIATE`). Integration test because it
  * spawns processes; it needs no services.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useChildProcessRace } from "../support/child-processes.js";
 import type { ChildReport } from "../support/accounts/sqlite-account-store-child.js";
 
 const CHILD = fileURLToPath(new URL("../support/accounts/sqlite-account-store-child.ts", import.meta.url));
-const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-interface Child {
-  process: ChildProcess;
-  lines: AsyncIterator<string>;
-  stderr: string[];
-}
-
-function startChild(args: string[]): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], {
-    cwd: PACKAGE_ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  return { process: child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr };
-}
-
-async function nextLine(child: Child): Promise<string> {
-  const { value, done } = await child.lines.next();
-  if (done) throw new Error(`child exited early: ${child.stderr.join("")}`);
-  return value;
-}
 
 describe("SqliteAccountStore shared by processes", () => {
-  const children: Child[] = [];
-  let dir: string | undefined;
-  afterEach(async () => {
-    for (const child of children.splice(0)) if (child.process.exitCode === null) child.process.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const race = useChildProcessRace("sqlite-account-store-proc-");
 
   it("3 processes on one new file: one migration, one first admin, one owner per email, no lost failure", async () => {
-    dir = await mkdtemp(join(tmpdir(), "sqlite-account-store-proc-"));
-    const path = join(dir, "runs.sqlite");
+    const path = await race.tempFile("runs.sqlite");
     const rounds = 15;
     const failures = 10;
-    for (const name of ["a", "b", "c"]) children.push(startChild([path, name, String(rounds), String(failures)]));
-    for (const child of children) expect(await nextLine(child)).toBe("ready");
-    for (const child of children) child.process.stdin!.write("go\n");
-    const reports = await Promise.all(children.map(async (child) => JSON.parse(await nextLine(child)) as ChildReport));
-    const exitCodes = await Promise.all(
-      children.map(async (c) =>
-        c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number),
-      ),
+    const { reports, exitCodes, stderr } = await race.run<ChildReport>(
+      CHILD,
+      ["a", "b", "c"].map((name) => [path, name, String(rounds), String(failures)]),
     );
-    expect(exitCodes, children.map((c) => c.stderr.join("")).join("\n")).toEqual([0, 0, 0]);
+    expect(exitCodes, stderr).toEqual([0, 0, 0]);
     for (const report of reports) expect(report.errors, report.name).toEqual([]);
 
     expect(reports.map((r) => r.firstAdmin).sort()).toEqual(["ALREADY_INITIALIZED", "ALREADY_INITIALIZED", "ok"]);

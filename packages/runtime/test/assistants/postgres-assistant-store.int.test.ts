@@ -4,40 +4,20 @@
  * server instances), then setup next to the run store and concurrent setup.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PostgresAssistantStore } from "../../src/assistants/postgres-assistant-store.js";
 import { PostgresRunStore } from "../../src/runs/postgres/postgres-run-store.js";
 import { assistantStoreConformance } from "../../src/testing/assistant-store-conformance.js";
 import { expectRuntimeError } from "../../src/testing/run-store/context.js";
-import { requirePostgres, uniqueName } from "../support/services.js";
+import { freshSchemaStores, useSchemaAdmin } from "../support/pg-schemas.js";
+import { requirePostgres } from "../support/services.js";
 
 const url = await requirePostgres();
-
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 if (url) {
   assistantStoreConformance({
     name: "PostgresAssistantStore",
-    makeStore: async () => {
-      const schema = uniqueName("as_kit");
-      const store = new PostgresAssistantStore({ connectionString: url, schema });
-      await store.setup();
-      return { store, cleanup: () => dropSchema(url, schema) };
-    },
-    makeInstances: async (count) => {
-      const schema = uniqueName("as_kit");
-      const stores = Array.from({ length: count }, () => new PostgresAssistantStore({ connectionString: url, schema }));
-      await Promise.all(stores.map((s) => s.setup()));
-      return { stores, cleanup: () => dropSchema(url, schema) };
-    },
+    ...freshSchemaStores(url, "as_kit", (schema) => new PostgresAssistantStore({ connectionString: url, schema })),
     describe,
     it,
     expect,
@@ -48,20 +28,10 @@ if (url) {
 
 describe.skipIf(!url)("PostgresAssistantStore", () => {
   const databaseUrl = url!;
-  const schemas: string[] = [];
-  let admin: pg.Pool;
-
-  beforeAll(() => {
-    admin = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  });
-  afterAll(async () => {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const { admin, freshSchema } = useSchemaAdmin(databaseUrl, "as_pg");
 
   it("shares the run store's pool and schema; concurrent setup of two instances migrates once", async () => {
-    const schema = uniqueName("as_pg");
-    schemas.push(schema);
+    const schema = freshSchema();
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     try {
       const runs = new PostgresRunStore({ pool, schema });

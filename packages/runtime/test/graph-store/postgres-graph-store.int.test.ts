@@ -3,25 +3,18 @@
  * schema for the file, each test under its own root label), then replicas
  * setting up together and `createGraphStore({ type: "postgres" })`.
  */
-import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGraphStore } from "../../src/graph-store/create-graph-store.js";
 import { PostgresGraphStore } from "../../src/graph-store/postgres-graph-store.js";
 import { baseStoreConformance } from "../../src/testing/base-store-conformance.js";
+import { dropSchema } from "../support/pg-schemas.js";
 import { requirePostgres, uniqueName } from "../support/services.js";
 
 const url = await requirePostgres();
 const schema = uniqueName("gs_kit");
 
 afterAll(async () => {
-  if (!url) return;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  if (url) await dropSchema(url, schema);
 });
 
 if (url) {
@@ -50,10 +43,7 @@ describe.skipIf(!url)("PostgresGraphStore", () => {
       expect((await stores[2]!.get(["shared"], "k"))?.value).toEqual({ v: 1 });
     } finally {
       for (const s of stores) await s.stop();
-      const client = new pg.Client({ connectionString: url! });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${own}" CASCADE`);
-      await client.end();
+      await dropSchema(url!, own);
     }
   });
 

@@ -4,42 +4,21 @@
  * server instances), then setup, configuration and failure behaviour.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RuntimeError } from "../../src/errors.js";
 import { PostgresRunStore } from "../../src/runs/postgres/postgres-run-store.js";
 import { runStoreConformance } from "../../src/testing/run-store-conformance.js";
 import { jsonContains } from "../../src/runs/thread-search.js";
 import { admission, expectRuntimeError } from "../../src/testing/run-store/context.js";
+import { freshSchemaStores, useSchemaAdmin } from "../support/pg-schemas.js";
 import { requirePostgres, uniqueName } from "../support/services.js";
 
 const url = await requirePostgres();
 
-/** Drops a test schema with its tables. */
-async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
 if (url) {
   runStoreConformance({
     name: "PostgresRunStore",
-    makeStore: async () => {
-      const schema = uniqueName("rs_kit");
-      const store = new PostgresRunStore({ connectionString: url, schema });
-      await store.setup();
-      return { store, cleanup: () => dropSchema(url, schema) };
-    },
-    makeInstances: async (count) => {
-      const schema = uniqueName("rs_kit");
-      const stores = Array.from({ length: count }, () => new PostgresRunStore({ connectionString: url, schema }));
-      await Promise.all(stores.map((s) => s.setup()));
-      return { stores, cleanup: () => dropSchema(url, schema) };
-    },
+    ...freshSchemaStores(url, "rs_kit", (schema) => new PostgresRunStore({ connectionString: url, schema })),
     describe,
     it,
     expect,
@@ -50,22 +29,7 @@ if (url) {
 
 describe.skipIf(!url)("PostgresRunStore", () => {
   const databaseUrl = url!;
-  const schemas: string[] = [];
-  let admin: pg.Pool;
-
-  beforeAll(() => {
-    admin = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  });
-  afterAll(async () => {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
-
-  const freshSchema = (): string => {
-    const schema = uniqueName("rs_pg");
-    schemas.push(schema);
-    return schema;
-  };
+  const { admin, freshSchema } = useSchemaAdmin(databaseUrl, "rs_pg");
 
   it("setup creates the tables, indexes and a migrations table, and is idempotent", async () => {
     const schema = freshSchema();

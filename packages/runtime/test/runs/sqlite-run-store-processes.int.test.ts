@@ -4,66 +4,26 @@
  * transaction is `BEGIN IMMEDIATE`, so no process acts on a stale snapshot).
  * Integration test because it spawns processes; it needs no services.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../../src/runs/sqlite/sqlite-run-store.js";
+import { useChildProcessRace } from "../support/child-processes.js";
 import type { ChildReport } from "../support/runs/sqlite-run-store-child.js";
 
 const CHILD = fileURLToPath(new URL("../support/runs/sqlite-run-store-child.ts", import.meta.url));
-const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-/** A child process and the lines it printed so far, read as they come. */
-interface Child {
-  process: ChildProcess;
-  lines: AsyncIterator<string>;
-  stderr: string[];
-}
-
-function startChild(path: string, name: string, rounds: number): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, path, name, String(rounds)], {
-    cwd: PACKAGE_ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  return { process: child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr };
-}
-
-async function nextLine(child: Child): Promise<string> {
-  const { value, done } = await child.lines.next();
-  if (done) throw new Error(`child exited early: ${child.stderr.join("")}`);
-  return value;
-}
 
 describe("SqliteRunStore shared by processes", () => {
-  const children: Child[] = [];
-  let dir: string | undefined;
-  afterEach(async () => {
-    for (const child of children.splice(0)) if (child.process.exitCode === null) child.process.kill();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const race = useChildProcessRace("sqlite-run-store-proc-");
 
   it("3 processes on one new file: one migration, one reject winner per thread, one interrupt survivor, queued runs start in creation order", async () => {
-    dir = await mkdtemp(join(tmpdir(), "sqlite-run-store-proc-"));
-    const path = join(dir, "runs.sqlite");
+    const path = await race.tempFile("runs.sqlite");
     const rounds = 40;
-    for (const name of ["a", "b", "c"]) children.push(startChild(path, name, rounds));
-    for (const child of children) expect(await nextLine(child)).toBe("ready");
-    for (const child of children) child.process.stdin!.write("go\n");
-    const reports = await Promise.all(children.map(async (child) => JSON.parse(await nextLine(child)) as ChildReport));
-    const exitCodes = await Promise.all(
-      children.map(async (c) =>
-        c.process.exitCode !== null ? c.process.exitCode : once(c.process, "exit").then(([code]) => code as number),
-      ),
+    const { reports, exitCodes, stderr } = await race.run<ChildReport>(
+      CHILD,
+      ["a", "b", "c"].map((name) => [path, name, String(rounds)]),
     );
-    expect(exitCodes, children.map((c) => c.stderr.join("")).join("\n")).toEqual([0, 0, 0]);
+    expect(exitCodes, stderr).toEqual([0, 0, 0]);
 
     for (const report of reports) {
       expect(report.errors, report.name).toEqual([]);
