@@ -65,7 +65,7 @@ export interface FileSignatureReaderOptions {
  * every model call): the content is read and hashed again only when the stat
  * changed (device, inode, mtime, ctime, size) or the last read came within
  * {@link SIGNATURE_SETTLED_MS} of the file's last change; otherwise one `stat`
- * answers. Same signatures as {@link fileSignature}.
+ * answers, as it does for a missing file. Same signatures as {@link fileSignature}.
  *
  * @param filePath - the file
  * @param options - the clock
@@ -83,17 +83,16 @@ export function fileSignatureReader(
   const now = options.now ?? Date.now;
   let settled: ReadSignature | undefined;
   return async () => {
-    if (settled !== undefined) {
-      let stat: BigIntStats;
-      try {
-        stat = await fs.stat(filePath, { bigint: true });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-        settled = undefined;
-        return undefined;
-      }
-      if (stampOf(stat) === settled.stamp) return settled.signature;
+    // A stat first: it answers for a settled file, and for a missing one (the server's default) on its own.
+    let stat: BigIntStats;
+    try {
+      stat = await fs.stat(filePath, { bigint: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      settled = undefined;
+      return undefined;
     }
+    if (settled !== undefined && stampOf(stat) === settled.stamp) return settled.signature;
     const readAt = now();
     const read = await readSignature(filePath);
     settled = read !== undefined && readAt - read.changedMs > SIGNATURE_SETTLED_MS ? read : undefined;
