@@ -34,6 +34,12 @@ export {
   type TokenCounts,
 } from "./runs/run-report.js";
 export { assertExpect } from "./conformance/assert-expect.js";
+export {
+  errorCodeOf,
+  freshSubjectTest,
+  type FreshSubjectHandle,
+  type FreshSubjectTest,
+} from "./conformance/fresh-subject.js";
 export { nodeTestRunner, type NodeTestModule } from "./conformance/node-test-runner.js";
 export type {
   ConformanceDescribe,

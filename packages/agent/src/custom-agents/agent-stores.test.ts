@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { errorCodeOf as codeOf } from "@deerflow/kernel";
 import { InMemoryStore } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentStoreConformance } from "../testing/agent-store-conformance.js";
@@ -33,15 +34,6 @@ agentStoreConformance({
   it,
   expect,
 });
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "resolved";
-  } catch (err) {
-    return String((err as { code?: unknown }).code);
-  }
-}
 
 describe("FileAgentStore layout", () => {
   it("writes DeerFlow's files: users/{uid}/agents/{name}/config.yaml + SOUL.md, no temp files left", async () => {

@@ -1,3 +1,4 @@
+import { errorCodeOf as codeOf } from "@deerflow/kernel";
 import { HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
@@ -63,15 +64,6 @@ const runConfig = (threadId: string, userId: string, context: Record<string, unk
   configurable: { thread_id: threadId, user_id: userId },
   context,
 });
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "resolved";
-  } catch (err) {
-    return String((err as { code?: unknown }).code ?? (err as Error).message);
-  }
-}
 
 describe("a run with agent_name", () => {
   it("gets the escaped SOUL.md, the self-update section, the agent's model and settings, tools and skills", async () => {

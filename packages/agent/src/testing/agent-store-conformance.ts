@@ -5,7 +5,7 @@
  * isolation, hostile names and user ids, the default SOUL.md and profiles.
  */
 import { randomUUID } from "node:crypto";
-import type { ConformanceRunner } from "@deerflow/kernel";
+import { errorCodeOf as codeOf, freshSubjectTest, type ConformanceRunner } from "@deerflow/kernel";
 import { agentConfigOf } from "../custom-agents/agent-config.js";
 import type { AgentStore } from "../custom-agents/agent-store.js";
 
@@ -24,15 +24,6 @@ export interface AgentStoreConformanceOptions extends ConformanceRunner {
   readonly makeStore: () => Promise<AgentStoreHandle>;
   /** Multiplies the per-test timeout (default 1; 10 s each). */
   readonly timeoutScale?: number;
-}
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "resolved";
-  } catch (err) {
-    return String((err as { code?: unknown }).code ?? (err as Error).message);
-  }
 }
 
 const HOSTILE_NAMES = ["../escape", "a/b", "a\\b", "", ".", "..", "x\u0000y", "name with space", "x".repeat(500)];
@@ -60,19 +51,7 @@ export function agentStoreConformance(options: AgentStoreConformanceOptions): vo
   const { describe, expect } = options;
   const timeout = 10_000 * (options.timeoutScale ?? 1);
   const user = (): string => `u-${randomUUID().slice(0, 8)}`;
-  const it = (name: string, body: (store: AgentStore) => Promise<void>): void =>
-    options.it(
-      name,
-      async () => {
-        const handle = await options.makeStore();
-        try {
-          await body(handle.store);
-        } finally {
-          await handle.cleanup?.();
-        }
-      },
-      timeout,
-    );
+  const it = freshSubjectTest(options.it, options.makeStore, (handle) => handle.store, timeout);
 
   describe(`agentStoreConformance: ${options.name}`, () => {
     it("an unknown user has no agents", async (s) => {

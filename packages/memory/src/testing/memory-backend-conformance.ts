@@ -5,7 +5,7 @@
  * concurrent writers of one user.
  */
 import { randomUUID } from "node:crypto";
-import type { ConformanceRunner } from "@deerflow/kernel";
+import { errorCodeOf as codeOf, freshSubjectTest, type ConformanceRunner } from "@deerflow/kernel";
 import type { MemoryBackend } from "../backend/memory-backend.js";
 import type { MemoryScope } from "../types.js";
 
@@ -24,15 +24,6 @@ export interface MemoryBackendConformanceOptions extends ConformanceRunner {
   readonly makeBackend: () => Promise<MemoryBackendHandle>;
   /** Multiplies the per-test timeout (default 1; 10 s each). */
   readonly timeoutScale?: number;
-}
-
-async function codeOf(work: Promise<unknown>): Promise<string> {
-  try {
-    await work;
-    return "resolved";
-  } catch (err) {
-    return String((err as { code?: unknown }).code ?? (err as Error).message);
-  }
 }
 
 /**
@@ -60,19 +51,7 @@ export function memoryBackendConformance(options: MemoryBackendConformanceOption
     userId: `u-${randomUUID().slice(0, 8)}`,
     ...(agentName === undefined ? {} : { agentName }),
   });
-  const it = (name: string, body: (backend: MemoryBackend) => Promise<void>): void =>
-    options.it(
-      name,
-      async () => {
-        const handle = await options.makeBackend();
-        try {
-          await body(handle.backend);
-        } finally {
-          await handle.cleanup?.();
-        }
-      },
-      timeout,
-    );
+  const it = freshSubjectTest(options.it, options.makeBackend, (handle) => handle.backend, timeout);
 
   describe(`memoryBackendConformance: ${options.name}`, () => {
     it("an unknown user has an empty document", async (b) => {
