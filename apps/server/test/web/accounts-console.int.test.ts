@@ -365,6 +365,28 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await ctx.close();
   });
 
+  it("brute force: after five failures this address is locked out, the right password included, with the server's text", async () => {
+    const ctx = await newContext();
+    const p = await ctx.newPage();
+    await p.goto(`${server.url}/chat`);
+    await p.getByTestId("login-page").waitFor();
+    const texts: string[] = [];
+    for (let i = 0; i < 6 && !texts.includes("Too many login attempts. Try again later."); i += 1) {
+      await signIn(p, ADMIN.email, `wrong-guess-${i}`);
+      await p.getByTestId("login-error").waitFor();
+      // Wait for this attempt's answer (the button is enabled again when it has come).
+      await p.getByRole("button", { name: "Sign in" }).and(p.locator(":enabled")).waitFor();
+      texts.push((await p.getByTestId("login-error").textContent()) ?? "");
+    }
+    expect(texts.at(-1)).toBe("Too many login attempts. Try again later.");
+    expect(texts.slice(0, -1).every((t) => t === "Incorrect email or password")).toBe(true);
+    await signIn(p, ADMIN.email, NEW_ADMIN_PASSWORD);
+    await p.getByRole("button", { name: "Sign in" }).and(p.locator(":enabled")).waitFor();
+    expect(await p.getByTestId("login-error").textContent()).toBe("Too many login attempts. Try again later.");
+    expect(await p.getByTestId("user-menu").count()).toBe(0);
+    await ctx.close();
+  });
+
   it("no page error, no request left this origin, none carried an API key", () => {
     expect(pageErrors).toEqual([]);
     expect(offOrigin).toEqual([]);
