@@ -18,6 +18,7 @@ import { Client as Client115 } from "@langchain/langgraph-sdk";
 import { Client as Client2 } from "sdk2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { scriptedModelsYaml } from "../support/scripted-models.js";
 import { embeddedEnv, startServer, statusOf, type TestServer } from "../support/server-harness.js";
 import { dropSchemas, requirePostgres, uniqueName } from "../support/services.js";
 import { tempDirs } from "../support/temp-dir.js";
@@ -37,19 +38,7 @@ const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, apiKey: string) => 
 
 /** Two models on one scripted endpoint (`main` first, the default), told apart by the request's model field. */
 function configYaml(baseURL: string): string {
-  return `
-models:
-  - name: main
-    model: scripted-main
-    base_url: ${baseURL}
-    api_key: test
-    max_retries: 0
-  - name: second
-    model: scripted-second
-    base_url: ${baseURL}
-    api_key: test
-    max_retries: 0
-sandbox:
+  return `${scriptedModelsYaml(baseURL, ["main", "second"])}sandbox:
   allow_host_bash: true
 storage:
   data_dir: ./data

@@ -21,6 +21,8 @@ import {
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { firstUserText } from "../support/request-text.js";
+import { scriptedModelsYaml } from "../support/scripted-models.js";
 import { startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
@@ -30,18 +32,10 @@ type StateMessage = { type: string; content: unknown; name?: string; status?: st
 const DENIED =
   "Guardrail denied: tool 'glob' was blocked (authz.denied). Reason: role 'user' is denied 'glob' on resource 'tool'. Choose an alternative approach.";
 
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
-const userText = (r: RecordedRequest) => textOf(r.messages.find((m) => m["role"] === "user") ?? {});
-
 /** "glob <tag>": calls glob once, then answers; anything else answers at once. */
 function script(request: RecordedRequest): ScriptStep {
   const results = request.messages.filter((m) => m["role"] === "tool").length;
-  if (userText(request).startsWith("glob") && results === 0)
+  if (firstUserText(request).startsWith("glob") && results === 0)
     return { toolCalls: [{ name: "glob", args: { pattern: "*", path: "/mnt/user-data" }, id: "call_glob" }] };
   return { text: "Done." };
 }
@@ -64,17 +58,10 @@ describe("authorization: through the server", () => {
 
   beforeAll(async () => {
     openai = await startScriptedOpenAI({ script });
-    const model = (name: string) => `
-  - name: ${name}
-    model: scripted-${name}
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0`;
     dir = await temp.make();
     t = await startServer(
       dir,
-      `models:${model("main")}${model("big")}
-sandbox:
+      `${scriptedModelsYaml(openai.baseURL, ["main", "big"])}sandbox:
   allow_host_bash: true
 storage:
   data_dir: ./data
@@ -116,7 +103,7 @@ authorization:
     });
     const state = await client.threads.getState<{ messages: StateMessage[] }>(thread.thread_id);
     const tools = (state.values.messages ?? []).filter((m) => m.type === "tool");
-    return { threadId: thread.thread_id, tools, requests: openai.requests.filter((r) => userText(r) === prompt) };
+    return { threadId: thread.thread_id, tools, requests: openai.requests.filter((r) => firstUserText(r) === prompt) };
   }
 
   it("hides the role's denied tool from the model and refuses a call to it", async () => {

@@ -17,6 +17,7 @@ import path from "node:path";
 import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { lastUserText, messageText } from "../support/request-text.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 import type { TestServer } from "../support/server-harness.js";
 
@@ -24,20 +25,13 @@ const WINDOW_TOKENS = 16_000;
 const SUMMARY = "The user sent 199 numbered notes about rivers.";
 const BIG = "head -c 2000000 /dev/zero | tr '\\0' x";
 
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
 const isSummaryRequest = (r: RecordedRequest): boolean =>
-  textOf(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
-const lastUser = (r: RecordedRequest): string => textOf(r.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
+  messageText(r.messages.at(-1) ?? {}).includes("Messages to summarize:");
 
 function script(request: RecordedRequest): ScriptStep {
   if (isSummaryRequest(request)) return { text: SUMMARY };
   const answered = request.messages.some((m) => m["role"] === "tool");
-  const user = lastUser(request);
+  const user = lastUserText(request);
   if (user === "make a big output" && !answered)
     return { toolCalls: [{ name: "bash", args: { description: "print", command: BIG }, id: "call_big" }] };
   if (user === "use a tool, then answer" && !answered)
@@ -94,13 +88,13 @@ token_budget:
     expect(calls.filter(isSummaryRequest)).toHaveLength(1);
     const agentCall = calls.find((r) => !isSummaryRequest(r));
     if (agentCall === undefined) throw new Error("no model call");
-    const sentChars = agentCall.messages.reduce((n, m) => n + textOf(m).length, 0);
+    const sentChars = agentCall.messages.reduce((n, m) => n + messageText(m).length, 0);
     // langchain's approximation: 4 characters a token.
     expect(sentChars / 4).toBeLessThan(WINDOW_TOKENS);
-    expect(lastUser(agentCall)).toBe("What was my last note about?");
+    expect(lastUserText(agentCall)).toBe("What was my last note about?");
     expect(
       agentCall.messages.some((m) =>
-        textOf(m).includes(`<durable_context_data>\n## Conversation summary so far\n${SUMMARY}`),
+        messageText(m).includes(`<durable_context_data>\n## Conversation summary so far\n${SUMMARY}`),
       ),
     ).toBe(true);
     const state = await t.client.threads.getState<{ summary_text?: string; messages: unknown[] }>(thread.thread_id);
@@ -115,7 +109,7 @@ token_budget:
       input: { messages: [{ type: "human", content: "make a big output" }] },
     });
     const second = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "tool"));
-    const result = textOf(second?.messages.find((m) => m["role"] === "tool") ?? {});
+    const result = messageText(second?.messages.find((m) => m["role"] === "tool") ?? {});
     expect(result.length).toBeLessThan(5000);
     expect(result).toContain("[Tool output saved to a file]");
     expect(result).toContain("/mnt/user-data/outputs/.tool-results/bash-call_big.txt");

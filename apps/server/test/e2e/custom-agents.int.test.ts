@@ -24,6 +24,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_API_DISABLED_TEXT } from "../../src/agents/agents-routes.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { scriptedModelsYaml } from "../support/scripted-models.js";
 import { eventually, startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
@@ -89,19 +90,7 @@ describe("custom agents through the server", () => {
     dir = await temp.make();
     t = await startServer(
       dir,
-      `
-models:
-  - name: main
-    model: scripted-main
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-  - name: other
-    model: scripted-other
-    base_url: ${openai.baseURL}
-    api_key: test
-    max_retries: 0
-sandbox:
+      `${scriptedModelsYaml(openai.baseURL, ["main", "other"])}sandbox:
   allow_host_bash: true
 storage:
   data_dir: ./data

@@ -15,18 +15,12 @@ import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { messageText } from "../support/request-text.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 import { eventually } from "../support/server-harness.js";
 
 const ALICE = "alice-key-0123456789";
 const BOB = "bob-key-0123456789";
-
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
 
 function isExtraction(r: RecordedRequest): boolean {
   const format = r.body["response_format"] as { json_schema?: { name?: string } } | undefined;
@@ -59,7 +53,7 @@ const EXTRACTED = {
 
 function script(request: RecordedRequest): ScriptStep {
   if (!isExtraction(request)) return { text: "Noted." };
-  const prompt = request.messages.map(textOf).join("\n");
+  const prompt = request.messages.map(messageText).join("\n");
   const answer = prompt.includes("Lisbon") ? EXTRACTED : { newFacts: [] };
   if (request.toolNames.includes("memory_update"))
     return { toolCalls: [{ name: "memory_update", args: answer, id: "call_memory" }] };
@@ -114,7 +108,7 @@ memory:
     return request;
   }
 
-  const memoryMessages = (r: RecordedRequest) => r.messages.filter((m) => textOf(m).includes("<memory>"));
+  const memoryMessages = (r: RecordedRequest) => r.messages.filter((m) => messageText(m).includes("<memory>"));
 
   it("extracts a fact after a conversation and injects it, as user-role data, into the next one", async () => {
     const first = await converse(alice, "Hi! I live in Lisbon and write Rust compilers.");
@@ -126,17 +120,19 @@ memory:
     // The write gate kept only the user-scoped, durable fact.
     expect(stored.map((f) => f.content)).toEqual(["Lives in Lisbon"]);
     const extraction = server.openai.requests.find(isExtraction);
-    expect(extraction?.messages.map(textOf).join("\n")).toContain("I live in Lisbon");
+    expect(extraction?.messages.map(messageText).join("\n")).toContain("I live in Lisbon");
 
     const next = await converse(alice, "Where should I eat tonight?");
     const injected = memoryMessages(next);
     expect(injected).toHaveLength(1);
     expect(injected[0]?.["role"]).toBe("user");
-    expect(textOf(injected[0] ?? {})).toContain("- [context | 0.92] Lives in Lisbon");
-    expect(textOf(injected[0] ?? {})).toContain("- Work: Writes Rust compilers.");
-    expect(next.messages.filter((m) => m["role"] === "system").some((m) => textOf(m).includes("Lisbon"))).toBe(false);
+    expect(messageText(injected[0] ?? {})).toContain("- [context | 0.92] Lives in Lisbon");
+    expect(messageText(injected[0] ?? {})).toContain("- Work: Writes Rust compilers.");
+    expect(next.messages.filter((m) => m["role"] === "system").some((m) => messageText(m).includes("Lisbon"))).toBe(
+      false,
+    );
     // The user's own message follows the memory.
-    expect(textOf(next.messages.at(-1) ?? {})).toBe("Where should I eat tonight?");
+    expect(messageText(next.messages.at(-1) ?? {})).toBe("Where should I eat tonight?");
   });
 
   it("a fact added through POST /api/memory/facts reaches the next run", async () => {
@@ -148,12 +144,12 @@ memory:
     expect(added.status).toBe(200);
     expect((added.body["facts"] as { content: string }[]).map((f) => f.content)).toContain("Prefers metric units");
     const next = await converse(alice, "How far is Porto?");
-    expect(textOf(memoryMessages(next)[0] ?? {})).toContain("- [preference | 0.95] Prefers metric units");
+    expect(messageText(memoryMessages(next)[0] ?? {})).toContain("- [preference | 0.95] Prefers metric units");
   });
 
   it("bob never sees alice's memory, in runs or through the routes", async () => {
     const run = await converse(bob, "What do you know about me?");
-    expect(run.messages.map(textOf).join("\n")).not.toContain("Lisbon");
+    expect(run.messages.map(messageText).join("\n")).not.toContain("Lisbon");
     expect(memoryMessages(run)).toEqual([]);
     expect(await facts(BOB)).toEqual([]);
     const aliceFact = (await facts(ALICE))[0];

@@ -15,15 +15,9 @@
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
+import { firstUserText, messageText } from "../support/request-text.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
-const firstUser = (r: RecordedRequest): string => textOf(r.messages.find((m) => m["role"] === "user") ?? {});
 const toolResults = (r: RecordedRequest): number => r.messages.filter((m) => m["role"] === "tool").length;
 
 /** Per scenario (the first user message), the answers in order. */
@@ -31,7 +25,7 @@ const scenarios = new Map<string, ScriptStep[]>();
 const seen = new Map<string, RecordedRequest[]>();
 
 function script(request: RecordedRequest): ScriptStep {
-  const key = firstUser(request);
+  const key = firstUserText(request);
   const requests = seen.get(key) ?? [];
   requests.push(request);
   seen.set(key, requests);
@@ -139,7 +133,7 @@ loop_detection:
     ]);
     expect(record).toMatchObject({ status: "success", stop_reason: "loop_capped" });
     expect(requests).toHaveLength(3);
-    expect(textOf(requests[2]!.messages.at(-1) ?? {})).toBe(
+    expect(messageText(requests[2]!.messages.at(-1) ?? {})).toBe(
       "[LOOP DETECTED] You are repeating the same tool calls. Stop calling tools and produce your final answer now. If you cannot complete the task, summarize what you accomplished so far.",
     );
     const last = messages.at(-1)!;

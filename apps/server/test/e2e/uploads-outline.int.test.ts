@@ -7,19 +7,11 @@
  * 2. `DELETE /api/threads/:id/uploads/:filename` removes the document and its
  *    companion, and leaves the user's other files.
  */
-import type { RecordedRequest } from "@deerflow/agent/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { docx } from "../support/documents.js";
+import { lastUserText } from "../support/request-text.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
-
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
-const lastUser = (r: RecordedRequest): string => textOf(r.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
 
 describe("uploads: outline in <current_uploads>, delete with the companion", () => {
   let server: ScriptedServer;
@@ -60,7 +52,7 @@ describe("uploads: outline in <current_uploads>, delete with the companion", () 
         ],
       },
     });
-    const user = lastUser(openai.requests.at(-1)!);
+    const user = lastUserText(openai.requests.at(-1)!);
     // The converted DOCX is "# Quarterly Report\n\nRevenue grew **twelve percent**.\n".
     expect(user).toContain(
       [

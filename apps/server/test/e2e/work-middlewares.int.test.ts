@@ -16,6 +16,7 @@ import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agen
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { docx, pdfWithPages } from "../support/documents.js";
+import { lastUserText, messageText } from "../support/request-text.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 import type { TestServer } from "../support/server-harness.js";
 
@@ -25,17 +26,10 @@ const todos = [
   { content: "Write the draft", status: "pending" },
 ];
 
-const textOf = (m: Readonly<Record<string, unknown>>): string =>
-  typeof m["content"] === "string"
-    ? m["content"]
-    : Array.isArray(m["content"])
-      ? (m["content"] as { text?: string }[]).map((b) => b.text ?? "").join("")
-      : "";
-
 /** Title requests get the title; a plan-mode run's first call writes todos; everything else answers text. */
 function script(request: RecordedRequest): ScriptStep {
   const last = request.messages.at(-1) ?? {};
-  if (textOf(last).startsWith("Generate a concise title")) return { text: TITLE };
+  if (messageText(last).startsWith("Generate a concise title")) return { text: TITLE };
   const answered = request.messages.some((m) => m["role"] === "tool");
   if (request.toolNames.includes("write_todos") && !answered)
     return { toolCalls: [{ name: "write_todos", args: { todos }, id: "call_todos" }] };
@@ -91,7 +85,7 @@ describe("work middlewares through the server", () => {
     });
     const agentCalls = openai.requests
       .slice(before)
-      .filter((r) => !textOf(r.messages.at(-1) ?? {}).startsWith("Generate a concise title"));
+      .filter((r) => !messageText(r.messages.at(-1) ?? {}).startsWith("Generate a concise title"));
     expect(agentCalls.length).toBeGreaterThan(0);
     for (const r of agentCalls) expect(r.toolNames).not.toContain("write_todos");
   });
@@ -116,7 +110,7 @@ describe("work middlewares through the server", () => {
       },
     });
     const sent = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "user"));
-    const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
+    const user = sent === undefined ? "" : lastUserText(sent);
     expect(user).toContain(
       "<current_uploads>\nThe following files were uploaded in this message:\n\n- cities.csv (0.0 KB)\n  Path: /mnt/user-data/uploads/cities.csv\n",
     );
@@ -162,7 +156,7 @@ describe("work middlewares through the server", () => {
       },
     });
     const sent = openai.requests.slice(before).find((r) => r.messages.some((m) => m["role"] === "user"));
-    const user = textOf(sent?.messages.filter((m) => m["role"] === "user").at(-1) ?? {});
+    const user = sent === undefined ? "" : lastUserText(sent);
     expect(user).toContain("- rivers.pdf (");
     expect(user).toContain(
       "  Path: /mnt/user-data/uploads/rivers.pdf\n  Generated Markdown: /mnt/user-data/uploads/rivers.md\n",
