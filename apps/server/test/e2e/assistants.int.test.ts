@@ -19,7 +19,7 @@ import { Client as Client2 } from "sdk2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { scriptedModelsYaml } from "../support/scripted-models.js";
-import { embeddedEnv, startServer, statusOf, type TestServer } from "../support/server-harness.js";
+import { HOST_BASH_CONFIG, embeddedEnv, startServer, statusOf, type TestServer } from "../support/server-harness.js";
 import { dropSchemas, requirePostgres, uniqueName } from "../support/services.js";
 import { tempDirs } from "../support/temp-dir.js";
 
@@ -38,11 +38,7 @@ const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, apiKey: string) => 
 
 /** Two models on one scripted endpoint (`main` first, the default), told apart by the request's model field. */
 function configYaml(baseURL: string): string {
-  return `${scriptedModelsYaml(baseURL, ["main", "second"])}sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-skills:
+  return `${scriptedModelsYaml(baseURL, ["main", "second"])}${HOST_BASH_CONFIG}skills:
   enabled: false
 server:
   api_keys:

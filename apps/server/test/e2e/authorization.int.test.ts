@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { firstUserText } from "../support/request-text.js";
 import { scriptedModelsYaml } from "../support/scripted-models.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
 const KEYS = { alice: "alice-key-0123456789", root: "root-key-0123456789", gina: "gina-key-0123456789" } as const;
@@ -61,11 +61,7 @@ describe("authorization: through the server", () => {
     dir = await temp.make();
     t = await startServer(
       dir,
-      `${scriptedModelsYaml(openai.baseURL, ["main", "big"])}sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-server:
+      `${scriptedModelsYaml(openai.baseURL, ["main", "big"])}${HOST_BASH_CONFIG}server:
   api_keys:
     - { key: ${KEYS.alice}, user_id: alice }
     - { key: ${KEYS.root}, user_id: root, admin: true }

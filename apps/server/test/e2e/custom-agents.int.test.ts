@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_API_DISABLED_TEXT } from "../../src/agents/agents-routes.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { scriptedModelsYaml } from "../support/scripted-models.js";
-import { eventually, startServer, type TestServer } from "../support/server-harness.js";
+import { eventually, HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
 const ALICE = "alice-key-0123456789";
@@ -90,11 +90,7 @@ describe("custom agents through the server", () => {
     dir = await temp.make();
     t = await startServer(
       dir,
-      `${scriptedModelsYaml(openai.baseURL, ["main", "other"])}sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-server:
+      `${scriptedModelsYaml(openai.baseURL, ["main", "other"])}${HOST_BASH_CONFIG}server:
   api_keys:
     - { key: ${ALICE}, user_id: alice }
     - { key: ${BOB}, user_id: bob }
@@ -379,12 +375,7 @@ models:
   - name: main
     model: scripted-main
     base_url: ${openai.baseURL}
-    api_key: test
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-`,
+    api_key: test${HOST_BASH_CONFIG}`,
     );
     try {
       for (const [method, url] of [

@@ -6,7 +6,8 @@
  */
 import { startFakeOidcIssuer, type FakeOidcIssuer } from "@deerflow/gateway/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { embeddedEnv, startServer, type TestServer } from "../support/server-harness.js";
+import { oidcAuthYaml, oidcServerEnv } from "../support/oidc-config.js";
+import { startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
 const temp = tempDirs();
@@ -27,27 +28,16 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-function config(extra = ""): string {
+function config(): string {
   return `
 storage:
   data_dir: ./data
-auth:
-  enabled: true
-  oidc:
-    enabled: true
-    providers:
-      keycloak:
-        display_name: Company SSO
-        issuer: ${idp.issuer}
-        client_id: ${idp.clientId}
-        client_secret: \${OIDC_CLIENT_SECRET}
-        allowed_email_domains: [example.com]
-${extra}`;
+${oidcAuthYaml(idp)}`;
 }
 
 async function start(yaml: string): Promise<TestServer> {
   running = await startServer(await temp.make(), yaml, {
-    env: embeddedEnv({ OIDC_CLIENT_SECRET: idp.clientSecret }),
+    env: oidcServerEnv(idp),
     consoleDir: false,
   });
   return running;

@@ -11,15 +11,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { tempDirs } from "../support/temp-dir.js";
-import { startServer, type TestServer } from "../support/server-harness.js";
+import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
 const API_KEY = "operator-key-0123456789";
-const CONFIG = `
-sandbox:
-  allow_host_bash: true
-storage:
-  data_dir: ./data
-skills:
+const CONFIG = `${HOST_BASH_CONFIG}skills:
   enabled: false
 server:
   api_keys: ["${API_KEY}"]

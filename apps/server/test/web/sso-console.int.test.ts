@@ -13,7 +13,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
-import { HOST_BASH_CONFIG, embeddedEnv, startServer, type TestServer } from "../support/server-harness.js";
+import { oidcAuthYaml, oidcServerEnv } from "../support/oidc-config.js";
+import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
 describe.skipIf(!HAVE_CHROMIUM)("console: SSO login", () => {
   const temp = tempDirs();
@@ -41,20 +42,9 @@ describe.skipIf(!HAVE_CHROMIUM)("console: SSO login", () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     idp = await startFakeOidcIssuer({ user: { sub: "kc-7", email: "grace@example.com", email_verified: true } });
-    const yaml = `${HOST_BASH_CONFIG}auth:
-  enabled: true
-  oidc:
-    enabled: true
-    providers:
-      keycloak:
-        display_name: Company SSO
-        issuer: ${idp.issuer}
-        client_id: ${idp.clientId}
-        client_secret: \${OIDC_CLIENT_SECRET}
-        allowed_email_domains: [example.com]
-`;
+    const yaml = `${HOST_BASH_CONFIG}${oidcAuthYaml(idp)}`;
     server = await startServer(await temp.make("deerflow-sso-console-"), yaml, {
-      env: embeddedEnv({ OIDC_CLIENT_SECRET: idp.clientSecret }),
+      env: oidcServerEnv(idp),
     });
     // The first administrator exists (else the console shows the first-run page instead of sign-in).
     const init = await fetch(`${server.url}/api/v1/auth/initialize`, {
