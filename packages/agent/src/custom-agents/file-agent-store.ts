@@ -19,7 +19,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { KeyedLock, writeFileAtomic } from "@deerflow/kernel";
+import { KeyedLock, settledTextFile, writeFileAtomic } from "@deerflow/kernel";
 import { dump, load } from "js-yaml";
 import { AgentError } from "../errors.js";
 import { agentConfigDocument, normalizeAgentName, parseAgentConfig, type AgentConfig } from "./agent-config.js";
@@ -68,11 +68,14 @@ const present = (text: string | undefined): string | undefined =>
 /** Custom agents in DeerFlow's folder layout. */
 export class FileAgentStore implements AgentStore {
   readonly #dataDir: string;
+  readonly #defaultSoul: () => Promise<string | undefined>;
   readonly #lock = new KeyedLock();
 
   /** @param options - the data folder */
   constructor(options: FileAgentStoreOptions) {
     this.#dataDir = path.resolve(options.dataDir);
+    // Read on every run of the default agent: kept while SOUL.md (or, when missing, its folder) is unchanged.
+    this.#defaultSoul = settledTextFile(path.join(this.#dataDir, SOUL_FILE));
   }
 
   #userDir(userId: string): string {
@@ -257,7 +260,7 @@ export class FileAgentStore implements AgentStore {
   }
 
   async getDefaultSoul(): Promise<string | undefined> {
-    return present(await readText(path.join(this.#dataDir, SOUL_FILE)));
+    return present(await this.#defaultSoul());
   }
 
   async setDefaultSoul(soul: string): Promise<void> {
