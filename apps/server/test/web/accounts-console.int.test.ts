@@ -365,6 +365,33 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await ctx.close();
   });
 
+  it('users: a page of 100, then "Show more users" lists the rest', async () => {
+    // 100 more accounts, written straight into the server's account store (no bcrypt per user).
+    const accounts = new SqliteAccountStore({ path: path.join(dir, "data", "runs.sqlite") });
+    try {
+      for (let i = 0; i < 100; i += 1)
+        await accounts.createUser({
+          email: `seed-${String(i).padStart(3, "0")}@example.com`,
+          passwordHash: null,
+          systemRole: "user",
+        });
+    } finally {
+      await accounts.close();
+    }
+    const total = 100 + 3; // the administrator, the second user, the self-registered one
+    await page.goto(`${server.url}/users`);
+    await page.getByRole("button", { name: "Show more users" }).waitFor();
+    expect(await page.getByTestId("user-row").count()).toBe(100);
+    expect(await page.getByTestId("users-table").locator("caption").textContent()).toBe(`${total} users`);
+    await page.getByRole("button", { name: "Show more users" }).click();
+    await page
+      .getByTestId("user-row")
+      .nth(total - 1)
+      .waitFor();
+    expect(await page.getByTestId("user-row").count()).toBe(total);
+    expect(await page.getByRole("button", { name: "Show more users" }).count()).toBe(0);
+  });
+
   it("brute force: after five failures this address is locked out, the right password included, with the server's text", async () => {
     const ctx = await newContext();
     const p = await ctx.newPage();

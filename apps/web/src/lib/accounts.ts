@@ -141,9 +141,12 @@ export async function revokeApiKey(id: string): Promise<void> {
   await apiJson(`${AUTH}/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 
-/** `GET /users` (admins). */
-export function listUsers(): Promise<{ users: UserInfo[]; total: number }> {
-  return apiJson<{ users: UserInfo[]; total: number }>(`${AUTH}/users`);
+/** Users per `GET /users` page (the server's default; it allows up to 1000). */
+export const USERS_PAGE = 100;
+
+/** `GET /users` (admins): `limit` users from `offset`, and how many there are. */
+export function listUsers(offset = 0, limit = USERS_PAGE): Promise<{ users: UserInfo[]; total: number }> {
+  return apiJson<{ users: UserInfo[]; total: number }>(`${AUTH}/users?limit=${limit}&offset=${offset}`);
 }
 
 /** `POST /users` (admins). */

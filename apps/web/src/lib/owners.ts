@@ -26,7 +26,8 @@ export function useOwnerNames(): ((thread: Pick<Thread, "metadata">) => string) 
   useEffect(() => {
     if (myId === null) return;
     let live = true;
-    listUsers().then(
+    // The server's largest page: owners beyond it show as ids.
+    listUsers(0, 1000).then(
       ({ users }) => live && setEmails(new Map(users.map((u) => [u.id, u.email]))),
       () => undefined,
     );

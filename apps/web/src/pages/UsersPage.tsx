@@ -6,7 +6,7 @@
  * oneself, and its text is shown.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import { createUser, deleteUser, listUsers, updateUser, type UserInfo } from "../lib/accounts";
+import { USERS_PAGE, createUser, deleteUser, listUsers, updateUser, type UserInfo } from "../lib/accounts";
 import { errorText, formatTime } from "../lib/api";
 import type { Me } from "../lib/session";
 
@@ -176,16 +176,27 @@ export function UsersPage({ me }: { me: Me }) {
   const [message, setMessage] = useState("");
   const [error, setError] = useState<string | null>(null);
 
+  /** How many users the table shows: a page, more after "Show more users". */
+  const [shown, setShown] = useState(USERS_PAGE);
+
   const load = useCallback(async () => {
     try {
-      const found = await listUsers();
-      setUsers(found.users);
-      setTotal(found.total);
+      // The server answers at most 1000 users a call.
+      const found: UserInfo[] = [];
+      let count = 0;
+      for (;;) {
+        const page = await listUsers(found.length, Math.min(1000, shown - found.length));
+        found.push(...page.users);
+        count = page.total;
+        if (page.users.length === 0 || found.length >= shown || found.length >= count) break;
+      }
+      setUsers(found);
+      setTotal(count);
       setError(null);
     } catch (err) {
       setError(`Could not load the users: ${errorText(err)}`);
     }
-  }, []);
+  }, [shown]);
   useEffect(() => void load(), [load]);
 
   const changed = (text: string) => {
@@ -236,6 +247,16 @@ export function UsersPage({ me }: { me: Me }) {
                 ))}
               </tbody>
             </table>
+          )}
+          {users !== null && users.length < total && (
+            <p>
+              <span className="muted">
+                Showing {users.length} of {total}.
+              </span>{" "}
+              <button type="button" className="button-quiet" onClick={() => setShown((n) => n + USERS_PAGE)}>
+                Show more users
+              </button>
+            </p>
           )}
         </>
       )}
