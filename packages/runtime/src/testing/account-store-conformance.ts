@@ -1,7 +1,7 @@
 /** `accountStoreConformance`: registers the account-store kit as one suite of the injected test functions. */
 import { apiKeyTests } from "./account-store/api-keys.js";
 import { type AccountStoreConformanceOptions } from "./account-store/context.js";
-import { singleStore, storesGroup } from "./store-instances.js";
+import { registerStoreKit } from "./store-instances.js";
 import { hostileTests } from "./account-store/hostile.js";
 import { loginFailureTests } from "./account-store/login-failures.js";
 import { raceTests } from "./account-store/races.js";
@@ -48,18 +48,13 @@ export type {
  * ```
  */
 export function accountStoreConformance(options: AccountStoreConformanceOptions): void {
-  const scale = options.timeoutScale ?? 1;
-  if (!(scale > 0))
-    throw new TypeError(`accountStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = singleStore(options.makeStore);
-  options.describe(`accountStoreConformance: ${options.name}`, () => {
-    storesGroup(options, "users", make, scale, userTests);
-    storesGroup(options, "sessions", make, scale, sessionTests);
-    storesGroup(options, "API keys", make, scale, apiKeyTests);
-    storesGroup(options, "login failures", make, scale, loginFailureTests);
-    storesGroup(options, "races", make, scale, raceTests);
-    storesGroup(options, "hostile input", make, scale, hostileTests);
-    const makeInstances = options.makeInstances;
-    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
-  });
+  const groups = [
+    ["users", userTests],
+    ["sessions", sessionTests],
+    ["API keys", apiKeyTests],
+    ["login failures", loginFailureTests],
+    ["races", raceTests],
+    ["hostile input", hostileTests],
+  ] as const;
+  registerStoreKit("accountStoreConformance", options, groups, raceTests);
 }

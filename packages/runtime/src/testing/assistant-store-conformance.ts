@@ -1,6 +1,6 @@
 /** `assistantStoreConformance`: registers the assistant-store kit as one suite of the injected test functions. */
 import type { AssistantStoreConformanceOptions } from "./assistant-store/context.js";
-import { singleStore, storesGroup } from "./store-instances.js";
+import { registerStoreKit } from "./store-instances.js";
 import { hostileTests, raceTests } from "./assistant-store/hostile.js";
 import { lifecycleTests } from "./assistant-store/lifecycle.js";
 import { searchTests } from "./assistant-store/search.js";
@@ -42,16 +42,11 @@ export type {
  * ```
  */
 export function assistantStoreConformance(options: AssistantStoreConformanceOptions): void {
-  const scale = options.timeoutScale ?? 1;
-  if (!(scale > 0))
-    throw new TypeError(`assistantStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = singleStore(options.makeStore);
-  options.describe(`assistantStoreConformance: ${options.name}`, () => {
-    storesGroup(options, "life cycle and versions", make, scale, lifecycleTests);
-    storesGroup(options, "search, count and owners", make, scale, searchTests);
-    storesGroup(options, "hostile input", make, scale, hostileTests);
-    storesGroup(options, "races", make, scale, raceTests);
-    const makeInstances = options.makeInstances;
-    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
-  });
+  const groups = [
+    ["life cycle and versions", lifecycleTests],
+    ["search, count and owners", searchTests],
+    ["hostile input", hostileTests],
+    ["races", raceTests],
+  ] as const;
+  registerStoreKit("assistantStoreConformance", options, groups, raceTests);
 }

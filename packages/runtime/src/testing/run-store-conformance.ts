@@ -1,7 +1,7 @@
 /** `runStoreConformance`: registers the run-store kit as one suite of the injected test functions. */
 import { admissionTests } from "./run-store/admission.js";
 import { type RunStoreConformanceOptions } from "./run-store/context.js";
-import { singleStore, storesGroup } from "./store-instances.js";
+import { registerStoreKit } from "./store-instances.js";
 import { lifecycleTests } from "./run-store/lifecycle.js";
 import { listTests } from "./run-store/lists.js";
 import { raceTests } from "./run-store/races.js";
@@ -49,17 +49,12 @@ export type {
  * ```
  */
 export function runStoreConformance(options: RunStoreConformanceOptions): void {
-  const scale = options.timeoutScale ?? 1;
-  if (!(scale > 0))
-    throw new TypeError(`runStoreConformance timeoutScale must be positive, got ${String(options.timeoutScale)}`);
-  const make = singleStore(options.makeStore);
-  options.describe(`runStoreConformance: ${options.name}`, () => {
-    storesGroup(options, "threads", make, scale, threadTests);
-    storesGroup(options, "admission", make, scale, admissionTests);
-    storesGroup(options, "run life cycle", make, scale, lifecycleTests);
-    storesGroup(options, "listing", make, scale, listTests);
-    storesGroup(options, "races", make, scale, raceTests);
-    const makeInstances = options.makeInstances;
-    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
-  });
+  const groups = [
+    ["threads", threadTests],
+    ["admission", admissionTests],
+    ["run life cycle", lifecycleTests],
+    ["listing", listTests],
+    ["races", raceTests],
+  ] as const;
+  registerStoreKit("runStoreConformance", options, groups, raceTests);
 }

@@ -83,3 +83,48 @@ export function singleStore<Store>(make: () => Promise<StoreHandle<Store>>): () 
     return handle.cleanup ? { stores: [handle.store], cleanup: handle.cleanup } : { stores: [handle.store] };
   };
 }
+
+/** The one argument of a store kit (`runStoreConformance`, `accountStoreConformance`...). */
+export interface StoreKitOptions<Store> extends StoreKitRunner {
+  /** Names the suite (`<kit>: <name>`). */
+  readonly name: string;
+  /** Creates an empty store; called once per test. */
+  readonly makeStore: () => Promise<StoreHandle<Store>>;
+  /**
+   * When given, the race tests run a second time with their callers spread over
+   * two instances from this factory (for stores shared by many processes).
+   */
+  readonly makeInstances?: (count: number) => Promise<StoreInstances<Store>>;
+  /** Multiplies every test timeout (slow CI, remote databases). Default 1. */
+  readonly timeoutScale?: number;
+}
+
+/** One group of a kit: its `describe` name and what registers its tests. */
+export type StoreKitGroup<Store> = readonly [
+  name: string,
+  register: (test: AddStoresTest<Store>, expect: ConformanceExpect) => void,
+];
+
+/**
+ * Registers a whole store kit as one suite `<kit>: <name>`: every group on a
+ * fresh store per test, then `raceTests` again across two instances when the
+ * options have `makeInstances`.
+ *
+ * @param kit - The kit's function name (suite name and error messages).
+ * @throws TypeError when `timeoutScale` is not positive.
+ */
+export function registerStoreKit<Store extends ClosableStore>(
+  kit: string,
+  options: StoreKitOptions<Store>,
+  groups: readonly StoreKitGroup<Store>[],
+  raceTests: StoreKitGroup<Store>[1],
+): void {
+  const scale = options.timeoutScale ?? 1;
+  if (!(scale > 0)) throw new TypeError(`${kit} timeoutScale must be positive, got ${String(options.timeoutScale)}`);
+  const make = singleStore(options.makeStore);
+  options.describe(`${kit}: ${options.name}`, () => {
+    for (const [name, register] of groups) storesGroup(options, name, make, scale, register);
+    const makeInstances = options.makeInstances;
+    if (makeInstances) storesGroup(options, "races across two instances", () => makeInstances(2), scale, raceTests);
+  });
+}

@@ -5,7 +5,13 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { AccountStore, ApiKeyRecord, NewUser, SessionRecord } from "../../accounts/account-store.js";
-import type { AddStoresTest, StoreHandle, StoreInstances, StoreKitRunner } from "../store-instances.js";
+import type {
+  AddStoresTest,
+  StoreHandle,
+  StoreInstances,
+  StoreKitOptions,
+  StoreKitRunner,
+} from "../store-instances.js";
 
 export { describeError, expectRuntimeError, ISO_UTC, settle } from "../run-store/context.js";
 
@@ -25,19 +31,7 @@ export type MakeAccountStoreInstances = (count: number) => Promise<AccountStoreI
 export type AccountStoreRunner = StoreKitRunner;
 
 /** The one argument of `accountStoreConformance`. */
-export interface AccountStoreConformanceOptions extends AccountStoreRunner {
-  /** Names the suite (`accountStoreConformance: <name>`). */
-  readonly name: string;
-  /** Creates an empty store; called once per test. */
-  readonly makeStore: MakeAccountStore;
-  /**
-   * When given, the race tests run a second time with their callers spread over
-   * two instances from this factory (for stores shared by many processes).
-   */
-  readonly makeInstances?: MakeAccountStoreInstances;
-  /** Multiplies every test timeout (slow CI, remote databases). Default 1. */
-  readonly timeoutScale?: number;
-}
+export type AccountStoreConformanceOptions = StoreKitOptions<AccountStore>;
 
 /** Registers one test of a group; `stores` has one entry, or several for cross-instance runs. */
 export type AddTest = AddStoresTest<AccountStore>;

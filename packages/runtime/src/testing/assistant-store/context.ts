@@ -5,7 +5,13 @@
  */
 import type { AssistantStore, CreateAssistantInput } from "../../assistants/assistant-store.js";
 import { uid } from "../run-store/context.js";
-import type { AddStoresTest, StoreHandle, StoreInstances, StoreKitRunner } from "../store-instances.js";
+import type {
+  AddStoresTest,
+  StoreHandle,
+  StoreInstances,
+  StoreKitOptions,
+  StoreKitRunner,
+} from "../store-instances.js";
 
 /** What a store factory returns; `cleanup` runs after the kit closed the store (drop schemas, delete files). */
 export type AssistantStoreHandle = StoreHandle<AssistantStore>;
@@ -23,16 +29,7 @@ export type MakeAssistantStoreInstances = (count: number) => Promise<AssistantSt
 export type AssistantStoreRunner = StoreKitRunner;
 
 /** The one argument of `assistantStoreConformance`. */
-export interface AssistantStoreConformanceOptions extends AssistantStoreRunner {
-  /** Names the suite (`assistantStoreConformance: <name>`). */
-  readonly name: string;
-  /** Creates an empty store; called once per test. */
-  readonly makeStore: MakeAssistantStore;
-  /** When given, the race tests run again with their callers spread over two instances. */
-  readonly makeInstances?: MakeAssistantStoreInstances;
-  /** Multiplies every test timeout. Default 1. */
-  readonly timeoutScale?: number;
-}
+export type AssistantStoreConformanceOptions = StoreKitOptions<AssistantStore>;
 
 /** Registers one test; `stores` has one entry, or several for cross-instance runs. */
 export type AddAssistantTest = AddStoresTest<AssistantStore>;

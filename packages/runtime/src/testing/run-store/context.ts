@@ -9,7 +9,13 @@ import type { ConformanceExpect } from "@deerflow/kernel";
 import { RuntimeError, type RuntimeErrorCode } from "../../errors.js";
 import type { AdmitRunInput, AdmitRunResult, RunStore } from "../../runs/run-store.js";
 import type { MultitaskStrategy, RunRecord } from "../../runs/types.js";
-import type { AddStoresTest, StoreHandle, StoreInstances, StoreKitRunner } from "../store-instances.js";
+import type {
+  AddStoresTest,
+  StoreHandle,
+  StoreInstances,
+  StoreKitOptions,
+  StoreKitRunner,
+} from "../store-instances.js";
 
 /** What a store factory returns; `cleanup` runs after the kit closed the store (drop schemas, stop servers). */
 export type RunStoreHandle = StoreHandle<RunStore>;
@@ -27,19 +33,7 @@ export type MakeRunStoreInstances = (count: number) => Promise<RunStoreInstances
 export type RunStoreRunner = StoreKitRunner;
 
 /** The one argument of `runStoreConformance`: what to test, with which test functions. */
-export interface RunStoreConformanceOptions extends RunStoreRunner {
-  /** Names the suite (`runStoreConformance: <name>`). */
-  readonly name: string;
-  /** Creates an empty store; called once per test. */
-  readonly makeStore: MakeRunStore;
-  /**
-   * When given, the race tests run a second time with their callers spread over
-   * two instances from this factory (for stores shared by many processes).
-   */
-  readonly makeInstances?: MakeRunStoreInstances;
-  /** Multiplies every test timeout (slow CI, remote databases). Default 1. */
-  readonly timeoutScale?: number;
-}
+export type RunStoreConformanceOptions = StoreKitOptions<RunStore>;
 
 /** Registers one test of a group; `stores` has one entry, or several for cross-instance runs. */
 export type AddTest = AddStoresTest<RunStore>;
