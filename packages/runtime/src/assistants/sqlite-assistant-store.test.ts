@@ -1,29 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteRunStore } from "../runs/sqlite/sqlite-run-store.js";
 import { assistantStoreConformance } from "../testing/index.js";
 import { expectRuntimeError } from "../testing/run-store/context.js";
+import { freshFileStores, tempDir as sqliteTempDir } from "../../test/support/sqlite-files.js";
 import { SqliteAssistantStore } from "./sqlite-assistant-store.js";
 
-function tempDir(): { dir: string; cleanup: () => Promise<void> } {
-  const dir = mkdtempSync(join(tmpdir(), "assistant-store-"));
-  return { dir, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
+const tempDir = () => sqliteTempDir("assistant-store-");
 
 assistantStoreConformance({
   name: "SqliteAssistantStore",
-  makeStore: async () => {
-    const { dir, cleanup } = tempDir();
-    return { store: new SqliteAssistantStore({ path: join(dir, "runs.sqlite") }), cleanup };
-  },
-  // Two connections to one file, as two stores of one process (or two processes) would open it.
-  makeInstances: async (count) => {
-    const { dir, cleanup } = tempDir();
-    const stores = Array.from({ length: count }, () => new SqliteAssistantStore({ path: join(dir, "runs.sqlite") }));
-    return { stores, cleanup };
-  },
+  ...freshFileStores("assistant-store-", (path) => new SqliteAssistantStore({ path })),
   describe,
   it,
   expect,
@@ -33,7 +20,7 @@ assistantStoreConformance({
 
 describe("SqliteAssistantStore", () => {
   it("shares the run store's file, keeps its tables apart from the run store's schema version, and reopens", async () => {
-    const { dir, cleanup } = tempDir();
+    const { dir, cleanup } = await tempDir();
     const path = join(dir, "runs.sqlite");
     try {
       const runs = new SqliteRunStore({ path });

@@ -4,8 +4,7 @@
  * with foreign keys off), then what a file adds: sharing the run store's file
  * without touching its schema, durability across reopen, schema versioning.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,13 +12,10 @@ import { SqliteRunStore } from "../../runs/sqlite/sqlite-run-store.js";
 import { accountStoreConformance } from "../../testing/account-store-conformance.js";
 import { expectRuntimeError, newSession, newUser } from "../../testing/account-store/context.js";
 import { admission } from "../../testing/run-store/context.js";
+import { freshFileStores, tempDir as sqliteTempDir } from "../../../test/support/sqlite-files.js";
 import { SqliteAccountStore } from "./sqlite-account-store.js";
 
-/** A fresh directory under the OS temp dir, removed by `cleanup`. */
-async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "sqlite-account-store-"));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+const tempDir = () => sqliteTempDir("sqlite-account-store-");
 
 const runner = { describe, it, expect, beforeEach, afterEach };
 
@@ -37,11 +33,7 @@ accountStoreConformance({
       },
     };
   },
-  makeInstances: async (count) => {
-    const { dir, cleanup } = await tempDir();
-    const path = join(dir, "runs.sqlite");
-    return { stores: Array.from({ length: count }, () => new SqliteAccountStore({ path })), cleanup };
-  },
+  makeInstances: freshFileStores("sqlite-account-store-", (path) => new SqliteAccountStore({ path })).makeInstances,
   ...runner,
 });
 

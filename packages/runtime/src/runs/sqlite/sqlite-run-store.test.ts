@@ -4,8 +4,7 @@
  * file adds: durability across restarts, schema versioning, locks held by
  * another connection, and unusable paths and files.
  */
-import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,26 +12,15 @@ import { RuntimeError } from "../../errors.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { runStoreConformance } from "../../testing/run-store-conformance.js";
 import { admission, admitRunning, expectRuntimeError } from "../../testing/run-store/context.js";
+import { freshFileStores, tempDir as sqliteTempDir } from "../../../test/support/sqlite-files.js";
 
-/** A fresh directory under the OS temp dir, removed by `cleanup`. */
-async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "sqlite-run-store-"));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+const tempDir = () => sqliteTempDir("sqlite-run-store-");
 
 const runner = { describe, it, expect, beforeEach, afterEach };
 
 runStoreConformance({
   name: "SqliteRunStore (file)",
-  makeStore: async () => {
-    const { dir, cleanup } = await tempDir();
-    return { store: new SqliteRunStore({ path: join(dir, "runs.sqlite") }), cleanup };
-  },
-  makeInstances: async (count) => {
-    const { dir, cleanup } = await tempDir();
-    const path = join(dir, "runs.sqlite");
-    return { stores: Array.from({ length: count }, () => new SqliteRunStore({ path })), cleanup };
-  },
+  ...freshFileStores("sqlite-run-store-", (path) => new SqliteRunStore({ path })),
   ...runner,
 });
 
