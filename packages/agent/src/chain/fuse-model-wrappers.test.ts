@@ -97,6 +97,32 @@ describe("fuseModelCallWrappers", () => {
     expect(SystemMessage.isInstance(sent) ? sent.text : "").toBe("Base prompt.\nMore.");
   });
 
+  it("gives each call the system message of its own prompt when prompts alternate between calls", async () => {
+    const prompts = ["First.", "Second.", "First."];
+    let call = 0;
+    const setPrompt = createMiddleware({
+      name: "SetPrompt",
+      wrapModelCall: (request, handler) => handler({ ...request, systemPrompt: prompts[call++] ?? "" }),
+    });
+    const seen: string[] = [];
+    const read = createMiddleware({
+      name: "Read",
+      wrapModelCall: (request, handler) => {
+        seen.push(`${request.systemPrompt}|${request.systemMessage.text}`);
+        return handler(request);
+      },
+    });
+    const model = fakeModel().respond(new AIMessage("1")).respond(new AIMessage("2")).respond(new AIMessage("3"));
+    const agent = createAgent({ model, tools: [], middleware: fuseModelCallWrappers([setPrompt, read]) });
+    for (let i = 0; i < 3; i++) await agent.invoke({ messages: [new HumanMessage(`hi ${i}`)] });
+    expect(seen).toEqual(["First.|First.", "Second.|Second.", "First.|First."]);
+    const sent = model.calls.map((c) => {
+      const first = (c.messages as BaseMessage[])[0];
+      return SystemMessage.isInstance(first) ? first.text : "";
+    });
+    expect(sent).toEqual(prompts);
+  });
+
   it("gives wrappers outside a Command the answer, and writes every wrapper's updates with the final answer", async () => {
     const seenByOuter: unknown[] = [];
     const outer = createMiddleware({

@@ -48,16 +48,35 @@ type BaggedRequest = Request & { [BAG]?: CallBag };
 const canFuse = (m: AgentMiddleware): boolean =>
   m.wrapModelCall !== undefined && m.stateSchema === undefined && m.contextSchema === undefined;
 
+/**
+ * The system message of a prompt set as text (LangChain's form: one text block).
+ * The run prompt middleware sets the same prompt on every call of a run (and
+ * mostly of every run), so the last one is kept: no wrapper changes a message
+ * in place (they make new ones), and LangChain copies the one it sends.
+ */
+function systemMessages(): (text: string) => SystemMessage {
+  let last: SystemMessage | undefined;
+  let lastText: string | undefined;
+  return (text) => {
+    if (last === undefined || text !== lastText) {
+      last = new SystemMessage({ content: [{ type: "text", text }] });
+      lastText = text;
+    }
+    return last;
+  };
+}
+
 /** The request with `systemPrompt` and `systemMessage` agreeing, after a wrapper changed one of them. */
-function withSystemInSync(before: Request, after: Request): Request {
+function withSystemInSync(before: Request, after: Request, messageOf: (text: string) => SystemMessage): Request {
   const promptChanged = after.systemPrompt !== before.systemPrompt;
   const messageChanged = after.systemMessage !== before.systemMessage;
   if (promptChanged && messageChanged) {
     throw new AgentError("CONFIG_INVALID", "Cannot change both systemPrompt and systemMessage in the same request.");
   }
   if (promptChanged) {
-    const systemMessage = new SystemMessage({ content: [{ type: "text", text: after.systemPrompt ?? "" }] });
-    return { ...after, systemMessage, systemPrompt: systemMessage.text };
+    // A one-text-block message's `text` is that text: no need for the getter's block conversion.
+    const text = after.systemPrompt ?? "";
+    return { ...after, systemMessage: messageOf(text), systemPrompt: text };
   }
   if (messageChanged) return { ...after, systemPrompt: after.systemMessage.text };
   return after;
@@ -65,6 +84,7 @@ function withSystemInSync(before: Request, after: Request): Request {
 
 /** Composes wrappers (outer first) over the layer's handler. */
 function compose(wrappers: readonly WrapModelCall[], bagOf: (request: Request) => CallBag): WrapModelCall {
+  const messageOf = systemMessages();
   return async (request, handler) => {
     const bag = bagOf(request);
     const call = (index: number, req: Request): Promise<Response> => {
@@ -81,7 +101,7 @@ function compose(wrappers: readonly WrapModelCall[], bagOf: (request: Request) =
         );
       }
       const next: Handler = async (inner) => {
-        const result = await call(index + 1, withSystemInSync(req, inner as Request));
+        const result = await call(index + 1, withSystemInSync(req, inner as Request, messageOf));
         if (isCommand(result)) {
           if (bag.lastAnswer === undefined) return result as unknown as AIMessage;
           return bag.lastAnswer;
