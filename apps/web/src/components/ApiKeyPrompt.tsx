@@ -1,6 +1,7 @@
 /** Shown when the server requires an API key and this tab has none (or it was refused). */
 import { useState, type FormEvent } from "react";
 import { setApiKey } from "../lib/auth";
+import { Field } from "./Field";
 
 export function ApiKeyPrompt({ refused }: { refused: boolean }) {
   const [key, setKey] = useState("");
@@ -24,13 +25,13 @@ export function ApiKeyPrompt({ refused }: { refused: boolean }) {
       )}
       <form className="card" onSubmit={save}>
         <input type="text" name="username" autoComplete="username" value="deerflow" readOnly hidden />
-        <label htmlFor="api-key">API key</label>
-        <input
+        <Field
           id="api-key"
+          label="API key"
           type="password"
           autoComplete="current-password"
           value={key}
-          onChange={(e) => setKey(e.target.value)}
+          onValue={setKey}
           required
           autoFocus
         />

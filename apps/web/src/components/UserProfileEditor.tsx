@@ -5,12 +5,14 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { errorText } from "../lib/api";
 import { getUserProfile, setUserProfile } from "../lib/agents";
+import { useAsyncAction } from "../lib/useAsyncAction";
+import { ErrorAlert } from "./ErrorAlert";
 
 export function UserProfileEditor() {
   const [content, setContent] = useState<string | null>(null);
   const [message, setMessage] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // One error line: a failed load or a refused save.
+  const { busy, error, setError, run } = useAsyncAction();
 
   useEffect(() => {
     let live = true;
@@ -21,23 +23,17 @@ export function UserProfileEditor() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [setError]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (content === null) return;
-    setBusy(true);
-    setError(null);
     setMessage("");
-    try {
+    await run(async () => {
       const kept = await setUserProfile(content);
       setContent(kept ?? "");
       setMessage(kept === null ? "Profile cleared." : "Profile saved.");
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (content === null && error === null) return null;
@@ -53,11 +49,7 @@ export function UserProfileEditor() {
         onChange={(e) => setContent(e.target.value)}
         disabled={content === null}
       />
-      {error !== null && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <p role="status" className="status-line" data-testid="user-profile-message">
         {message}
       </p>

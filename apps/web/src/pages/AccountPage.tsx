@@ -13,8 +13,13 @@ import {
   type ApiKeyInfo,
   type CreatedApiKey,
 } from "../lib/accounts";
+import { ConfirmButton } from "../components/ConfirmButton";
+import { ErrorAlert } from "../components/ErrorAlert";
+import { Field } from "../components/Field";
+import { NewPasswordFields } from "../components/NewPasswordFields";
 import { errorText, formatTime } from "../lib/api";
 import type { Me } from "../lib/session";
+import { useAsyncAction } from "../lib/useAsyncAction";
 
 function PasswordForm({ me }: { me: Me }) {
   const [current, setCurrent] = useState("");
@@ -22,9 +27,8 @@ function PasswordForm({ me }: { me: Me }) {
   const [email, setEmail] = useState(me.email);
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const { busy, error, setError, run } = useAsyncAction();
 
   if (me.oauth_provider !== null && me.oauth_provider !== undefined)
     return <p className="muted">This account signs in with {me.oauth_provider}; its password is managed there.</p>;
@@ -36,76 +40,50 @@ function PasswordForm({ me }: { me: Me }) {
       setError("The two new passwords differ.");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await changePassword(current, next, me.needs_setup ? email.trim() : undefined);
-      setCurrent("");
-      setNext("");
-      setConfirm("");
-      setDone(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    const changed = await run(() => changePassword(current, next, me.needs_setup ? email.trim() : undefined));
+    if (!changed) return;
+    setCurrent("");
+    setNext("");
+    setConfirm("");
+    setDone(true);
   };
 
   return (
     <form className="card stacked-form" onSubmit={(e) => void submit(e)} data-testid="password-form">
       <h2>Change password</h2>
       {me.needs_setup ? (
-        <>
-          <label htmlFor="pw-email">Email</label>
-          <input
-            id="pw-email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-          />
-        </>
+        <Field
+          id="pw-email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onValue={setEmail}
+          required
+        />
       ) : (
         <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
       )}
-      <label htmlFor="pw-current">Current password</label>
-      <input
+      <Field
         id="pw-current"
+        label="Current password"
         type="password"
         autoComplete="current-password"
         value={current}
-        onChange={(e) => setCurrent(e.target.value)}
+        onValue={setCurrent}
         required
       />
-      <label htmlFor="pw-new">New password</label>
-      <input
-        id="pw-new"
-        type="password"
-        autoComplete="new-password"
-        minLength={8}
-        value={next}
-        onChange={(e) => setNext(e.target.value)}
-        aria-describedby="pw-new-help"
-        required
+      <NewPasswordFields
+        idPrefix="pw"
+        label="New password"
+        repeatLabel="Repeat the new password"
+        hint="Your other sessions are signed out."
+        password={next}
+        repeat={confirm}
+        onPassword={setNext}
+        onRepeat={setConfirm}
       />
-      <p id="pw-new-help" className="hint">
-        At least 8 characters, not a common password. Your other sessions are signed out.
-      </p>
-      <label htmlFor="pw-confirm">Repeat the new password</label>
-      <input
-        id="pw-confirm"
-        type="password"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        required
-      />
-      {error !== null && (
-        <p role="alert" className="error" data-testid="password-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="password-error" />
       {done && (
         <p role="status" className="success" data-testid="password-done">
           Password changed. Your other sessions were signed out.
@@ -162,19 +140,13 @@ function NewKey({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () 
 }
 
 function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyInfo; onRevoked: (name: string) => void }) {
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const revoke = async () => {
-    setBusy(true);
-    try {
+  // Busy until the list reloads without this row.
+  const { busy, error, run } = useAsyncAction({ busyAfterSuccess: true });
+  const revoke = () =>
+    run(async () => {
       await revokeApiKey(apiKey.id);
       onRevoked(apiKey.name);
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <tr data-testid="api-key-row" data-key-id={apiKey.id}>
       <th scope="row">{apiKey.name}</th>
@@ -185,25 +157,16 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKeyInfo; onRevoked: (name: s
       <td>{apiKey.expires_at === null ? "never" : formatTime(apiKey.expires_at)}</td>
       <td>{apiKey.last_used_at === null ? "never" : formatTime(apiKey.last_used_at)}</td>
       <td className="actions">
-        {confirm ? (
-          <span className="inline-form">
-            <button type="button" className="button-danger" onClick={() => void revoke()} disabled={busy}>
-              Yes, revoke “{apiKey.name}”
-            </button>
-            <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
-              Keep
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
-            Revoke<span className="visually-hidden"> “{apiKey.name}”</span>
-          </button>
-        )}
-        {error !== null && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <span className="inline-form">
+          <ConfirmButton
+            label="Revoke"
+            subject={`“${apiKey.name}”`}
+            confirmLabel={`Yes, revoke “${apiKey.name}”`}
+            busy={busy}
+            onConfirm={revoke}
+          />
+        </span>
+        <ErrorAlert error={error} />
       </td>
     </tr>
   );
@@ -215,8 +178,8 @@ function ApiKeys() {
   const [days, setDays] = useState("");
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [message, setMessage] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // One error line: a failed load or a refused key.
+  const { busy, error, setError, run } = useAsyncAction();
 
   const load = useCallback(async () => {
     try {
@@ -225,25 +188,18 @@ function ApiKeys() {
     } catch (err) {
       setError(`Could not load the API keys: ${errorText(err)}`);
     }
-  }, []);
+  }, [setError]);
   useEffect(() => void load(), [load]);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     setMessage("");
-    try {
-      const key = await createApiKey(name.trim(), days.trim() === "" ? null : Number(days));
-      setCreated(key);
+    await run(async () => {
+      setCreated(await createApiKey(name.trim(), days.trim() === "" ? null : Number(days)));
       setName("");
       setDays("");
       await load();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -253,16 +209,15 @@ function ApiKeys() {
         Keys let programs (the LangGraph SDK, scripts) act as you. Revoke a key you no longer use.
       </p>
       <form className="card inline-form" onSubmit={(e) => void create(e)} aria-label="Create an API key">
-        <label htmlFor="key-name">Name</label>
-        <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
-        <label htmlFor="key-days">Expires after (days, empty: never)</label>
-        <input
+        <Field id="key-name" label="Name" value={name} onValue={setName} required maxLength={100} />
+        <Field
           id="key-days"
+          label="Expires after (days, empty: never)"
           type="number"
           min={1}
           max={3650}
           value={days}
-          onChange={(e) => setDays(e.target.value)}
+          onValue={setDays}
           className="narrow"
         />
         <button type="submit" disabled={busy || name.trim() === ""}>
@@ -270,11 +225,7 @@ function ApiKeys() {
         </button>
       </form>
       {created !== null && <NewKey created={created} onDismiss={() => setCreated(null)} />}
-      {error !== null && (
-        <p role="alert" className="error" data-testid="api-keys-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="api-keys-error" />
       <p role="status" className="status-line" data-testid="api-keys-message">
         {message}
       </p>

@@ -8,29 +8,26 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { AgentForm } from "../components/AgentForm";
+import { ConfirmButton } from "../components/ConfirmButton";
+import { ErrorAlert } from "../components/ErrorAlert";
 import { UserProfileEditor } from "../components/UserProfileEditor";
 import { ApiError, errorText } from "../lib/api";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, type Agent, type AgentBody } from "../lib/agents";
 import { Link, navigate } from "../lib/router";
+import { useAsyncAction } from "../lib/useAsyncAction";
 
 function agentPath(name: string, rest = ""): string {
   return `/agents/${encodeURIComponent(name)}${rest}`;
 }
 
 function AgentRow({ agent, onDeleted }: { agent: Agent; onDeleted: (name: string) => void }) {
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async () => {
-    setBusy(true);
-    try {
+  // Busy until the list reloads without this row.
+  const { busy, error, run } = useAsyncAction({ busyAfterSuccess: true });
+  const remove = () =>
+    run(async () => {
       await deleteAgent(agent.name);
       onDeleted(agent.name);
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
+    });
   return (
     <tr data-testid="agent-row" data-agent={agent.name}>
       <th scope="row">
@@ -46,31 +43,16 @@ function AgentRow({ agent, onDeleted }: { agent: Agent; onDeleted: (name: string
           <Link to={agentPath(agent.name)} className="button button-small button-quiet">
             Edit<span className="visually-hidden"> {agent.name}</span>
           </Link>
-          {confirm ? (
-            <>
-              <button
-                type="button"
-                className="button-danger button-small"
-                disabled={busy}
-                onClick={() => void remove()}
-              >
-                Yes, delete {agent.name}
-              </button>
-              <button type="button" className="button-quiet button-small" onClick={() => setConfirm(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button-quiet button-small" onClick={() => setConfirm(true)}>
-              Delete<span className="visually-hidden"> {agent.name}</span>
-            </button>
-          )}
+          <ConfirmButton
+            label="Delete"
+            subject={agent.name}
+            confirmLabel={`Yes, delete ${agent.name}`}
+            busy={busy}
+            small
+            onConfirm={remove}
+          />
         </span>
-        {error !== null && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
       </td>
     </tr>
   );
@@ -81,8 +63,7 @@ function AgentList() {
   const [problem, setProblem] = useState<string | null>(null);
   const [disabled, setDisabled] = useState(false);
   const [message, setMessage] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAsyncAction();
   const [formKey, setFormKey] = useState(0);
 
   const load = useCallback(async () => {
@@ -98,27 +79,16 @@ function AgentList() {
   useEffect(() => void load(), [load]);
 
   const create = async (body: AgentBody) => {
-    setBusy(true);
-    setError(null);
     setMessage("");
-    try {
+    await run(async () => {
       const created = await createAgent(body);
       setMessage(`Agent “${created.name}” created.`);
       setFormKey((k) => k + 1);
       await load();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  if (problem !== null)
-    return (
-      <p role="alert" className="error" data-testid={disabled ? "agents-disabled" : "agents-error"}>
-        {problem}
-      </p>
-    );
+  if (problem !== null) return <ErrorAlert error={problem} testId={disabled ? "agents-disabled" : "agents-error"} />;
   return (
     <>
       <p role="status" className="status-line" data-testid="agents-message">
@@ -157,11 +127,7 @@ function AgentList() {
         </table>
       )}
       <h2 id="new-agent-title">New agent</h2>
-      {error !== null && (
-        <p role="alert" className="error" data-testid="agent-form-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="agent-form-error" />
       <AgentForm key={formKey} busy={busy} submitLabel="Create agent" onSubmit={(b) => void create(b)} />
       <UserProfileEditor />
     </>
@@ -171,9 +137,8 @@ function AgentList() {
 function AgentEditor({ name }: { name: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAsyncAction();
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
@@ -189,21 +154,15 @@ function AgentEditor({ name }: { name: string }) {
   }, [name]);
 
   const save = async (body: AgentBody) => {
-    setBusy(true);
-    setError(null);
     setMessage("");
-    try {
+    await run(async () => {
       const { name: _unchanged, ...rest } = body;
       const saved = await updateAgent(name, rest);
       // The PUT answer may leave the SOUL out: keep what was just saved.
       setAgent({ ...saved, soul: saved.soul ?? body.soul });
       setVersion((v) => v + 1);
       setMessage(`Saved “${name}”.`);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -218,16 +177,8 @@ function AgentEditor({ name }: { name: string }) {
           </Link>
         )}
       </div>
-      {problem !== null && (
-        <p role="alert" className="error" data-testid="agents-error">
-          {problem}
-        </p>
-      )}
-      {error !== null && (
-        <p role="alert" className="error" data-testid="agent-form-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={problem} testId="agents-error" />
+      <ErrorAlert error={error} testId="agent-form-error" />
       <p role="status" className="status-line" data-testid="agents-message">
         {message}
       </p>

@@ -8,8 +8,12 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { initialize, login, providers, register, setupStatus, type Providers } from "../lib/accounts";
+import { ErrorAlert } from "../components/ErrorAlert";
+import { Field } from "../components/Field";
+import { NewPasswordFields } from "../components/NewPasswordFields";
 import { errorText } from "../lib/api";
 import { navigate } from "../lib/router";
+import { useAsyncAction } from "../lib/useAsyncAction";
 
 /**
  * A new account's form: the first administrator (`initialize`) or self-registration
@@ -27,25 +31,18 @@ function NewAccountForm({
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAsyncAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (password !== confirm) {
       setError("The two passwords differ.");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       if (kind === "setup") await initialize(email.trim(), password);
       else await register(email.trim(), password);
       onDone();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section
@@ -62,44 +59,26 @@ function NewAccountForm({
         <p>Your own account on this server: your threads, files, memory and agents are yours alone.</p>
       )}
       <form className="card login-form" onSubmit={(e) => void submit(e)}>
-        <label htmlFor="setup-email">Email</label>
-        <input
+        <Field
           id="setup-email"
+          label="Email"
           type="email"
           autoComplete="username"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onValue={setEmail}
           required
           autoFocus
         />
-        <label htmlFor="setup-password">Password</label>
-        <input
-          id="setup-password"
-          type="password"
-          autoComplete="new-password"
-          minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          aria-describedby="setup-password-help"
-          required
+        <NewPasswordFields
+          idPrefix="setup"
+          label="Password"
+          repeatLabel="Repeat the password"
+          password={password}
+          repeat={confirm}
+          onPassword={setPassword}
+          onRepeat={setConfirm}
         />
-        <p id="setup-password-help" className="hint">
-          At least 8 characters, not a common password.
-        </p>
-        <label htmlFor="setup-confirm">Repeat the password</label>
-        <input
-          id="setup-confirm"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          required
-        />
-        {error !== null && (
-          <p role="alert" className="error" data-testid="login-error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} testId="login-error" />
         <button type="submit" disabled={busy}>
           {kind === "setup" ? "Create administrator" : "Create account"}
         </button>
@@ -147,21 +126,16 @@ function LoginForm({
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [remember, setRemember] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Busy until the console replaces this page.
+  const { busy, error, run } = useAsyncAction({ busyAfterSuccess: true });
   const ssoError = SSO_ERRORS[new URLSearchParams(window.location.search).get("error") ?? ""];
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await login(email.trim(), password, remember);
       // Signed in after a refused SSO login: leave the sign-in address it came back to.
       if (window.location.pathname === "/login") navigate("/", { replace: true });
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
+    });
   };
   return (
     <section className="page login-page" aria-labelledby="page-title" data-testid="login-page">
@@ -173,40 +147,32 @@ function LoginForm({
           Your session ended. Sign in again to continue.
         </p>
       )}
-      {ssoError !== undefined && (
-        <p role="alert" className="error" data-testid="sso-error">
-          {ssoError}
-        </p>
-      )}
+      <ErrorAlert error={ssoError ?? null} testId="sso-error" />
       <form className="card login-form" onSubmit={(e) => void submit(e)}>
-        <label htmlFor="login-email">Email</label>
-        <input
+        <Field
           id="login-email"
+          label="Email"
           type="email"
           autoComplete="username"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onValue={setEmail}
           required
           autoFocus
         />
-        <label htmlFor="login-password">Password</label>
-        <input
+        <Field
           id="login-password"
+          label="Password"
           type="password"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onValue={setPassword}
           required
         />
         <label className="toggle">
           <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
           Keep me signed in
         </label>
-        {error !== null && (
-          <p role="alert" className="error" data-testid="login-error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} testId="login-error" />
         <button type="submit" disabled={busy}>
           Sign in
         </button>
@@ -270,12 +236,7 @@ export function LoginPage({ expired }: { expired: boolean }) {
     document.title = `${setup === true ? "Set up" : registering ? "Create an account" : "Sign in"} · DeerFlow console`;
   }, [setup, registering]);
 
-  if (error !== null)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
+  if (error !== null) return <ErrorAlert error={error} />;
   if (setup === null) return <p className="muted">Loading…</p>;
   if (setup) return <NewAccountForm kind="setup" onDone={() => setSetup(false)} />;
   if (registering)

@@ -7,30 +7,24 @@
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { USERS_PAGE, createUser, deleteUser, listUsers, updateUser, type UserInfo } from "../lib/accounts";
+import { ConfirmButton } from "../components/ConfirmButton";
+import { ErrorAlert } from "../components/ErrorAlert";
+import { Field } from "../components/Field";
 import { errorText, formatTime } from "../lib/api";
 import type { Me } from "../lib/session";
+import { useAsyncAction } from "../lib/useAsyncAction";
 
 type Role = "admin" | "user";
 
 function UserRow({ user, self, onChanged }: { user: UserInfo; self: boolean; onChanged: (message: string) => void }) {
   const roleId = useId();
-  const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const act = (work: () => Promise<unknown>, done: string) =>
+    run(async () => {
       await work();
       onChanged(done);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-      setConfirm(false);
-    }
-  };
+    });
 
   return (
     <tr data-testid="user-row" data-email={user.email} data-disabled={user.disabled === true ? "true" : "false"}>
@@ -76,31 +70,15 @@ function UserRow({ user, self, onChanged }: { user: UserInfo; self: boolean; onC
             {user.disabled === true ? "Enable" : "Disable"}
             <span className="visually-hidden"> {user.email}</span>
           </button>
-          {confirm ? (
-            <>
-              <button
-                type="button"
-                className="button-danger"
-                disabled={busy}
-                onClick={() => void act(() => deleteUser(user.id), `Deleted ${user.email}.`)}
-              >
-                Yes, delete {user.email}
-              </button>
-              <button type="button" className="button-quiet" onClick={() => setConfirm(false)}>
-                Keep
-              </button>
-            </>
-          ) : (
-            <button type="button" className="button-quiet" onClick={() => setConfirm(true)}>
-              Delete<span className="visually-hidden"> {user.email}</span>
-            </button>
-          )}
+          <ConfirmButton
+            label="Delete"
+            subject={user.email}
+            confirmLabel={`Yes, delete ${user.email}`}
+            busy={busy}
+            onConfirm={() => act(() => deleteUser(user.id), `Deleted ${user.email}.`)}
+          />
         </span>
-        {error !== null && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
       </td>
     </tr>
   );
@@ -110,46 +88,39 @@ function NewUserForm({ onCreated }: { onCreated: (message: string) => void }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<Role>("user");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAsyncAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const created = await createUser(email.trim(), password, role);
       setEmail("");
       setPassword("");
       setRole("user");
       onCreated(`Added ${created.email} (${created.system_role}).`);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="card inline-form" onSubmit={(e) => void submit(e)} aria-labelledby="new-user-title">
       <h2 id="new-user-title" className="form-title">
         Add a user
       </h2>
-      <label htmlFor="new-user-email">Email</label>
-      <input
+      <Field
         id="new-user-email"
+        label="Email"
         type="email"
         autoComplete="off"
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onValue={setEmail}
         required
       />
-      <label htmlFor="new-user-password">First password</label>
-      <input
+      <Field
         id="new-user-password"
+        label="First password"
         type="password"
         autoComplete="new-password"
         minLength={8}
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onValue={setPassword}
         required
       />
       <label htmlFor="new-user-role">Role</label>
@@ -160,11 +131,7 @@ function NewUserForm({ onCreated }: { onCreated: (message: string) => void }) {
       <button type="submit" disabled={busy}>
         Add user
       </button>
-      {error !== null && (
-        <p role="alert" className="error" data-testid="new-user-error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} testId="new-user-error" />
     </form>
   );
 }
@@ -216,11 +183,7 @@ export function UsersPage({ me }: { me: Me }) {
       ) : (
         <>
           <NewUserForm onCreated={changed} />
-          {error !== null && (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          )}
+          <ErrorAlert error={error} />
           <p role="status" className="status-line" data-testid="users-message">
             {message}
           </p>
