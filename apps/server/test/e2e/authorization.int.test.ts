@@ -12,19 +12,13 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  startScriptedOpenAI,
-  type RecordedRequest,
-  type ScriptedOpenAI,
-  type ScriptStep,
-} from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptedOpenAI, ScriptStep } from "@deerflow/agent/testing";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
 import { firstUserText } from "../support/request-text.js";
-import { scriptedModelsYaml } from "../support/scripted-models.js";
-import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
-import { tempDirs } from "../support/temp-dir.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
+import type { TestServer } from "../support/server-harness.js";
 
 const KEYS = { alice: "alice-key-0123456789", root: "root-key-0123456789", gina: "gina-key-0123456789" } as const;
 type Who = keyof typeof KEYS;
@@ -41,7 +35,7 @@ function script(request: RecordedRequest): ScriptStep {
 }
 
 describe("authorization: through the server", () => {
-  const temp = tempDirs();
+  let s: ScriptedServer;
   let openai: ScriptedOpenAI;
   let t: TestServer;
   let dir: string;
@@ -57,11 +51,9 @@ describe("authorization: through the server", () => {
   };
 
   beforeAll(async () => {
-    openai = await startScriptedOpenAI({ script });
-    dir = await temp.make();
-    t = await startServer(
-      dir,
-      `${scriptedModelsYaml(openai.baseURL, ["main", "big"])}${HOST_BASH_CONFIG}server:
+    s = await startScriptedServer(
+      script,
+      `server:
   api_keys:
     - { key: ${KEYS.alice}, user_id: alice }
     - { key: ${KEYS.root}, user_id: root, admin: true }
@@ -80,14 +72,12 @@ authorization:
         guest:
           routes: { allow: ["threads:read"] }
 `,
+      { models: ["main", "big"] },
     );
+    ({ openai, t, dir } = s);
   }, 60_000);
 
-  afterAll(async () => {
-    await t?.server.close({ drain: false });
-    await openai?.close();
-    await temp.cleanup();
-  });
+  afterAll(() => s?.close());
 
   /** Runs a prompt on a new thread of `who`; returns the thread, its tool results and the endpoint's requests. */
   async function runAs(who: Who, prompt: string, context?: Record<string, unknown>) {

@@ -14,17 +14,12 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import {
-  startScriptedOpenAI,
-  type RecordedRequest,
-  type ScriptStep,
-  type ScriptedOpenAI,
-} from "@deerflow/agent/testing";
+import type { RecordedRequest, ScriptStep, ScriptedOpenAI } from "@deerflow/agent/testing";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_API_DISABLED_TEXT } from "../../src/agents/agents-routes.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../../src/server/create-server.js";
-import { scriptedModelsYaml } from "../support/scripted-models.js";
+import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 import { eventually, HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 import { tempDirs } from "../support/temp-dir.js";
 
@@ -79,6 +74,7 @@ function script(request: RecordedRequest): ScriptStep {
 
 describe("custom agents through the server", () => {
   const temp = tempDirs();
+  let s: ScriptedServer;
   let openai: ScriptedOpenAI;
   let t: TestServer;
   let dir: string;
@@ -86,11 +82,9 @@ describe("custom agents through the server", () => {
   let bob: Client;
 
   beforeAll(async () => {
-    openai = await startScriptedOpenAI({ script });
-    dir = await temp.make();
-    t = await startServer(
-      dir,
-      `${scriptedModelsYaml(openai.baseURL, ["main", "other"])}${HOST_BASH_CONFIG}server:
+    s = await startScriptedServer(
+      script,
+      `server:
   api_keys:
     - { key: ${ALICE}, user_id: alice }
     - { key: ${BOB}, user_id: bob }
@@ -106,14 +100,15 @@ tools:
     group: web
     use: fetch
 `,
+      { models: ["main", "other"] },
     );
+    ({ openai, t, dir } = s);
     alice = new Client({ apiUrl: `${t.url}/api`, apiKey: ALICE });
     bob = new Client({ apiUrl: `${t.url}/api`, apiKey: BOB });
   }, 60_000);
 
   afterAll(async () => {
-    await t?.server.close({ drain: false });
-    await openai?.close();
+    await s?.close();
     await temp.cleanup();
   });
 

@@ -4,6 +4,7 @@
  * temp folder: what the end-to-end tests of the lead agent's middlewares start.
  */
 import { startScriptedOpenAI, type Script, type ScriptedOpenAI } from "@deerflow/agent/testing";
+import { scriptedModelsYaml } from "./scripted-models.js";
 import { tempDirs } from "./temp-dir.js";
 import { startServer, type TestServer } from "./server-harness.js";
 
@@ -22,24 +23,29 @@ export interface ScriptedServer {
  *
  * @param script - the endpoint's answers
  * @param extraYaml - more `config.yaml` sections (top-level keys)
- * @param options - `maxRetries` of the model (default 0)
+ * @param options - `maxRetries` of the model (default 0); `models` for several models on the
+ *   endpoint instead of the one `main` (see `scriptedModelsYaml`; no retries)
  * @returns the endpoint, the server and its folder
  */
 export async function startScriptedServer(
   script: Script,
   extraYaml = "",
-  options: { maxRetries?: number } = {},
+  options: { maxRetries?: number; models?: readonly string[] } = {},
 ): Promise<ScriptedServer> {
   const temp = tempDirs();
   const openai = await startScriptedOpenAI({ script });
   const dir = await temp.make();
-  const yaml = `
+  const models =
+    options.models === undefined
+      ? `
 models:
   - name: main
     model: scripted
     base_url: ${openai.baseURL}
     api_key: test
-    max_retries: ${options.maxRetries ?? 0}
+    max_retries: ${options.maxRetries ?? 0}`
+      : scriptedModelsYaml(openai.baseURL, options.models).trimEnd();
+  const yaml = `${models}
 sandbox:
   allow_host_bash: true
 storage:
