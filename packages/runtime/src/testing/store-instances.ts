@@ -43,7 +43,7 @@ export type AddStoresTest<Store> = (
  * @param timeoutScale - Multiplies hook and test timeouts.
  * @param register - Registers the tests.
  */
-export function storesGroup<Store extends ClosableStore>(
+function storesGroup<Store extends ClosableStore>(
   runner: StoreKitRunner,
   name: string,
   make: () => Promise<StoreInstances<Store>>,
@@ -77,7 +77,7 @@ export function storesGroup<Store extends ClosableStore>(
 }
 
 /** Adapts a single-store factory to {@link storesGroup}. */
-export function singleStore<Store>(make: () => Promise<StoreHandle<Store>>): () => Promise<StoreInstances<Store>> {
+function singleStore<Store>(make: () => Promise<StoreHandle<Store>>): () => Promise<StoreInstances<Store>> {
   return async () => {
     const handle = await make();
     return handle.cleanup ? { stores: [handle.store], cleanup: handle.cleanup } : { stores: [handle.store] };

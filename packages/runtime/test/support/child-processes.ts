@@ -39,7 +39,7 @@ async function nextLine(child: Child): Promise<string> {
 }
 
 /** What one race returns. */
-export interface RaceResult<Report> {
+interface RaceResult<Report> {
   /** Each child's JSON report, in the order of the argument lists. */
   readonly reports: Report[];
   readonly exitCodes: number[];

@@ -9,7 +9,7 @@ import type { Logger } from "../../logger.js";
 import { newestVersion, type SqliteMigration } from "./migration.js";
 
 /** Where a store records the version its tables are at. */
-export type SqliteVersionLedger = { readonly header: "user_version" } | { readonly table: string };
+type SqliteVersionLedger = { readonly header: "user_version" } | { readonly table: string };
 
 /** What {@link migrateSqlite} migrates. */
 export interface SqliteMigrationPlan {
