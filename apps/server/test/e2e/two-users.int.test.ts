@@ -1,7 +1,12 @@
 /**
- * Two users and an admin on one real server (scripted model, API keys for
- * alice and bob, users, and root, an admin), through HTTP and both LangGraph
- * SDK lines (1.15 and 2.0.0), one server per line:
+ * Two users and an admin on one real server (scripted model; alice and bob,
+ * users, and root, an admin), through HTTP and both LangGraph SDK lines (1.15
+ * and 2.0.0), one server per identity source and line. The identities come
+ * from configured API keys (`server.api_keys`, user ids are the names) or
+ * from accounts (`auth.enabled`: root by the first-admin initialisation,
+ * alice and bob created by root, each calling with a per-user API key; uuid
+ * user ids). With accounts, every attempt of bob's is made again through his
+ * browser session (cookie + X-CSRF-Token):
  *
  * - for every route family, bob gets 404 for alice's resource (the same answer
  *   as for a missing one), finds none of hers in his searches and counts, and
@@ -13,11 +18,14 @@
  * - a run's sandbox folder, uploads and memory follow the authenticated user
  *   whatever the request body says.
  *
- * Adding a family (accounts, custom agents...) is one entry in
- * FAMILIES: how bob tries to reach the owner's resource, what a listing
- * shows, and what the admin sees (and, when `AliceWorld` lacks it, one step
+ * Adding a family is one entry in FAMILIES: how bob tries to reach the
+ * owner's resource, what a listing shows, and what the admin sees (and, when `AliceWorld` lacks it, one step
  * in `beforeAll` making it). Custom skills are per user (DeerFlow's model):
  * alice's, made by `skill_manage` in her run, is not bob's nor the admin's.
+ * Custom agents and USER.md are per user for everyone too: the admin gets 404
+ * for alice's agent like bob, and a run naming her agent fails as an unknown
+ * agent before any model call (her assistant, like every assistant, the admin
+ * does see).
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -32,6 +40,11 @@ import { statusOf } from "../support/server-harness.js";
 
 const KEYS = { alice: "alice-key-0123456789", bob: "bob-key-0123456789", root: "root-key-0123456789" } as const;
 type Who = keyof typeof KEYS;
+const PASSWORDS: Readonly<Record<Who, string>> = {
+  alice: "alice-pass-0123",
+  bob: "bob-pass-0123",
+  root: "root-pass-0123",
+};
 const ASSISTANT = LEAD_AGENT_ASSISTANT_ID;
 /** A prompt the scripted model answers with a bash call that shows where the run's sandbox is. */
 const SANDBOX_PROMPT = "SHOW-SANDBOX";
@@ -43,14 +56,124 @@ const ALICE_SKILL = "alice-heron-notes";
 const ALICE_SKILL_MD = `---\nname: ${ALICE_SKILL}\ndescription: Alice's heron notes. Use when alice asks about herons.\n---\n\n# Herons\n`;
 const ALICE_SKILL_FILE = `/mnt/skills/custom/${ALICE_SKILL}/SKILL.md`;
 
+/** Alice's custom agent, its SOUL.md and her USER.md. */
+const ALICE_AGENT = "alice-heron-keeper";
+const ALICE_SOUL = "ALICE-SOUL: you keep herons.";
+const ALICE_PROFILE = "ALICE-PROFILE: lives by the river.";
+
 type SdkClient = Client115;
-const SDKS: ReadonlyArray<readonly [string, (apiUrl: string, apiKey: string) => SdkClient]> = [
-  ["@langchain/langgraph-sdk 1.15", (apiUrl, apiKey) => new Client115({ apiUrl, apiKey })],
+/** A client sending `headers` (an API key goes as the SDK's own `apiKey`; a cookie as a default header). */
+type MakeClient = (apiUrl: string, headers: Readonly<Record<string, string>>) => SdkClient;
+const sdkConfig = (apiUrl: string, headers: Readonly<Record<string, string>>) => {
+  const { "x-api-key": apiKey, ...defaultHeaders } = headers;
+  return { apiUrl, apiKey: apiKey ?? null, defaultHeaders };
+};
+const SDKS: ReadonlyArray<readonly [string, MakeClient]> = [
+  ["@langchain/langgraph-sdk 1.15", (apiUrl, headers) => new Client115(sdkConfig(apiUrl, headers))],
   [
     "sdk2 (@langchain/langgraph-sdk 2.0.0)",
-    (apiUrl, apiKey) => new Client2({ apiUrl, apiKey }) as unknown as SdkClient,
+    (apiUrl, headers) => new Client2(sdkConfig(apiUrl, headers)) as unknown as SdkClient,
   ],
 ];
+
+/** How a caller authenticates: its user id and the headers every request of it carries. */
+interface Identity {
+  readonly userId: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Where the three callers come from: configured API keys (`server.api_keys`,
+ * the user ids are the configured names) or accounts (`auth.enabled`: the
+ * admin from the first-admin initialisation, alice and bob created by the
+ * admin, each calling with an API key of their own; uuid user ids). An
+ * account source also gives bob's browser session (cookie + CSRF token).
+ */
+interface IdentitySource {
+  readonly name: string;
+  /** `config.yaml` sections. */
+  readonly yaml: string;
+  readonly sessions: boolean;
+  identities(url: string): Promise<{ readonly ids: Record<Who, Identity>; readonly bobSession?: Identity }>;
+}
+
+const CONFIGURED: IdentitySource = {
+  name: "configured API keys",
+  yaml: `server:
+  api_keys:
+    - { key: ${KEYS.alice}, user_id: alice }
+    - { key: ${KEYS.bob}, user_id: bob }
+    - { key: ${KEYS.root}, user_id: root, admin: true }
+`,
+  sessions: false,
+  async identities() {
+    const of = (who: Who): Identity => ({ userId: who, headers: { "x-api-key": KEYS[who] } });
+    return { ids: { alice: of("alice"), bob: of("bob"), root: of("root") } };
+  },
+};
+
+/** A response's cookies as the headers of a session: `Cookie` and the CSRF double-submit token. */
+function sessionHeaders(res: Response): Record<string, string> {
+  const pairs = res.headers.getSetCookie().map((line) => line.split(";")[0] ?? "");
+  const csrf = pairs.find((p) => p.startsWith("csrf_token="))?.slice("csrf_token=".length);
+  if (csrf === undefined) throw new Error(`no session cookies (HTTP ${res.status})`);
+  return { cookie: pairs.join("; "), "x-csrf-token": csrf };
+}
+
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+const ACCOUNTS: IdentitySource = {
+  name: "accounts",
+  yaml: "auth:\n  enabled: true\n",
+  sessions: true,
+  async identities(url) {
+    const auth = `${url}/api/v1/auth`;
+    const email = (who: Who) => `${who}@example.com`;
+    const initialized = await postJson(`${auth}/initialize`, { email: email("root"), password: PASSWORDS.root });
+    expect(initialized.status).toBe(201);
+    const adminSession = sessionHeaders(initialized);
+    const login = async (who: Who) => {
+      const res = await fetch(`${auth}/login/local`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: email(who), password: PASSWORDS[who] }).toString(),
+      });
+      expect(res.status).toBe(200);
+      return sessionHeaders(res);
+    };
+    const keyOf = async (session: Record<string, string>): Promise<Identity> => {
+      const me = (await (await fetch(`${auth}/me`, { headers: session })).json()) as { id: string };
+      const created = await postJson(`${auth}/api-keys`, { name: "sdk" }, session);
+      expect(created.status).toBe(201);
+      return { userId: me.id, headers: { "x-api-key": ((await created.json()) as { key: string }).key } };
+    };
+    for (const who of ["alice", "bob"] as const) {
+      const res = await postJson(
+        `${auth}/users`,
+        { email: email(who), password: PASSWORDS[who], system_role: "user" },
+        adminSession,
+      );
+      expect(res.status).toBe(201);
+    }
+    const bobSession = await login("bob");
+    const ids = {
+      alice: await keyOf(await login("alice")),
+      bob: await keyOf(bobSession),
+      root: await keyOf(adminSession),
+    };
+    expect(new Set(Object.values(ids).map((i) => i.userId)).size).toBe(3);
+    for (const { userId } of Object.values(ids)) expect(userId).toMatch(/^[0-9a-f-]{36}$/);
+    return { ids, bobSession: { userId: ids.bob.userId, headers: bobSession } };
+  },
+};
+
+const SOURCES: readonly IdentitySource[] = [CONFIGURED, ACCOUNTS];
 
 const textOf = (m: Readonly<Record<string, unknown>> | undefined): string =>
   typeof m?.["content"] === "string"
@@ -86,7 +209,9 @@ function script(request: RecordedRequest): ScriptStep {
 
 /** One caller: its SDK client and raw HTTP with its key. */
 interface Actor {
-  readonly who: Who;
+  readonly userId: string;
+  /** Its authentication headers (an API key, or a session cookie with the CSRF token). */
+  readonly headers: Readonly<Record<string, string>>;
   readonly sdk: SdkClient;
   http(method: string, route: string, body?: unknown): Promise<{ status: number; body: unknown }>;
 }
@@ -102,6 +227,9 @@ interface AliceWorld {
   readonly assistantId: string;
   /** Her custom skill (created by skill_manage in her run). */
   readonly skillName: string;
+  /** Her custom agent (POST /api/agents) and its LangGraph assistant. */
+  readonly agentName: string;
+  readonly agentAssistantId: string;
 }
 
 /**
@@ -120,6 +248,8 @@ interface Family {
   readonly reach: ReadonlyArray<{
     readonly what: string;
     readonly status?: number;
+    /** The admin's attempt answers as bob's too (per user for everyone). */
+    readonly admin?: true;
     readonly call: (as: Actor, world: AliceWorld) => Promise<{ status: number | undefined; text: string }>;
   }>;
   readonly listed?: (as: Actor, world: AliceWorld) => Promise<readonly string[]>;
@@ -273,7 +403,7 @@ const FAMILIES: readonly Family[] = [
       {
         what: "upload",
         call: async (as, w) => {
-          const res = await uploadAs(as.who, w.threadId, "bob.txt", "bob was here");
+          const res = await uploadAs(as, w.threadId, "bob.txt", "bob was here");
           return { status: res.status, text: JSON.stringify(res.body) };
         },
       },
@@ -374,6 +504,52 @@ const FAMILIES: readonly Family[] = [
     },
     idOf: (w) => w.skillName,
   },
+  {
+    // Per user for everyone (DeerFlow): the admin's attempts answer as bob's, the admin's listing is the admin's own.
+    name: "custom agents",
+    routes: [],
+    reach: [
+      { what: "get", admin: true, call: (as, w) => httpOutcome(as.http("GET", `/agents/${w.agentName}`)) },
+      {
+        what: "check (the name is free for him)",
+        status: 200,
+        admin: true,
+        call: (as, w) => httpOutcome(as.http("GET", `/agents/check?name=${w.agentName}`)),
+      },
+      {
+        what: "update",
+        admin: true,
+        call: (as, w) =>
+          httpOutcome(as.http("PUT", `/agents/${w.agentName}`, { description: "hijacked", soul: "hijacked" })),
+      },
+      { what: "delete", admin: true, call: (as, w) => httpOutcome(as.http("DELETE", `/agents/${w.agentName}`)) },
+      { what: "its assistant", call: (as, w) => sdkOutcome(as.sdk.assistants.get(w.agentAssistantId)) },
+      {
+        // Fails as an unknown agent before any model call: her SOUL.md never reaches his run.
+        what: "run as it (context.agent_name)",
+        status: 200,
+        admin: true,
+        call: async (as, w) => {
+          const mine = await as.sdk.threads.create();
+          const before = current?.server.openai.requests.length;
+          const res = await as.http("POST", `/threads/${mine.thread_id}/runs/wait`, {
+            assistant_id: ASSISTANT,
+            input: { messages: [{ role: "user", content: "hi" }] },
+            context: { agent_name: w.agentName },
+          });
+          expect(current?.server.openai.requests.length).toBe(before);
+          expect(JSON.stringify(res.body)).toContain(
+            `Custom agent '${w.agentName}' does not exist for the current user`,
+          );
+          await as.sdk.threads.delete(mine.thread_id);
+          return { status: res.status, text: JSON.stringify(res.body) };
+        },
+      },
+    ],
+    listed: async (as) =>
+      ((await as.http("GET", "/agents")).body as { agents: { name: string }[] }).agents.map((a) => a.name),
+    idOf: (w) => w.agentName,
+  },
 ];
 
 /** Missing counterparts of alice's ids, for the answers bob must get alike. */
@@ -386,6 +562,8 @@ function missingWorld(w: AliceWorld): AliceWorld {
     factId: "fact_missing",
     assistantId: "00000000-0000-4000-8000-000000000004",
     skillName: "no-such-skill",
+    agentName: "no-such-agent",
+    agentAssistantId: "00000000-0000-4000-8000-000000000005",
   };
 }
 
@@ -396,7 +574,7 @@ async function actors(): Promise<Record<Who, Actor>> {
 }
 
 async function uploadAs(
-  who: Who,
+  as: Actor,
   threadId: string,
   filename: string,
   content: string,
@@ -405,15 +583,21 @@ async function uploadAs(
   form.append("files", new Blob([content], { type: "text/plain" }), filename);
   const res = await fetch(`${current?.server.t.url}/api/threads/${threadId}/uploads`, {
     method: "POST",
-    headers: { "x-api-key": KEYS[who] },
+    headers: as.headers,
     body: form,
   });
   return { status: res.status, body: await res.json() };
 }
 
-describe.each(SDKS)("two users and an admin, %s", (_line, makeClient) => {
+const COMBINATIONS = SOURCES.flatMap((source) =>
+  SDKS.map(([line, makeClient]) => [source.name, line, source, makeClient] as const),
+);
+
+describe.each(COMBINATIONS)("two users and an admin (%s), %s", (_source, _line, source, makeClient) => {
   let server: ScriptedServer;
   let as: Record<Who, Actor>;
+  /** Bob through his browser session (cookie + CSRF token), when the source has accounts. */
+  let bobSession: Actor | undefined;
   let world: AliceWorld;
   let skillsRoot: string;
 
@@ -432,11 +616,8 @@ describe.each(SDKS)("two users and an admin, %s", (_line, makeClient) => {
     }
     server = await startScriptedServer(
       script,
-      `server:
-  api_keys:
-    - { key: ${KEYS.alice}, user_id: alice }
-    - { key: ${KEYS.bob}, user_id: bob }
-    - { key: ${KEYS.root}, user_id: root, admin: true }
+      `${source.yaml}agents_api:
+  enabled: true
 memory:
   model_name: main
   debounce_seconds: 0
@@ -447,26 +628,29 @@ skills:
 `,
     );
     const url = server.t.url;
-    const actor = (who: Who): Actor => ({
-      who,
-      sdk: makeClient(`${url}/api`, KEYS[who]),
+    const identities = await source.identities(url);
+    const actor = ({ userId, headers }: Identity): Actor => ({
+      userId,
+      headers,
+      sdk: makeClient(`${url}/api`, headers),
       async http(method, route, body) {
         const res = await fetch(`${url}/api${route}`, {
           method,
-          headers: { "x-api-key": KEYS[who], ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
         const text = await res.text();
         return { status: res.status, body: text === "" ? undefined : (JSON.parse(text) as unknown) };
       },
     });
-    as = { alice: actor("alice"), bob: actor("bob"), root: actor("root") };
+    as = { alice: actor(identities.ids.alice), bob: actor(identities.ids.bob), root: actor(identities.ids.root) };
+    bobSession = identities.bobSession === undefined ? undefined : actor(identities.bobSession);
     current = { server, actors: as };
 
     // Alice's world: a tagged thread with an upload and a finished run that wrote an output.
     const tag = `tag-${Math.random().toString(36).slice(2)}`;
     const thread = await as.alice.sdk.threads.create({ metadata: { tag } });
-    expect((await uploadAs("alice", thread.thread_id, "alice-notes.txt", "alice's notes")).status).toBe(200);
+    expect((await uploadAs(as.alice, thread.thread_id, "alice-notes.txt", "alice's notes")).status).toBe(200);
     await as.alice.sdk.runs.wait(thread.thread_id, ASSISTANT, {
       input: { messages: [{ role: "user", content: SANDBOX_PROMPT }] },
     });
@@ -492,7 +676,18 @@ skills:
     await as.alice.sdk.runs.wait(skillThread.thread_id, ASSISTANT, {
       input: { messages: [{ role: "user", content: SAVE_SKILL_PROMPT }] },
     });
+    // Her custom agent (with its LangGraph assistant) and her USER.md.
+    const agent = await as.alice.http("POST", "/agents", {
+      name: ALICE_AGENT,
+      description: "Herons",
+      soul: ALICE_SOUL,
+    });
+    expect(agent.status).toBe(201);
+    const [agentAssistant] = await as.alice.sdk.assistants.search({ metadata: { custom_agent: ALICE_AGENT } });
+    expect((await as.alice.http("PUT", "/user-profile", { content: ALICE_PROFILE })).status).toBe(200);
     world = {
+      agentName: ALICE_AGENT,
+      agentAssistantId: agentAssistant?.assistant_id ?? "",
       assistantId: assistant.assistant_id,
       threadId: thread.thread_id,
       runId: run?.run_id ?? "",
@@ -525,28 +720,44 @@ skills:
     expect(named.filter((r) => !covered.has(r))).toEqual([]);
   });
 
+  /** `caller`'s attempt on alice's resource answers exactly as the same attempt on a missing one. */
+  async function expectAsMissing(caller: Actor, attempt: Family["reach"][number]): Promise<void> {
+    const theirs = await attempt.call(caller, world);
+    const missing = await attempt.call(caller, missingWorld(world));
+    expect(theirs.status).toBe(attempt.status ?? 404);
+    expect(missing.status).toBe(attempt.status ?? 404);
+    const generic = (text: string, w: AliceWorld) =>
+      [w.threadId, w.runId, w.statelessRunId, w.factId, w.assistantId, w.skillName, w.agentName, w.agentAssistantId]
+        .sort((a, b) => b.length - a.length)
+        .reduce((t, id) => t.replaceAll(id, "<id>"), text);
+    expect(generic(theirs.text, world)).toBe(generic(missing.text, missingWorld(world)));
+  }
+
   describe.each(FAMILIES.map((f) => [f.name, f] as const))("%s", (_name, family) => {
     it.each(family.reach.map((r) => [r.what, r] as const))(
       "bob: %s on alice's answers as on a missing one (404)",
-      async (_what, attempt) => {
-        const theirs = await attempt.call(as.bob, world);
-        const missing = await attempt.call(as.bob, missingWorld(world));
-        expect(theirs.status).toBe(attempt.status ?? 404);
-        expect(missing.status).toBe(attempt.status ?? 404);
-        const generic = (text: string, w: AliceWorld) =>
-          [w.threadId, w.runId, w.statelessRunId, w.factId, w.assistantId, w.skillName].reduce(
-            (t, id) => t.replaceAll(id, "<id>"),
-            text,
-          );
-        expect(generic(theirs.text, world)).toBe(generic(missing.text, missingWorld(world)));
-      },
+      (_what, attempt) => expectAsMissing(as.bob, attempt),
     );
+    const perUser = family.reach.filter((r) => r.admin === true);
+    if (perUser.length > 0) {
+      it.each(perUser.map((r) => [r.what, r] as const))(
+        "the admin: %s on alice's answers as on a missing one (per user for everyone)",
+        (_what, attempt) => expectAsMissing(as.root, attempt),
+      );
+    }
+    if (source.sessions) {
+      it.each(family.reach.map((r) => [r.what, r] as const))(
+        "bob by his session cookie: %s on alice's answers as on a missing one",
+        (_what, attempt) => expectAsMissing(bobSession as Actor, attempt),
+      );
+    }
 
     if (family.listed !== undefined && family.idOf !== undefined) {
       const { listed, idOf } = family;
       const owner = family.owner ?? "alice";
       it("bob's listing shows none of it; its owner's does", async () => {
         expect(await listed(as.bob, world)).not.toContain(idOf(world));
+        if (bobSession !== undefined) expect(await listed(bobSession, world)).not.toContain(idOf(world));
         expect(await listed(as[owner], world)).toContain(idOf(world));
       });
       if (owner !== "root") {
@@ -608,7 +819,7 @@ skills:
     expect((await as.alice.http("GET", `/skills/${ALICE_SKILL}`)).body).toMatchObject({ enabled: true });
     expect(
       await fs.readFile(
-        path.join(server.dir, "data", "users", "alice", "skills", "custom", ALICE_SKILL, "SKILL.md"),
+        path.join(server.dir, "data", "users", as.alice.userId, "skills", "custom", ALICE_SKILL, "SKILL.md"),
         "utf8",
       ),
     ).toBe(ALICE_SKILL_MD);
@@ -618,7 +829,10 @@ skills:
   });
 
   it("alice's resources are intact after bob's attempts", async () => {
-    expect((await as.alice.sdk.threads.get(world.threadId)).metadata).toMatchObject({ owner: "alice", tag: world.tag });
+    expect((await as.alice.sdk.threads.get(world.threadId)).metadata).toMatchObject({
+      owner: as.alice.userId,
+      tag: world.tag,
+    });
     expect((await as.alice.sdk.runs.list(world.threadId)).map((r) => [r.run_id, r.status])).toEqual([
       [world.runId, "success"],
     ]);
@@ -629,6 +843,34 @@ skills:
     const facts = ((await as.alice.http("GET", "/memory")).body as { facts: { id: string; content: string }[] }).facts;
     expect(facts.find((f) => f.id === world.factId)?.content).toBe("Keeps herons");
     expect(await as.alice.sdk.assistants.get(world.assistantId)).toMatchObject({ name: "alice's", version: 1 });
+    expect((await as.alice.http("GET", `/agents/${world.agentName}`)).body).toMatchObject({
+      description: "Herons",
+      soul: ALICE_SOUL,
+    });
+    // The control for bob's run: hers as the agent does get its SOUL.md.
+    const before = server.openai.requests.length;
+    const thread = await as.alice.sdk.threads.create();
+    await as.alice.sdk.runs.wait(thread.thread_id, ASSISTANT, {
+      input: { messages: [{ role: "user", content: "hi" }] },
+      context: { agent_name: world.agentName },
+    });
+    const system = textOf(server.openai.requests.slice(before).find((r) => !isExtraction(r))?.messages[0]);
+    expect(system).toContain(`<soul>\n${ALICE_SOUL}\n</soul>`);
+    await as.alice.sdk.threads.delete(thread.thread_id);
+  });
+
+  it("/api/user-profile is the caller's own: bob's and the admin's are theirs, a write of bob's changes only his", async () => {
+    expect(await as.bob.http("GET", "/user-profile")).toEqual({ status: 200, body: { content: null } });
+    expect(await as.root.http("GET", "/user-profile")).toEqual({ status: 200, body: { content: null } });
+    expect(await as.bob.http("PUT", "/user-profile", { content: "Bob's" })).toEqual({
+      status: 200,
+      body: { content: "Bob's" },
+    });
+    expect((await as.bob.http("GET", "/user-profile")).body).toEqual({ content: "Bob's" });
+    expect((await as.alice.http("GET", "/user-profile")).body).toEqual({ content: ALICE_PROFILE });
+    if (bobSession !== undefined)
+      expect((await bobSession.http("GET", "/user-profile")).body).toEqual({ content: "Bob's" });
+    expect((await as.bob.http("PUT", "/user-profile", { content: "" })).body).toEqual({ content: null });
   });
 
   it("bob's searches and counts never find alice's threads, even naming her as owner", async () => {
@@ -636,9 +878,9 @@ skills:
     const search = async (metadata: Record<string, unknown>) =>
       (await as.bob.sdk.threads.search({ metadata, limit: 100 })).map((t) => t.thread_id);
     expect(await search({ tag: world.tag })).toEqual([mine.thread_id]);
-    expect(await search({ tag: world.tag, owner: "alice" })).toEqual([]);
+    expect(await search({ tag: world.tag, owner: as.alice.userId })).toEqual([]);
     expect(await as.bob.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(1);
-    expect(await as.bob.sdk.threads.count({ metadata: { owner: "alice" } })).toBe(0);
+    expect(await as.bob.sdk.threads.count({ metadata: { owner: as.alice.userId } })).toBe(0);
     expect(await as.root.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(2);
     expect(await as.alice.sdk.threads.count({ metadata: { tag: world.tag } })).toBe(1);
     await as.bob.sdk.threads.delete(mine.thread_id);
@@ -651,11 +893,11 @@ skills:
     expect(
       await statusOf(as.bob.sdk.runs.create(world.threadId, ASSISTANT, { input: null, ifNotExists: "create" })),
     ).toBe(404);
-    expect(await statusOf(as.bob.sdk.threads.create({ metadata: { owner: "alice" } }))).toBe(403);
+    expect(await statusOf(as.bob.sdk.threads.create({ metadata: { owner: as.alice.userId } }))).toBe(403);
   });
 
   it("the admin reaches alice's thread, state and runs", async () => {
-    expect((await as.root.sdk.threads.get(world.threadId)).metadata).toMatchObject({ owner: "alice" });
+    expect((await as.root.sdk.threads.get(world.threadId)).metadata).toMatchObject({ owner: as.alice.userId });
     expect((await as.root.sdk.runs.get(world.threadId, world.runId)).status).toBe("success");
     expect(await statusOf(as.root.sdk.threads.getState(world.threadId))).toBeUndefined();
     expect((await as.root.sdk.threads.search({ metadata: { tag: world.tag } })).map((t) => t.thread_id)).toContain(
@@ -666,23 +908,25 @@ skills:
   it("a run's sandbox folder, uploads and memory follow the authenticated user, whatever the body says", async () => {
     const dataDir = path.join(server.dir, "data", "users");
     const thread = await as.bob.sdk.threads.create();
-    expect((await uploadAs("bob", thread.thread_id, "bob-notes.txt", "bob's notes")).status).toBe(200);
+    expect((await uploadAs(as.bob, thread.thread_id, "bob-notes.txt", "bob's notes")).status).toBe(200);
     // Claims on another user or thread in the body: refused where they could name a user, ignored elsewhere.
     expect(
       await statusOf(
         as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, {
           input: null,
-          config: { configurable: { user_id: "alice" } },
+          config: { configurable: { user_id: as.alice.userId } },
         }),
       ),
     ).toBe(403);
     expect(
-      await statusOf(as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, { input: null, context: { user_id: "alice" } })),
+      await statusOf(
+        as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, { input: null, context: { user_id: as.alice.userId } }),
+      ),
     ).toBe(403);
     const before = server.openai.requests.length;
     await as.bob.sdk.runs.wait(thread.thread_id, ASSISTANT, {
       input: { messages: [{ role: "user", content: SANDBOX_PROMPT }] },
-      metadata: { user_id: "alice", owner: "alice" },
+      metadata: { user_id: as.alice.userId, owner: as.alice.userId },
       config: { configurable: { thread_id: world.threadId } },
     });
     const requests = server.openai.requests.slice(before).filter((r) => !isExtraction(r));
@@ -692,10 +936,12 @@ skills:
     expect(seen).not.toContain("alice-notes.txt");
     expect(seen).not.toContain("Keeps herons");
     // The output landed in bob's folder for his thread; alice's folder has only her own thread.
-    await fs.access(path.join(dataDir, "bob", "threads", thread.thread_id, "user-data", "outputs", "where.txt"));
-    expect(await fs.readdir(path.join(dataDir, "alice", "threads"))).not.toContain(thread.thread_id);
+    await fs.access(
+      path.join(dataDir, as.bob.userId, "threads", thread.thread_id, "user-data", "outputs", "where.txt"),
+    );
+    expect(await fs.readdir(path.join(dataDir, as.alice.userId, "threads"))).not.toContain(thread.thread_id);
     // His thread is his, whatever the run metadata said.
-    expect((await as.bob.sdk.threads.get(thread.thread_id)).metadata).toMatchObject({ owner: "bob" });
+    expect((await as.bob.sdk.threads.get(thread.thread_id)).metadata).toMatchObject({ owner: as.bob.userId });
     // Alice's own runs do see her memory (the control: memory is injected at all).
     const mine = server.openai.requests.length;
     await as.alice.sdk.runs.wait(null, ASSISTANT, { input: { messages: [{ role: "user", content: "hi" }] } });
