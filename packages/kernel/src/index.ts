@@ -15,7 +15,7 @@ export { KeyedLock, type KeyedLockOptions } from "./concurrency/keyed-lock.js";
 export { sleep } from "./concurrency/sleep.js";
 export { LruCache } from "./cache/lru-cache.js";
 export { fsyncDirectory, writeFileAtomic, type AtomicWriteOptions } from "./fs/atomic-write.js";
-export { SETTLED_FILE_MS, settledTextFile, type SettledTextFileOptions } from "./fs/settled-text-file.js";
+export { SETTLED_FILE_MS, settledFile, settledTextFile, type SettledTextFileOptions } from "./fs/settled-text-file.js";
 export { readBodyCapped } from "./http/read-body-capped.js";
 export { PluginLoadError, type PluginLoadErrorCode, type PluginLoadStage } from "./plugins/plugin-load-error.js";
 export { isUseSpec, parseUseSpec, type UseSpec } from "./plugins/parse-use.js";

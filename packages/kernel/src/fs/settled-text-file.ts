@@ -16,18 +16,19 @@ import path from "node:path";
 /** How long before a read the file and its folder must have last changed for the read to be kept. */
 export const SETTLED_FILE_MS = 2_000;
 
-/** Options of {@link settledTextFile}. */
+/** Options of {@link settledFile} and {@link settledTextFile}. */
 export interface SettledTextFileOptions {
   /** Clock in ms (default `Date.now`); tests move it. */
   readonly now?: () => number;
 }
 
 /** What a kept read vouches for. */
-interface Kept {
+interface Kept<T> {
+  /** The folder's stamp (what vouches for a missing file). */
   readonly folder: string;
   /** Absent when the file had no entry in the folder. */
   readonly file: string | undefined;
-  readonly text: string | undefined;
+  readonly value: T | undefined;
 }
 
 const gone = (err: unknown): boolean => {
@@ -48,7 +49,71 @@ const stampOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.mtimeNs}:${s.
 const changedMs = (s: BigIntStats): number => Number((s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs) / 1_000_000n);
 
 /**
- * A reader of one UTF-8 text file that answers from memory while nothing changed.
+ * A reader of one file that answers from memory while nothing changed.
+ *
+ * @param file - the file (its folder need not exist)
+ * @param parse - what to keep of the file: its bytes and the stat read with them, made into a value (once per read)
+ * @param options - the clock
+ * @returns a function giving the parsed file, `undefined` while it (or its folder) is missing; other
+ *   file system errors are thrown as `fs` throws them (and `parse`'s as it throws them)
+ * @example
+ * ```ts
+ * const size = settledFile("/data/extensions_config.json", (bytes) => bytes.length);
+ * ```
+ */
+export function settledFile<T>(
+  file: string,
+  parse: (bytes: Buffer, stat: BigIntStats) => T,
+  options: SettledTextFileOptions = {},
+): () => Promise<T | undefined> {
+  const now = options.now ?? Date.now;
+  const folderPath = path.dirname(file);
+  let kept: Kept<T> | undefined;
+  return async () => {
+    if (kept?.file !== undefined) {
+      // A kept file: its own stat tells any change (a rename over it brings another inode).
+      const stat = await statOf(file);
+      if (stat !== undefined && stampOf(stat) === kept.file) return kept.value;
+    } else if (kept !== undefined) {
+      // Kept missing: no entry can appear in an unchanged folder.
+      const folder = await statOf(folderPath);
+      if (folder !== undefined && stampOf(folder) === kept.folder) return undefined;
+    }
+    const folder = await statOf(folderPath);
+    if (folder === undefined) {
+      kept = undefined;
+      return undefined;
+    }
+    const folderStamp = stampOf(folder);
+    const readAt = now();
+    const [stat, bytes] = await Promise.all([
+      statOf(file),
+      fs.readFile(file).catch((err: unknown) => {
+        if (gone(err)) return undefined;
+        throw err;
+      }),
+    ]);
+    if (bytes !== undefined && stat !== undefined) {
+      const value = parse(bytes, stat);
+      const latest = Math.max(changedMs(folder), changedMs(stat));
+      kept = readAt - latest > SETTLED_FILE_MS ? { folder: folderStamp, file: stampOf(stat), value } : undefined;
+      return value;
+    }
+    // Read without a stat (removed meanwhile), or a dangling symlink (its target may appear elsewhere): not kept.
+    if (bytes !== undefined || stat !== undefined || (await statOf(file, true)) !== undefined) {
+      kept = undefined;
+      return undefined;
+    }
+    kept =
+      readAt - changedMs(folder) > SETTLED_FILE_MS
+        ? { folder: folderStamp, file: undefined, value: undefined }
+        : undefined;
+    return undefined;
+  };
+}
+
+/**
+ * A reader of one UTF-8 text file that answers from memory while nothing changed ({@link settledFile}).
  *
  * @param file - the file (its folder need not exist)
  * @param options - the clock
@@ -61,41 +126,5 @@ const changedMs = (s: BigIntStats): number => Number((s.mtimeNs > s.ctimeNs ? s.
  * ```
  */
 export function settledTextFile(file: string, options: SettledTextFileOptions = {}): () => Promise<string | undefined> {
-  const now = options.now ?? Date.now;
-  const folderPath = path.dirname(file);
-  let kept: Kept | undefined;
-  return async () => {
-    const folder = await statOf(folderPath);
-    if (folder === undefined) {
-      kept = undefined;
-      return undefined;
-    }
-    const folderStamp = stampOf(folder);
-    if (kept !== undefined && kept.folder === folderStamp) {
-      // No entry can appear in an unchanged folder; an existing file can change in place.
-      if (kept.file === undefined) return undefined;
-      const stat = await statOf(file);
-      if (stat !== undefined && stampOf(stat) === kept.file) return kept.text;
-    }
-    const readAt = now();
-    const [stat, text] = await Promise.all([
-      statOf(file),
-      fs.readFile(file, "utf8").catch((err: unknown) => {
-        if (gone(err)) return undefined;
-        throw err;
-      }),
-    ]);
-    let latest = changedMs(folder);
-    let fileStamp: string | undefined;
-    if (text !== undefined && stat !== undefined) {
-      fileStamp = stampOf(stat);
-      latest = Math.max(latest, changedMs(stat));
-    } else if (text !== undefined || (await statOf(file, true)) !== undefined) {
-      // Read without a stat, or a dangling symlink (its target may appear elsewhere): not kept.
-      kept = undefined;
-      return text;
-    }
-    kept = readAt - latest > SETTLED_FILE_MS ? { folder: folderStamp, file: fileStamp, text } : undefined;
-    return text;
-  };
+  return settledFile(file, (bytes) => bytes.toString("utf8"), options);
 }
