@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import fs from "node:fs/promises";
+import { SETTLED_FILE_MS, settledFile } from "@deerflow/kernel";
 import type { McpConfigSource } from "./config-source.js";
 import { McpError } from "./errors.js";
 import { parseMcpServers } from "./parse-mcp-servers.js";
@@ -19,40 +20,24 @@ import type { McpServerSpec } from "./server-spec.js";
  * @returns `mtimeNs:size:sha256`, or `undefined` when the file is missing
  */
 export async function fileSignature(filePath: string): Promise<string | undefined> {
-  return (await readSignature(filePath))?.signature;
-}
-
-/** A signature with the stat it was read with. */
-interface ReadSignature {
-  readonly signature: string;
-  /** Device, inode, mtime, ctime and size: what any change of the file changes (ctime cannot be set back). */
-  readonly stamp: string;
-  /** The latest of mtime and ctime, in ms. */
-  readonly changedMs: number;
-}
-
-const stampOf = (stat: BigIntStats): string => `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}`;
-
-async function readSignature(filePath: string): Promise<ReadSignature | undefined> {
   try {
     const [stat, bytes] = await Promise.all([fs.stat(filePath, { bigint: true }), fs.readFile(filePath)]);
-    return {
-      signature: `${stat.mtimeNs}:${stat.size}:${createHash("sha256").update(bytes).digest("hex")}`,
-      stamp: stampOf(stat),
-      changedMs: Number((stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs) / 1_000_000n),
-    };
+    return signatureOf(bytes, stat);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
   }
 }
 
+const signatureOf = (bytes: Buffer, stat: BigIntStats): string =>
+  `${stat.mtimeNs}:${stat.size}:${createHash("sha256").update(bytes).digest("hex")}`;
+
 /**
  * How long before a read the file must have last changed for its stat to vouch
  * for its content: a write in the same timestamp tick as the read (2 s on the
  * coarsest file systems) could leave the stat as it was (git's "racily clean").
  */
-export const SIGNATURE_SETTLED_MS = 2_000;
+export const SIGNATURE_SETTLED_MS = SETTLED_FILE_MS;
 
 /** Options of {@link fileSignatureReader}. */
 export interface FileSignatureReaderOptions {
@@ -65,7 +50,8 @@ export interface FileSignatureReaderOptions {
  * every model call): the content is read and hashed again only when the stat
  * changed (device, inode, mtime, ctime, size) or the last read came within
  * {@link SIGNATURE_SETTLED_MS} of the file's last change; otherwise one `stat`
- * answers, as it does for a missing file. Same signatures as {@link fileSignature}.
+ * answers, and a missing file is told by one `stat` of its folder. Same
+ * signatures as {@link fileSignature}.
  *
  * @param filePath - the file
  * @param options - the clock
@@ -80,24 +66,7 @@ export function fileSignatureReader(
   filePath: string,
   options: FileSignatureReaderOptions = {},
 ): () => Promise<string | undefined> {
-  const now = options.now ?? Date.now;
-  let settled: ReadSignature | undefined;
-  return async () => {
-    // A stat first: it answers for a settled file, and for a missing one (the server's default) on its own.
-    let stat: BigIntStats;
-    try {
-      stat = await fs.stat(filePath, { bigint: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      settled = undefined;
-      return undefined;
-    }
-    if (settled !== undefined && stampOf(stat) === settled.stamp) return settled.signature;
-    const readAt = now();
-    const read = await readSignature(filePath);
-    settled = read !== undefined && readAt - read.changedMs > SIGNATURE_SETTLED_MS ? read : undefined;
-    return read?.signature;
-  };
+  return settledFile(filePath, signatureOf, options);
 }
 
 /**
