@@ -734,21 +734,21 @@ skills:
   }
 
   describe.each(FAMILIES.map((f) => [f.name, f] as const))("%s", (_name, family) => {
-    it.each(family.reach.map((r) => [r.what, r] as const))(
-      "bob: %s on alice's answers as on a missing one (404)",
-      (_what, attempt) => expectAsMissing(as.bob, attempt),
+    const cases = (attempts: Family["reach"]) => attempts.map((r) => [r.what, r.status ?? 404, r] as const);
+    it.each(cases(family.reach))("bob: %s on alice's answers %i as on a missing one", (_what, _status, attempt) =>
+      expectAsMissing(as.bob, attempt),
     );
     const perUser = family.reach.filter((r) => r.admin === true);
     if (perUser.length > 0) {
-      it.each(perUser.map((r) => [r.what, r] as const))(
-        "the admin: %s on alice's answers as on a missing one (per user for everyone)",
-        (_what, attempt) => expectAsMissing(as.root, attempt),
+      it.each(cases(perUser))(
+        "the admin: %s on alice's answers %i as on a missing one (per user for everyone)",
+        (_what, _status, attempt) => expectAsMissing(as.root, attempt),
       );
     }
     if (source.sessions) {
-      it.each(family.reach.map((r) => [r.what, r] as const))(
-        "bob by his session cookie: %s on alice's answers as on a missing one",
-        (_what, attempt) => expectAsMissing(bobSession as Actor, attempt),
+      it.each(cases(family.reach))(
+        "bob by his session cookie: %s on alice's answers %i as on a missing one",
+        (_what, _status, attempt) => expectAsMissing(bobSession as Actor, attempt),
       );
     }
 
@@ -857,6 +857,23 @@ skills:
     const system = textOf(server.openai.requests.slice(before).find((r) => !isExtraction(r))?.messages[0]);
     expect(system).toContain(`<soul>\n${ALICE_SOUL}\n</soul>`);
     await as.alice.sdk.threads.delete(thread.thread_id);
+  });
+
+  it("the admin sees alice's agent's assistant, but a run of it is no run of her agent (agents are per user)", async () => {
+    expect(await as.root.sdk.assistants.get(world.agentAssistantId)).toMatchObject({
+      metadata: { owner: as.alice.userId, custom_agent: world.agentName },
+    });
+    const before = server.openai.requests.length;
+    const thread = await as.root.sdk.threads.create();
+    const res = await as.root.http("POST", `/threads/${thread.thread_id}/runs/wait`, {
+      assistant_id: world.agentAssistantId,
+      input: { messages: [{ role: "user", content: "hi" }] },
+    });
+    // The run resolves the agent for the admin's own user: an unknown agent, before any model call.
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toContain(`Custom agent '${world.agentName}' does not exist for the current user`);
+    expect(server.openai.requests.length).toBe(before);
+    await as.root.sdk.threads.delete(thread.thread_id);
   });
 
   it("/api/user-profile is the caller's own: bob's and the admin's are theirs, a write of bob's changes only his", async () => {
