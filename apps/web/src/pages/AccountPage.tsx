@@ -17,6 +17,7 @@ import { ConfirmButton } from "../components/ConfirmButton";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { Field } from "../components/Field";
 import { NewPasswordFields } from "../components/NewPasswordFields";
+import { TableHead } from "../components/TableHead";
 import { errorText, formatTime } from "../lib/api";
 import type { Me } from "../lib/session";
 import { useAsyncAction } from "../lib/useAsyncAction";
@@ -237,18 +238,7 @@ function ApiKeys() {
       {keys !== null && keys.length > 0 && (
         <table className="table" data-testid="api-keys-table">
           <caption className="visually-hidden">Your API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Prefix", "Created", "Expires", "Last used"]} actions />
           <tbody>
             {keys.map((k) => (
               <KeyRow

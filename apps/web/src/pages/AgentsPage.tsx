@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState } from "react";
 import { AgentForm } from "../components/AgentForm";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { ErrorAlert } from "../components/ErrorAlert";
+import { TableHead } from "../components/TableHead";
 import { UserProfileEditor } from "../components/UserProfileEditor";
 import { ApiError, errorText } from "../lib/api";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, type Agent, type AgentBody } from "../lib/agents";
@@ -102,16 +103,7 @@ function AgentList() {
       {agents !== null && agents.length > 0 && (
         <table className="table" data-testid="agents-table">
           <caption className="visually-hidden">Your agents</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Model</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Description", "Model"]} actions />
           <tbody>
             {agents.map((a) => (
               <AgentRow

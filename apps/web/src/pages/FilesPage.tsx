@@ -8,21 +8,14 @@ import { apiJson, errorText, formatBytes, formatTime, sdkClient } from "../lib/a
 import { navigate } from "../lib/router";
 import { lastThreadId, notifyThreadsChanged, threadTitle, useThreadList } from "../lib/threads";
 import type { WireFileInfo, WireThreadFileListing, WireUploadLimits, WireUploadResult } from "@deerflow/gateway";
+import { TableHead } from "../components/TableHead";
 
 function FileTable({ files, caption, testId }: { files: readonly WireFileInfo[]; caption: string; testId: string }) {
   if (files.length === 0) return <p className="muted">None yet.</p>;
   return (
     <table className="table" data-testid={testId}>
       <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Path</th>
-          <th scope="col">Size</th>
-          <th scope="col">Modified</th>
-          <th scope="col">Download</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Name", "Path", "Size", "Modified", "Download"]} />
       <tbody>
         {files.map((f) => (
           <tr key={f.path}>

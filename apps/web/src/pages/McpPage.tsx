@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { apiJson, errorText } from "../lib/api";
 import { EnableToggle } from "../components/EnableToggle";
+import { TableHead } from "../components/TableHead";
 
 interface ServerStatus {
   readonly name: string;
@@ -105,15 +106,7 @@ export function McpPage() {
       ) : (
         <table className="table" data-testid="mcp-servers">
           <caption>Configured servers</caption>
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Transport</th>
-              <th scope="col">State</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Tools</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Server", "Transport", "State", "Enabled", "Tools"]} />
           <tbody>
             {servers.map((s) => (
               <tr key={s.name} data-testid={`mcp-server-${s.name}`} data-state={s.state}>

@@ -6,6 +6,7 @@
  * API key authenticates; the page never names a user.
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { TableHead } from "../components/TableHead";
 import { apiJson, errorText } from "../lib/api";
 
 interface Section {
@@ -236,15 +237,7 @@ export function MemoryPage() {
           ) : (
             <table className="table" data-testid="memory-facts">
               <caption>{doc.facts.length === 1 ? "1 fact" : `${doc.facts.length} facts`}, most confident first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Fact</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Confidence</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Fact", "Category", "Confidence", "Source", "Actions"]} />
               <tbody>
                 {doc.facts.map((f) =>
                   editing === f.id ? (

@@ -11,6 +11,7 @@ import { Link, navigate } from "../lib/router";
 import type { SkillResponse, WireCustomSkill, WireFinding, WireHistoryRecord, WireSkillFile } from "@deerflow/gateway";
 import { EnableToggle } from "../components/EnableToggle";
 
+import { TableHead } from "../components/TableHead";
 /** The reason of a refusal and its scanner findings. */
 function Refusal({ error, testId }: { error: ApiError | Error; testId: string }) {
   const findings = error instanceof ApiError ? error.findings : [];
@@ -28,14 +29,7 @@ function FindingsTable({ findings }: { findings: readonly WireFinding[] }) {
   return (
     <table className="table findings" data-testid="findings">
       <caption>Scanner findings</caption>
-      <thead>
-        <tr>
-          <th scope="col">Rule</th>
-          <th scope="col">Severity</th>
-          <th scope="col">Where</th>
-          <th scope="col">Finding</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Rule", "Severity", "Where", "Finding"]} />
       <tbody>
         {findings.map((f, i) => (
           <tr key={`${f.rule_id}-${i}`}>
@@ -367,15 +361,7 @@ function SkillDetail({ skill, onChanged }: { skill: SkillResponse; onChanged: ()
           ) : (
             <table className="table" data-testid="skill-history">
               <caption className="visually-hidden">Changes of {skill.name}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Scanner</th>
-                  <th scope="col">Rollback</th>
-                </tr>
-              </thead>
+              <TableHead columns={["When", "Change", "By", "Scanner", "Rollback"]} />
               <tbody>
                 {history
                   .map((record, index) => ({ record, index }))
@@ -484,14 +470,7 @@ export function SkillsPage({ selected }: { selected: string | null }) {
       {skills !== null && (
         <table className="table" data-testid="skills-table">
           <caption className="visually-hidden">Installed skills</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Category</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Category", "Enabled", "Description"]} />
           <tbody>
             {skills.map((s) => (
               <tr

@@ -10,6 +10,7 @@ import { useOwnerNames } from "../lib/owners";
 import { Link } from "../lib/router";
 import { notifyThreadsChanged, threadPath, threadTitle, useThreadList } from "../lib/threads";
 
+import { TableHead } from "../components/TableHead";
 function matches(thread: Thread, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === "") return true;
@@ -171,15 +172,7 @@ export function ThreadsPage() {
       {shown.length > 0 && (
         <table className="table" data-testid="threads-table">
           <caption className="visually-hidden">Threads, most recently updated first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              {ownerOf !== null && <th scope="col">Owner</th>}
-              <th scope="col">Status</th>
-              <th scope="col">Updated</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Title", ...(ownerOf === null ? [] : ["Owner"]), "Status", "Updated", "Actions"]} />
           <tbody>
             {shown.map((t) => (
               <ThreadRow key={t.thread_id} thread={t} owner={ownerOf?.(t) ?? null} onMessage={setMessage} />

@@ -10,6 +10,7 @@ import { USERS_PAGE, createUser, deleteUser, listUsers, updateUser, type UserInf
 import { ConfirmButton } from "../components/ConfirmButton";
 import { ErrorAlert } from "../components/ErrorAlert";
 import { Field } from "../components/Field";
+import { TableHead } from "../components/TableHead";
 import { errorText, formatTime } from "../lib/api";
 import type { Me } from "../lib/session";
 import { useAsyncAction } from "../lib/useAsyncAction";
@@ -192,18 +193,7 @@ export function UsersPage({ me }: { me: Me }) {
               <caption>
                 {total} {total === 1 ? "user" : "users"}
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Signs in with</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["Email", "Role", "State", "Signs in with", "Created"]} actions />
               <tbody>
                 {users.map((u) => (
                   <UserRow key={u.id} user={u} self={u.id === me.id} onChanged={changed} />
