@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -100,6 +101,20 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
     return JSON.stringify(r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) })));
   })()`);
   return JSON.parse(String(json)) as AxeViolation[];
+}
+
+/**
+ * Fails the test on axe's serious or critical violations, listed in the message with `name`
+ * (which page); minor and moderate ones do not fail it.
+ */
+export function expectNoBlockingViolations(violations: readonly AxeViolation[], name: string): void {
+  const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(blocking, `${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
+}
+
+/** Runs axe-core on the page and fails the test on a serious or critical violation. */
+export async function expectAxeClean(page: Page, name: string): Promise<void> {
+  expectNoBlockingViolations(await runAxe(page), name);
 }
 
 /** Saves a full-page screenshot as `<name>.png` under {@link SCREENSHOTS_DIR}; returns the path. */

@@ -15,7 +15,7 @@ import path from "node:path";
 import { SqliteAccountStore } from "@deerflow/runtime/sqlite";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
@@ -62,12 +62,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     return ctx;
   }
 
-  async function assertAxeClean(target: Page, name: string): Promise<void> {
-    const violations = await runAxe(target);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, `${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
-  }
-
   async function signIn(target: Page, email: string, password: string): Promise<void> {
     const form = target.getByTestId("login-page");
     await form.getByLabel("Email").fill(email);
@@ -108,7 +102,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await page.goto(`${server.url}/threads`);
     const setup = page.getByTestId("setup-page");
     await setup.waitFor();
-    await assertAxeClean(page, "setup page");
+    await expectAxeClean(page, "setup page");
     await screenshot(page, "accounts-setup");
     // The navigation waits for a signed-in user.
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
@@ -132,7 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await openUserMenu(page);
     const panel = page.locator("#user-menu-panel");
     expect(await panel.textContent()).toContain(`Signed in as ${ADMIN.email} (admin)`);
-    await assertAxeClean(page, "user menu open");
+    await expectAxeClean(page, "user menu open");
     await page.keyboard.press("Escape");
     expect(await panel.isHidden()).toBe(true);
 
@@ -141,7 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     const login = page.getByTestId("login-page");
     await login.waitFor();
     expect(await page.context().cookies()).not.toContainEqual(expect.objectContaining({ name: "access_token" }));
-    await assertAxeClean(page, "login page");
+    await expectAxeClean(page, "login page");
     await screenshot(page, "accounts-login");
 
     await signIn(page, ADMIN.email, "not-the-password");
@@ -171,7 +165,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await page.getByRole("link", { name: "Account and API keys" }).click();
     await page.getByRole("heading", { name: "Account", level: 1 }).waitFor();
     expect(await page.getByTestId("account-facts").innerText()).toMatch(new RegExp(`Email\\s+${ADMIN.email}`));
-    await assertAxeClean(page, "account page");
+    await expectAxeClean(page, "account page");
 
     const form = page.getByTestId("password-form");
     await form.getByLabel("Current password").fill("not-the-password");
@@ -200,7 +194,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     expect(key).toMatch(/^dfk_/);
     await page.getByRole("button", { name: "Copy key" }).click();
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(key);
-    await assertAxeClean(page, "account page with a new key");
+    await expectAxeClean(page, "account page with a new key");
     await screenshot(page, "accounts-api-key");
 
     const row = page.getByTestId("api-key-row");
@@ -245,7 +239,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await page.getByTestId("users-message").getByText(`Added ${BOB.email} (user).`).waitFor();
     await page.locator(`[data-testid=user-row][data-email="${BOB.email}"]`).waitFor();
     expect(await page.getByTestId("users-table").locator("caption").textContent()).toBe("2 users");
-    await assertAxeClean(page, "users page");
+    await expectAxeClean(page, "users page");
     await screenshot(page, "accounts-users");
 
     await page.getByLabel("Email").fill(BOB.email);
@@ -273,7 +267,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     expect(await bob.getByTestId("user-menu").textContent()).toContain(BOB.email);
     await bob.getByRole("status").getByText("0 of 0 threads").waitFor();
     expect(await bob.locator(`[data-thread-id="${adminThread}"]`).count()).toBe(0);
-    await assertAxeClean(bob, "threads page of the second user");
+    await expectAxeClean(bob, "threads page of the second user");
 
     // Straight to the administrator's thread: the server answers 404, and nothing of it shows.
     await bob.goto(`${server.url}/chat/${adminThread}`);
@@ -298,7 +292,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await ownerOf(bobThread).waitFor();
     expect(await ownerOf(bobThread).textContent()).toBe(BOB.email);
     expect(await ownerOf(adminThread).textContent()).toBe("you");
-    await assertAxeClean(page, "threads page of the administrator");
+    await expectAxeClean(page, "threads page of the administrator");
     // The second user's list has no owner column (and only their own thread).
     await bob.goto(`${server.url}/threads`);
     await bob.locator(`[data-thread-id="${bobThread}"]`).waitFor();
@@ -313,7 +307,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await page.locator(`[data-testid=user-row][data-email="${BOB.email}"][data-disabled=true]`).waitFor();
     await bob.getByRole("link", { name: "Chat", exact: true }).click();
     await bob.getByTestId("session-expired").waitFor();
-    await assertAxeClean(bob, "login page after the session ended");
+    await expectAxeClean(bob, "login page after the session ended");
     await signIn(bob, BOB.email, BOB.password);
     expect(await bob.getByTestId("login-error").textContent()).toBe("This account is disabled");
     await bobContext.close();
@@ -326,7 +320,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await carol.getByTestId("login-page").getByRole("button", { name: "Create an account" }).click();
     const form = carol.getByTestId("register-page");
     await form.waitFor();
-    await assertAxeClean(carol, "register page");
+    await expectAxeClean(carol, "register page");
     await form.getByLabel("Email").fill("carol@example.com");
     await form.getByLabel("Password", { exact: true }).fill("password");
     await form.getByLabel("Repeat the password").fill("password");
@@ -357,7 +351,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: accounts", () => {
     await setupForm.getByLabel("Current password").fill("carols-long-passphrase-3");
     await setupForm.getByLabel("New password", { exact: true }).fill("carols-newer-passphrase-4");
     await setupForm.getByLabel("Repeat the new password").fill("carols-newer-passphrase-4");
-    await assertAxeClean(carol, "account setup");
+    await expectAxeClean(carol, "account setup");
     await setupForm.getByRole("button", { name: "Change password" }).click();
     await carol.getByTestId("password-done").waitFor();
     expect(await carol.getByTestId("needs-setup-banner").count()).toBe(0);

@@ -11,7 +11,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
@@ -35,12 +35,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-
-  async function assertAxeClean(name: string, target: Page = page): Promise<void> {
-    const violations = await runAxe(target);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, `${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
-  }
 
   /** `GET /api/agents/<name>` with this browser's session (status and body). */
   async function agentOnServer(name: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -89,7 +83,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
   it("creates an agent with a model and a SOUL; a taken or invalid name gets the server's text", async () => {
     await page.getByTestId("no-agents").waitFor();
     expect(await page.getByRole("link", { name: "Agents" }).getAttribute("aria-current")).toBe("page");
-    await assertAxeClean("agents page, empty");
+    await expectAxeClean(page, "agents page, empty");
 
     const form = page.getByTestId("agent-form");
     await form.getByLabel("Name").fill("Otter-Guide");
@@ -114,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
       skills: null,
       model_settings: { temperature: 0.3 },
     });
-    await assertAxeClean("agents page with an agent");
+    await expectAxeClean(page, "agents page with an agent");
     await screenshot(page, "agents-page");
 
     await form.getByLabel("Name").fill("otter-guide");
@@ -141,7 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
     const soul = form.getByLabel("SOUL (the agent’s persona, Markdown)");
     expect(await soul.inputValue()).toBe(SOUL);
     expect(await form.getByLabel("Model").inputValue()).toBe("main");
-    await assertAxeClean("agent editor");
+    await expectAxeClean(page, "agent editor");
     await soul.fill(EDITED_SOUL);
     await form.getByLabel("Description").fill("Terse otter facts");
     await form.getByRole("button", { name: "Save agent" }).click();
@@ -169,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
     expect([agents, name, chat]).toEqual(["agents", "otter-guide", "chat"]);
     expect(await page.getByTestId("message-ai").last().textContent()).toContain("Otters hold hands while they sleep.");
     expect(await page.getByTestId("chat-agent").textContent()).toBe("Agent otter-guide");
-    await assertAxeClean("chat with an agent");
+    await expectAxeClean(page, "chat with an agent");
 
     const runs = (await (await page.request.get(`${s.t.url}/api/threads/${threadId}/runs`)).json()) as Array<{
       kwargs?: { context?: Record<string, unknown> };
@@ -251,7 +245,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
     await page.getByTestId("user-profile-message").getByText("Profile saved.").waitFor();
     const stored = await page.request.get(`${s.t.url}/api/user-profile`);
     expect(await stored.json()).toEqual({ content: "# Grace\nWrites compilers; prefers short answers." });
-    await assertAxeClean("agents page with the profile");
+    await expectAxeClean(page, "agents page with the profile");
     await page.reload();
     expect(await text.inputValue()).toBe("# Grace\nWrites compilers; prefers short answers.");
 
@@ -290,7 +284,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
       expect(await p.getByTestId("user-menu").count()).toBe(0);
       await p.goto(`${plain.url}/account`);
       await p.getByRole("heading", { name: "No accounts on this server", level: 1 }).waitFor();
-      await assertAxeClean("agents page, API off", p);
+      await expectAxeClean(p, "agents page, API off");
       await p.close();
     });
   });

@@ -11,7 +11,7 @@
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
 const FILE = "/mnt/user-data/outputs/note.md";
@@ -69,9 +69,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: approval card", () => {
       "The run is waiting for your decision on the tool call above.",
     );
     await screenshot(page, "chat-approval-card");
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with an approval card");
     expect((await messagesOf(threadId)).filter((m) => m.type === "tool")).toEqual([]);
 
     await card.getByLabel("Edit the arguments").check();

@@ -36,6 +36,7 @@ import {
   WEB_DIST,
   ensureConsoleBuilt,
   evaluate,
+  expectNoBlockingViolations,
   launchChromium,
   runAxe,
   screenshot,
@@ -141,8 +142,7 @@ describe.skipIf(!HAVE_CHROMIUM)("web console in Chromium", () => {
   async function checkA11y(name: string, target: Page = page): Promise<void> {
     const violations = await runAxe(target);
     axeReport[name] = violations;
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, `${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
+    expectNoBlockingViolations(violations, name);
   }
 
   async function send(text: string): Promise<void> {

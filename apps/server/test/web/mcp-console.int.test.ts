@@ -12,7 +12,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { everythingStdioEntry } from "../support/everything-mcp.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
@@ -56,9 +56,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: MCP", () => {
     await everything.locator("summary").click();
     await everything.getByText("everything_echo").waitFor();
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "MCP page");
     await screenshot(page, "mcp-page");
 
     await page.getByLabel("Enable everything").click();

@@ -10,7 +10,7 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
 
@@ -59,12 +59,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: memory", () => {
     return (await res.json()) as { facts: { id: string; content: string; confidence: number; category: string }[] };
   };
 
-  const assertAxeClean = async () => {
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
-  };
-
   beforeAll(async () => {
     ensureConsoleBuilt();
     server = await startServer(await temp.make("deerflow-memory-console-"), HOST_BASH_CONFIG);
@@ -93,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: memory", () => {
     expect(await rows.nth(0).innerText()).toMatch(/Prefers metric units\s+preference\s+0\.90\s+manual/);
     expect(await rows.nth(1).innerText()).toMatch(/Lives in Lisbon\s+context\s+0\.75\s+thread-1/);
     await screenshot(page, "memory-page");
-    await assertAxeClean();
+    await expectAxeClean(page, "memory page");
   });
 
   it("adds, edits and deletes facts; a duplicate gets DeerFlow's refusal", async () => {
@@ -125,7 +119,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: memory", () => {
       "Lives in Porto",
       "Prefers metric units",
     ]);
-    await assertAxeClean();
+    await expectAxeClean(page, "memory page");
   });
 
   it("exports memory.json, imports a file and clears everything", async () => {
@@ -154,6 +148,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: memory", () => {
     await page.getByTestId("memory-no-facts").waitFor();
     await page.getByTestId("memory-no-summaries").waitFor();
     expect((await api("GET", "/memory")).facts).toEqual([]);
-    await assertAxeClean();
+    await expectAxeClean(page, "memory page");
   });
 });

@@ -10,7 +10,7 @@
 import { startScriptedOpenAI, type ScriptedOpenAI } from "@deerflow/agent/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { twoModelsYaml } from "../support/two-models.js";
 import { startServer, type TestServer } from "../support/server-harness.js";
@@ -79,9 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
     expect(await toggle.count()).toBe(0);
     await screenshot(page, "chat-model-picker");
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with the model picker");
   });
 
   it("shows a reasoning model's reasoning folded above the answer", async () => {
@@ -102,8 +100,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: models", () => {
     await answer.getByText("Otters hold hands.").waitFor();
     await screenshot(page, "chat-reasoning");
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with reasoning");
   });
 });

@@ -11,7 +11,7 @@
 import { startFakeOidcIssuer, type FakeOidcIssuer } from "@deerflow/gateway/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
 import { oidcAuthYaml, oidcServerEnv } from "../support/oidc-config.js";
 import { HOST_BASH_CONFIG, startServer, type TestServer } from "../support/server-harness.js";
@@ -32,11 +32,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: SSO login", () => {
       if (msg.type() === "error" && !/status of 4\d\d/.test(msg.text())) pageErrors.push(msg.text());
     });
     return { context, page };
-  }
-
-  async function assertAxeClean(page: Page, name: string): Promise<void> {
-    const blocking = (await runAxe(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, `${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
   }
 
   beforeAll(async () => {
@@ -68,7 +63,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: SSO login", () => {
     await page.goto(`${server.url}/threads`);
     const sso = page.getByTestId("login-sso");
     await sso.waitFor();
-    await assertAxeClean(page, "sign-in with SSO");
+    await expectAxeClean(page, "sign-in with SSO");
     await screenshot(page, "sso-login");
 
     await sso.getByRole("link", { name: "Sign in with Company SSO" }).click();
@@ -91,7 +86,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: SSO login", () => {
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(await error.textContent()).toMatch(/not allowed/i);
     expect((await context.cookies()).some((c) => c.name === "access_token")).toBe(false);
-    await assertAxeClean(page, "sign-in with an SSO refusal");
+    await expectAxeClean(page, "sign-in with an SSO refusal");
 
     // The password still works from there, and the console leaves the /login address.
     const form = page.getByTestId("login-page");

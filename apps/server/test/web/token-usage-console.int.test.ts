@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import type { TestServer } from "../support/server-harness.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
@@ -67,8 +67,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: token usage", () => {
     expect(api).toMatchObject({ total_tokens: 2468, llm_call_count: 2 });
     await screenshot(page, "chat-token-usage");
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with token usage");
   });
 });

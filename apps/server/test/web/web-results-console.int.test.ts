@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import type { RecordedRequest, ScriptStep } from "@deerflow/agent/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
 
 const lastText = (r: RecordedRequest): string => JSON.stringify(r.messages.at(-1)?.["content"] ?? "");
@@ -103,9 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: web results in the tool-call card", ()
     expect(await imageLink.getAttribute("href")).toBe("https://img.example.org/stag.jpg");
     await screenshot(page, "chat-web-results");
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with web results");
   });
 
   it("shows a failed search's error text instead of links", async () => {

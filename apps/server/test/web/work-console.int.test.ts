@@ -16,7 +16,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HAVE_CHROMIUM, ensureConsoleBuilt, launchChromium, runAxe, screenshot } from "../support/browser.js";
+import { HAVE_CHROMIUM, ensureConsoleBuilt, expectAxeClean, launchChromium, screenshot } from "../support/browser.js";
 import { tempDirs } from "../support/temp-dir.js";
 import type { TestServer } from "../support/server-harness.js";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
@@ -91,9 +91,7 @@ describe.skipIf(!HAVE_CHROMIUM)("console: plan-mode todos and thread titles", ()
       .waitFor();
     await screenshot(page, "chat-plan-mode-todos");
 
-    const violations = await runAxe(page);
-    const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat in plan mode with todos");
   });
 
   it("sends no plan mode when the switch is off", async () => {
@@ -129,7 +127,6 @@ describe.skipIf(!HAVE_CHROMIUM)("console: plan-mode todos and thread titles", ()
     const listed = await server.client.threads.get(threadId);
     expect(listed.thread_id).toBe(threadId);
     await screenshot(page, "chat-attached-file");
-    const blocking = (await runAxe(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    await expectAxeClean(page, "chat with an attached file");
   });
 });
