@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createCheckpointer, type CheckpointerHandle } from "../../src/checkpointers/create-checkpointer.js";
+import { dropSchema } from "../support/pg-schemas.js";
 import { requirePostgres, uniqueName } from "../support/services.js";
 import { describeRollback } from "../support/worker/rollback-suite.js";
 
@@ -16,14 +16,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await handle?.close();
-  if (!url) return;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  if (url) await dropSchema(url, schema);
 });
 
 describeRollback("PostgresSaver", (): BaseCheckpointSaver => handle!.checkpointer, { skip: !url });
