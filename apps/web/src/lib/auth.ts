@@ -2,7 +2,7 @@
  * The API key of this browser tab (sessionStorage: forgotten when the tab closes),
  * and a tiny store so components re-render when it changes or a call is refused.
  */
-import { useSyncExternalStore } from "react";
+import { createStore, useStoreValue } from "./store";
 
 const STORAGE_KEY = "deerflow:api-key";
 
@@ -12,8 +12,7 @@ interface AuthSnapshot {
   readonly refused: boolean;
 }
 
-let snapshot: AuthSnapshot = { apiKey: readStored(), refused: false };
-const listeners = new Set<() => void>();
+const auth = createStore<AuthSnapshot>({ apiKey: readStored(), refused: false });
 
 function readStored(): string | null {
   try {
@@ -23,14 +22,9 @@ function readStored(): string | null {
   }
 }
 
-function emit(next: AuthSnapshot): void {
-  snapshot = next;
-  for (const listener of listeners) listener();
-}
-
 /** The current key, or `null`. */
 export function getApiKey(): string | null {
-  return snapshot.apiKey;
+  return auth.get().apiKey;
 }
 
 /** Stores (or with `null` forgets) the key for this tab. */
@@ -41,29 +35,22 @@ export function setApiKey(key: string | null): void {
   } catch {
     // Storage disabled: the key lives in memory only.
   }
-  emit({ apiKey: key, refused: false });
+  auth.set({ apiKey: key, refused: false });
 }
 
 /** Called by the API helpers on a 401: the key prompt is shown. */
 export function reportUnauthorized(): void {
-  if (!snapshot.refused) emit({ ...snapshot, refused: true });
+  const current = auth.get();
+  if (!current.refused) auth.set({ ...current, refused: true });
 }
 
 /** Headers carrying the key (none without a key). */
 export function authHeaders(): Record<string, string> {
-  return snapshot.apiKey === null ? {} : { Authorization: `Bearer ${snapshot.apiKey}` };
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  const { apiKey } = auth.get();
+  return apiKey === null ? {} : { Authorization: `Bearer ${apiKey}` };
 }
 
 /** The key and whether the server refused it, as React state. */
 export function useAuth(): AuthSnapshot {
-  return useSyncExternalStore(
-    subscribe,
-    () => snapshot,
-    () => snapshot,
-  );
+  return useStoreValue(auth);
 }

@@ -5,7 +5,7 @@
  * double-submit header (`X-CSRF-Token` = the `csrf_token` cookie) to the
  * requests that change something.
  */
-import { useSyncExternalStore } from "react";
+import { createStore, useStoreValue } from "./store";
 
 /** `GET /api/v1/auth/me`. */
 export interface Me {
@@ -22,14 +22,8 @@ export type SessionState =
   | { readonly status: "anonymous"; readonly expired: boolean }
   | { readonly status: "signed-in"; readonly me: Me };
 
-let state: SessionState = { status: "unknown" };
+const session = createStore<SessionState>({ status: "unknown" });
 let accountsMode = false;
-const listeners = new Set<() => void>();
-
-function emit(next: SessionState): void {
-  state = next;
-  for (const listener of listeners) listener();
-}
 
 /** The methods the server checks the CSRF header on. */
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -66,7 +60,7 @@ export function isAccountsMode(): boolean {
 
 /** Records who is signed in (after login, initialize or `me`). */
 export function setSignedIn(me: Me): void {
-  emit({ status: "signed-in", me });
+  session.set({ status: "signed-in", me });
 }
 
 /**
@@ -75,8 +69,9 @@ export function setSignedIn(me: Me): void {
  * @param expired - true when a signed-in session stopped working (the page says so)
  */
 export function setSignedOut(expired = false): void {
+  const state = session.get();
   if (state.status === "anonymous" && state.expired === expired) return;
-  emit({ status: "anonymous", expired: expired && state.status === "signed-in" });
+  session.set({ status: "anonymous", expired: expired && state.status === "signed-in" });
 }
 
 /**
@@ -87,25 +82,16 @@ export function setSignedOut(expired = false): void {
 export async function refreshSession(): Promise<SessionState> {
   const res = await fetch("/api/v1/auth/me", { credentials: "same-origin", headers: { accept: "application/json" } });
   if (res.status === 401) {
-    emit({ status: "anonymous", expired: false });
+    session.set({ status: "anonymous", expired: false });
   } else if (res.ok) {
-    emit({ status: "signed-in", me: (await res.json()) as Me });
+    session.set({ status: "signed-in", me: (await res.json()) as Me });
   } else {
     throw new Error(`GET /api/v1/auth/me answered ${res.status}`);
   }
-  return state;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return session.get();
 }
 
 /** The session as React state. */
 export function useSession(): SessionState {
-  return useSyncExternalStore(
-    subscribe,
-    () => state,
-    () => state,
-  );
+  return useStoreValue(session);
 }
