@@ -9,6 +9,7 @@ import type { SkillResponse } from "@deerflow/gateway";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { apiJson, errorText } from "../lib/api";
 import { isNameAvailable, type Agent, type AgentBody } from "../lib/agents";
+import { Field } from "./Field";
 import { useModels } from "./ModelPicker";
 
 type SkillMode = "all" | "some";
@@ -133,8 +134,7 @@ export function AgentForm({
         </div>
       )}
       <div className="field">
-        <label htmlFor={`${id}-description`}>Description</label>
-        <input id={`${id}-description`} value={description} onChange={(e) => setDescription(e.target.value)} />
+        <Field id={`${id}-description`} label="Description" value={description} onValue={setDescription} />
       </div>
       <div className="field-row">
         <label htmlFor={`${id}-model`}>Model</label>
@@ -164,39 +164,40 @@ export function AgentForm({
         </select>
       </div>
       <div className="field-row">
-        <label htmlFor={`${id}-temperature`}>Temperature</label>
-        <input
+        <Field
           id={`${id}-temperature`}
+          label="Temperature"
           type="number"
           min={0}
           max={2}
           step={0.1}
           className="narrow"
           value={temperature}
-          onChange={(e) => setTemperature(e.target.value)}
+          onValue={setTemperature}
         />
-        <label htmlFor={`${id}-max-tokens`}>Max tokens</label>
-        <input
+        <Field
           id={`${id}-max-tokens`}
+          label="Max tokens"
           type="number"
           min={1}
           step={1}
           className="narrow"
           value={maxTokens}
-          onChange={(e) => setMaxTokens(e.target.value)}
+          onValue={setMaxTokens}
         />
       </div>
       <div className="field">
-        <label htmlFor={`${id}-tool-groups`}>Tool groups</label>
-        <input
+        <Field
           id={`${id}-tool-groups`}
+          label="Tool groups"
           value={toolGroups}
-          onChange={(e) => setToolGroups(e.target.value)}
-          aria-describedby={`${id}-tool-groups-help`}
+          onValue={setToolGroups}
+          hint={
+            <>
+              Comma-separated groups of config.yaml’s <code>tool_groups</code> (e.g. web, file:read); empty: every tool.
+            </>
+          }
         />
-        <p id={`${id}-tool-groups-help`} className="hint">
-          Comma-separated groups of config.yaml’s <code>tool_groups</code> (e.g. web, file:read); empty: every tool.
-        </p>
       </div>
       <fieldset className="field">
         <legend>Skills</legend>
