@@ -190,6 +190,11 @@ describe.skipIf(!HAVE_CHROMIUM)("console: agents", () => {
   it("deletes the agent after a confirmation", async () => {
     await page.getByRole("link", { name: "Agents", exact: true }).click();
     const row = page.locator("[data-testid=agent-row][data-agent=otter-guide]");
+    // "Keep" takes the confirmation back and deletes nothing.
+    await row.getByRole("button", { name: "Delete otter-guide" }).click();
+    await row.getByRole("button", { name: "Keep" }).click();
+    expect(await row.getByRole("button", { name: "Yes, delete otter-guide" }).count()).toBe(0);
+    expect((await agentOnServer("otter-guide")).status).toBe(200);
     await row.getByRole("button", { name: "Delete otter-guide" }).click();
     await row.getByRole("button", { name: "Yes, delete otter-guide" }).click();
     await page.getByTestId("agents-message").getByText("Deleted “otter-guide”.").waitFor();
