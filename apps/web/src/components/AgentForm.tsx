@@ -9,6 +9,7 @@ import type { SkillResponse } from "@deerflow/gateway";
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { apiJson, errorText } from "../lib/api";
 import { isNameAvailable, type Agent, type AgentBody } from "../lib/agents";
+import { whileLive } from "../lib/whileLive";
 import { Field } from "./Field";
 import { useModels } from "./ModelPicker";
 
@@ -20,16 +21,7 @@ function toNumber(text: string): number | null {
 
 function useSkills(): SkillResponse[] {
   const [skills, setSkills] = useState<SkillResponse[]>([]);
-  useEffect(() => {
-    let live = true;
-    apiJson<{ skills: SkillResponse[] }>("/skills").then(
-      (body) => live && setSkills(body.skills),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  useEffect(() => whileLive(apiJson<{ skills: SkillResponse[] }>("/skills"), (body) => setSkills(body.skills)), []);
   return skills;
 }
 

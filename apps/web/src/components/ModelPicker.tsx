@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from "react";
 import { apiJson, errorText } from "../lib/api";
+import { whileLive } from "../lib/whileLive";
 
 /** One model as `GET /api/models` lists it. */
 export interface ModelInfo {
@@ -19,16 +20,15 @@ export interface ModelInfo {
 export function useModels(): { models: ModelInfo[] | null; error: string | null } {
   const [models, setModels] = useState<ModelInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    apiJson<{ models: ModelInfo[] }>("/models").then(
-      (body) => live && setModels(body.models),
-      (err: unknown) => live && setError(errorText(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  useEffect(
+    () =>
+      whileLive(
+        apiJson<{ models: ModelInfo[] }>("/models"),
+        (body) => setModels(body.models),
+        (err) => setError(errorText(err)),
+      ),
+    [],
+  );
   return { models, error };
 }
 

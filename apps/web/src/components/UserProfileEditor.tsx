@@ -6,6 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { errorText } from "../lib/api";
 import { getUserProfile, setUserProfile } from "../lib/agents";
 import { useAsyncAction } from "../lib/useAsyncAction";
+import { whileLive } from "../lib/whileLive";
 import { ErrorAlert } from "./ErrorAlert";
 
 export function UserProfileEditor() {
@@ -14,16 +15,15 @@ export function UserProfileEditor() {
   // One error line: a failed load or a refused save.
   const { busy, error, setError, run } = useAsyncAction();
 
-  useEffect(() => {
-    let live = true;
-    getUserProfile().then(
-      (text) => live && setContent(text ?? ""),
-      (err: unknown) => live && setError(errorText(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [setError]);
+  useEffect(
+    () =>
+      whileLive(
+        getUserProfile(),
+        (text) => setContent(text ?? ""),
+        (err) => setError(errorText(err)),
+      ),
+    [setError],
+  );
 
   const save = async (event: FormEvent) => {
     event.preventDefault();

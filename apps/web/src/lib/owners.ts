@@ -7,6 +7,7 @@ import type { Thread } from "@langchain/langgraph-sdk";
 import { useEffect, useState } from "react";
 import { listUsers } from "./accounts";
 import { useSession } from "./session";
+import { whileLive } from "./whileLive";
 
 /** The owner id of a thread (`metadata.owner`), or `null` (threads from before accounts). */
 export function threadOwner(thread: Pick<Thread, "metadata">): string | null {
@@ -25,15 +26,8 @@ export function useOwnerNames(): ((thread: Pick<Thread, "metadata">) => string) 
   const myId = me?.id ?? null;
   useEffect(() => {
     if (myId === null) return;
-    let live = true;
     // The server's largest page: owners beyond it show as ids.
-    listUsers(0, 1000).then(
-      ({ users }) => live && setEmails(new Map(users.map((u) => [u.id, u.email]))),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
+    return whileLive(listUsers(0, 1000), ({ users }) => setEmails(new Map(users.map((u) => [u.id, u.email]))));
   }, [myId]);
   if (myId === null) return null;
   return (thread) => {

@@ -16,6 +16,7 @@ import { ApiError, errorText } from "../lib/api";
 import { createAgent, deleteAgent, getAgent, listAgents, updateAgent, type Agent, type AgentBody } from "../lib/agents";
 import { Link, navigate } from "../lib/router";
 import { useAsyncAction } from "../lib/useAsyncAction";
+import { whileLive } from "../lib/whileLive";
 
 function agentPath(name: string, rest = ""): string {
   return `/agents/${encodeURIComponent(name)}${rest}`;
@@ -134,15 +135,8 @@ function AgentEditor({ name }: { name: string }) {
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    let live = true;
     setAgent(null);
-    getAgent(name).then(
-      (a) => live && setAgent(a),
-      (err: unknown) => live && setProblem(errorText(err)),
-    );
-    return () => {
-      live = false;
-    };
+    return whileLive(getAgent(name), setAgent, (err) => setProblem(errorText(err)));
   }, [name]);
 
   const save = async (body: AgentBody) => {

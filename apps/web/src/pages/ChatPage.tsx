@@ -31,6 +31,7 @@ import {
   threadTitle,
   useThreadList,
 } from "../lib/threads";
+import { whileLive } from "../lib/whileLive";
 
 /** The lead agent's state as the console reads it. */
 type AgentState = {
@@ -143,19 +144,15 @@ export function ChatPage({ threadId, agentName = null }: { threadId: string | nu
   useEffect(() => setTitle(null), [threadId]);
   useEffect(() => {
     if (threadId === null) return;
-    let live = true;
-    stream.client.threads.get(threadId).then(
+    return whileLive(
+      stream.client.threads.get(threadId),
       (t) => {
-        if (!live) return;
         setTitle(threadTitle(t));
         // A custom agent's thread opened at /chat/<id>: continue it with that agent.
         if (agentName === null && threadAgent(t) !== null) navigate(threadPath(t), { replace: true });
       },
-      () => live && setTitle(null),
+      () => setTitle(null),
     );
-    return () => {
-      live = false;
-    };
   }, [threadId, outcome?.kind]);
 
   const messages = stream.messages;

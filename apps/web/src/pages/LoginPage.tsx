@@ -14,6 +14,7 @@ import { NewPasswordFields } from "../components/NewPasswordFields";
 import { errorText } from "../lib/api";
 import { navigate } from "../lib/router";
 import { useAsyncAction } from "../lib/useAsyncAction";
+import { whileLive } from "../lib/whileLive";
 
 /**
  * A new account's form: the first administrator (`initialize`) or self-registration
@@ -212,23 +213,20 @@ export function LoginPage({ expired }: { expired: boolean }) {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    let live = true;
-    setupStatus().then(
+    const stopStatus = whileLive(
+      setupStatus(),
       (status) => {
-        if (!live) return;
         setSetup(status.needs_setup);
         // A server that does not say may still allow it: the form then shows its refusal.
         setCanRegister(status.registration_enabled !== false);
       },
-      (err: unknown) => live && setError(`Cannot ask the server whether it is set up: ${errorText(err)}`),
+      (err) => setError(`Cannot ask the server whether it is set up: ${errorText(err)}`),
     );
     // Without providers the form still works: local login is always offered.
-    providers().then(
-      (p) => live && setSso(p.oidc ?? []),
-      () => undefined,
-    );
+    const stopProviders = whileLive(providers(), (p) => setSso(p.oidc ?? []));
     return () => {
-      live = false;
+      stopStatus();
+      stopProviders();
     };
   }, []);
 

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { ApiError, apiFetch, apiJson, errorText, formatBytes, formatTime } from "../lib/api";
 import { Link, navigate } from "../lib/router";
+import { whileLive } from "../lib/whileLive";
 import type { SkillResponse, WireCustomSkill, WireFinding, WireHistoryRecord, WireSkillFile } from "@deerflow/gateway";
 import { EnableToggle } from "../components/EnableToggle";
 
@@ -126,19 +127,15 @@ function SkillFiles({ name, revision }: { name: string; revision: number }) {
   const contentId = useId();
 
   useEffect(() => {
-    let live = true;
     setFiles(null);
-    apiJson<{ files: WireSkillFile[]; truncated?: boolean }>(`/skills/${encodeURIComponent(name)}/files`).then(
+    return whileLive(
+      apiJson<{ files: WireSkillFile[]; truncated?: boolean }>(`/skills/${encodeURIComponent(name)}/files`),
       (res) => {
-        if (!live) return;
         setFiles(res.files);
         setTruncated(res.truncated === true);
       },
-      (err: unknown) => live && setProblem(`Could not list the files: ${errorText(err)}`),
+      (err) => setProblem(`Could not list the files: ${errorText(err)}`),
     );
-    return () => {
-      live = false;
-    };
   }, [name, revision]);
 
   useEffect(() => {
