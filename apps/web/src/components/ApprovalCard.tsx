@@ -7,6 +7,7 @@
  * `resume: { decisions }`.
  */
 import { useState, type FormEvent } from "react";
+import { ErrorAlert } from "./ErrorAlert";
 
 type DecisionType = "approve" | "edit" | "reject";
 
@@ -160,11 +161,7 @@ export function ApprovalCard({
           </fieldset>
         );
       })}
-      {error !== null && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <div>
         <button type="submit" disabled={disabled}>
           Send decision

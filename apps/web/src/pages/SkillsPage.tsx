@@ -11,8 +11,8 @@ import { Link, navigate } from "../lib/router";
 import { whileLive } from "../lib/whileLive";
 import type { SkillResponse, WireCustomSkill, WireFinding, WireHistoryRecord, WireSkillFile } from "@deerflow/gateway";
 import { EnableToggle } from "../components/EnableToggle";
-
 import { TableHead } from "../components/TableHead";
+
 /** The reason of a refusal and its scanner findings. */
 function Refusal({ error, testId }: { error: ApiError | Error; testId: string }) {
   const findings = error instanceof ApiError ? error.findings : [];

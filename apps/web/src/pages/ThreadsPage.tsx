@@ -9,8 +9,9 @@ import { errorText, formatTime, sdkClient } from "../lib/api";
 import { useOwnerNames } from "../lib/owners";
 import { Link } from "../lib/router";
 import { notifyThreadsChanged, threadPath, threadTitle, useThreadList } from "../lib/threads";
-
+import { ErrorAlert } from "../components/ErrorAlert";
 import { TableHead } from "../components/TableHead";
+
 function matches(thread: Thread, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === "") return true;
@@ -86,11 +87,7 @@ function ThreadRow({
         ) : (
           <Link to={threadPath(thread)}>{title}</Link>
         )}
-        {error !== null && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
       </th>
       {owner !== null && <td data-testid="thread-owner">{owner}</td>}
       <td>{thread.status}</td>
