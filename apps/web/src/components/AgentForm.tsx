@@ -137,8 +137,9 @@ export function AgentForm({
               {m.display_name ?? m.name}
             </option>
           ))}
-          {model !== "" && models !== null && !models.some((m) => m.name === model) && (
-            <option value={model}>{model} (not configured)</option>
+          {/* While the models load, the agent's own model is still an option, so the select keeps it. */}
+          {model !== "" && (models === null || !models.some((m) => m.name === model)) && (
+            <option value={model}>{models === null ? model : `${model} (not configured)`}</option>
           )}
         </select>
         <label htmlFor={`${id}-thinking`}>Thinking</label>
