@@ -10,7 +10,7 @@ import { useSession } from "./session";
 import { whileLive } from "./whileLive";
 
 /** The owner id of a thread (`metadata.owner`), or `null` (threads from before accounts). */
-export function threadOwner(thread: Pick<Thread, "metadata">): string | null {
+function threadOwner(thread: Pick<Thread, "metadata">): string | null {
   const owner = (thread.metadata as Record<string, unknown> | null)?.["owner"];
   return typeof owner === "string" && owner !== "" ? owner : null;
 }

@@ -15,7 +15,7 @@ export const AGENT_NAME_PATTERN = /^[A-Za-z0-9-]+$/;
 export const MAX_AGENT_OUTPUT_TOKENS = 200_000;
 
 /** Longest accepted name (a path segment; DeerFlow has no bound, file systems do). */
-export const MAX_AGENT_NAME_LENGTH = 128;
+const MAX_AGENT_NAME_LENGTH = 128;
 
 /** Per-agent sampling overrides layered on the model's profile. */
 export interface AgentModelSettings {
