@@ -2,28 +2,14 @@
  * A {@link SkillsBackend} with DeerFlow's per-user custom skills: each user's
  * own catalog and store from a `UserSkillsStorage` of `@deerflow/skills`.
  */
-import {
-  installSkillArchive,
-  type Logger,
-  type ModerationScanner,
-  type SkillScanner,
-  type UserSkillsStorage,
-} from "@deerflow/skills";
-import type { SkillsBackend, UserSkills } from "./skills-backend.js";
+import type { UserSkillsStorage } from "@deerflow/skills";
+import type { SkillsBackend } from "./skills-backend.js";
+import { userSkillsOver, type SkillInstallSettings } from "./user-skills-over.js";
 
-/** Options of {@link createPerUserSkillsBackend}. */
-export interface PerUserSkillsBackendOptions {
+/** Options of {@link createPerUserSkillsBackend}: the storage and the install settings (edits use the storage's scanners). */
+export interface PerUserSkillsBackendOptions extends SkillInstallSettings {
   /** The users' skills, ideally the same instance the agent reads (its caches are invalidated after every change). */
   readonly storage: UserSkillsStorage;
-  /** Static scanner for installs (default: the built-in SkillScan); edits use the storage's. */
-  readonly staticScanner?: SkillScanner;
-  /** Moderation for installs (default: none); edits use the storage's. */
-  readonly moderation?: ModerationScanner;
-  /** `false` turns the static scans of installs off (DeerFlow's `skill_scan.enabled: false`). Default true. */
-  readonly scan?: boolean;
-  /** Where install temp dirs are created. Default `os.tmpdir()`. */
-  readonly tempDir?: string;
-  readonly logger?: Logger;
 }
 
 /**
@@ -48,32 +34,12 @@ export interface PerUserSkillsBackendOptions {
  * ```
  */
 export function createPerUserSkillsBackend(options: PerUserSkillsBackendOptions): SkillsBackend {
-  const { storage, logger } = options;
-  const userSkills = (userId: string): UserSkills => {
-    const { catalog, store } = storage.forUser(userId);
-    return {
-      catalog,
-      store,
-      async install(file, signal) {
-        try {
-          const result = await installSkillArchive(file, {
-            customRoot: store.customRoot,
-            ...(options.staticScanner === undefined ? {} : { staticScanner: options.staticScanner }),
-            ...(options.moderation === undefined ? {} : { moderation: options.moderation }),
-            ...(options.scan === undefined ? {} : { scan: options.scan }),
-            ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
-            ...(logger === undefined ? {} : { logger }),
-            ...(signal === undefined ? {} : { signal }),
-          });
-          return { name: result.name };
-        } finally {
-          catalog.invalidate();
-        }
-      },
-    };
-  };
+  const { storage } = options;
   return {
-    forUser: async (userId) => userSkills(userId),
+    forUser: async (userId) => {
+      const { catalog, store } = storage.forUser(userId);
+      return userSkillsOver(catalog, store, options);
+    },
     reload: async () => {
       storage.clear();
     },

@@ -2,34 +2,19 @@
  * A {@link SkillsBackend} over one skills root shared by every user.
  */
 import path from "node:path";
-import {
-  CustomSkillStore,
-  installSkillArchive,
-  type Logger,
-  type ModerationScanner,
-  type SkillCatalog,
-  type SkillScanner,
-} from "@deerflow/skills";
-import type { SkillsBackend, UserSkills } from "./skills-backend.js";
+import { CustomSkillStore, type SkillCatalog } from "@deerflow/skills";
+import type { SkillsBackend } from "./skills-backend.js";
+import { userSkillsOver, type SkillInstallSettings } from "./user-skills-over.js";
 
-/** Options of {@link createSharedSkillsBackend}. */
-export interface SharedSkillsBackendOptions {
+/** Options of {@link createSharedSkillsBackend}; the install settings also apply to edits through the default store. */
+export interface SharedSkillsBackendOptions extends SkillInstallSettings {
   /** The catalog, ideally the same instance the agent's prompt reads (it is invalidated after every change). */
   readonly catalog: SkillCatalog;
   /**
    * The custom-skill store. Default: a store over `<catalog.root>/custom` with built-ins in
-   * `<catalog.root>/public`, using the scanners below.
+   * `<catalog.root>/public`, using the install settings' scanner, moderation and logger.
    */
   readonly store?: CustomSkillStore;
-  /** Static scanner for installs and edits (default: the built-in SkillScan). */
-  readonly staticScanner?: SkillScanner;
-  /** Moderation for installs and edits (default: none). */
-  readonly moderation?: ModerationScanner;
-  /** `false` turns the static scans of installs off (DeerFlow's `skill_scan.enabled: false`). Default true. */
-  readonly scan?: boolean;
-  /** Where install temp dirs are created. Default `os.tmpdir()`. */
-  readonly tempDir?: string;
-  readonly logger?: Logger;
 }
 
 /**
@@ -57,26 +42,7 @@ export function createSharedSkillsBackend(options: SharedSkillsBackendOptions): 
       ...(logger === undefined ? {} : { logger }),
       onChange: () => catalog.invalidate(),
     });
-  const user: UserSkills = {
-    catalog,
-    store,
-    async install(file, signal) {
-      try {
-        const result = await installSkillArchive(file, {
-          customRoot: store.customRoot,
-          ...(options.staticScanner === undefined ? {} : { staticScanner: options.staticScanner }),
-          ...(options.moderation === undefined ? {} : { moderation: options.moderation }),
-          ...(options.scan === undefined ? {} : { scan: options.scan }),
-          ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
-          ...(logger === undefined ? {} : { logger }),
-          ...(signal === undefined ? {} : { signal }),
-        });
-        return { name: result.name };
-      } finally {
-        catalog.invalidate();
-      }
-    },
-  };
+  const user = userSkillsOver(catalog, store, options);
   return {
     forUser: async () => user,
     reload: async () => {
