@@ -54,7 +54,7 @@ authorization:
   /** A page whose tab already holds `key` (the console's API-key mode keeps it in sessionStorage). */
   const pageWithKey = async (key: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript((k) => window.sessionStorage.setItem("deerflow:api-key", k), key);
+    await context.addInitScript(`sessionStorage.setItem("deerflow:api-key", ${JSON.stringify(key)});`);
     return context.newPage();
   };
 
