@@ -23,7 +23,7 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
 }
 
 async function* failing(after: string): AsyncGenerator<Buffer> {
-  yield Buffer.from(after);
+  if (after !== "") yield Buffer.from(after);
   throw new Error("client went away");
 }
 
@@ -196,6 +196,17 @@ describe("LocalThreadFiles", () => {
       await expect(batch.add("broken.txt", failing("half"))).rejects.toThrow("client went away");
       await batch.abort();
       expect(await readdir(path.join(userData, "uploads"))).toEqual([]);
+    });
+
+    // A stream failing before its first byte makes the pipeline reject while the temp file's
+    // open is still pending; abort() must still find (and remove) the file that open creates.
+    it("leaves nothing behind when a stream fails before its first byte", async () => {
+      for (let i = 0; i < 20; i++) {
+        const batch = await files.beginUpload(scope);
+        await expect(batch.add(`early-${i}.txt`, failing(""))).rejects.toThrow("client went away");
+        await batch.abort();
+        expect(await readdir(path.join(userData, "uploads"))).toEqual([]);
+      }
     });
 
     it("replaces a file of the same name from an earlier upload", async () => {

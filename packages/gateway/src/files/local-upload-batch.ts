@@ -37,7 +37,15 @@ export class LocalUploadBatch implements UploadBatch {
     // Recorded before the first byte, so abort() removes it even if this call fails midway.
     this.#staged.push({ filename, temp });
     // flush: fsync before close, so a renamed file is complete on disk.
-    await pipeline(data, createWriteStream(temp, { flags: "wx", mode: 0o644, flush: true }));
+    const out = createWriteStream(temp, { flags: "wx", mode: 0o644, flush: true });
+    try {
+      await pipeline(data, out);
+    } catch (err) {
+      // pipeline rejects as soon as the source fails, possibly while the temp file's open is
+      // still pending; wait for the stream's close so the file exists before abort() removes it.
+      if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()));
+      throw err;
+    }
     return (await fs.stat(temp)).size;
   }
 
