@@ -267,6 +267,19 @@ describe("serializeMessageTuple", () => {
     ]);
   });
 
+  it("walks one metadata object once for all its tokens, sharing a frozen copy", () => {
+    const metadata = { langgraph_node: "model", tags: ["a"] };
+    const first = serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), metadata]) as unknown[];
+    const second = serializeMessageTuple([new AIMessageChunk({ content: "b", id: "c" }), metadata]) as unknown[];
+    expect(second[1]).toBe(first[1]);
+    expect(Object.isFrozen(first[1])).toBe(true);
+    expect(Object.isFrozen((first[1] as { tags: unknown }).tags)).toBe(true);
+    expect(first[1]).toEqual({ langgraph_node: "model", tags: ["a"] });
+    // Another metadata object (another model call) is walked on its own.
+    const other = serializeMessageTuple([new AIMessageChunk({ content: "c", id: "d" }), { langgraph_node: "tools" }]);
+    expect((other as unknown[])[1]).toEqual({ langgraph_node: "tools" });
+  });
+
   it("replaces metadata that is not a plain object with {}", () => {
     expect(serializeMessageTuple([new AIMessageChunk({ content: "a", id: "c" }), "meta"])).toEqual([
       expect.objectContaining({ id: "c" }),

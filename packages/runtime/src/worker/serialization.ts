@@ -130,27 +130,39 @@ function walkOrNull(value: unknown, ctx: WalkContext, depth: number): unknown {
   return walked === OMIT ? null : walked;
 }
 
+/** Sets a walked value; `defineProperty` for "__proto__" so a hostile key stays data. */
+function setWalked(out: Record<string, unknown>, key: string, walked: unknown): void {
+  if (walked === OMIT) return;
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
+  else out[key] = walked;
+}
+
 function walkEntries(entries: Iterable<[string, unknown]>, ctx: WalkContext, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of entries) {
-    const walked = walk(value, ctx, depth);
-    // defineProperty, not assignment: a "__proto__" key from hostile input stays data.
-    if (walked !== OMIT)
-      Object.defineProperty(out, key, { value: walked, enumerable: true, writable: true, configurable: true });
-  }
+  for (const [key, value] of entries) setWalked(out, key, walk(value, ctx, depth));
   return out;
 }
 
-function* ownEntries(obj: object): Generator<[string, unknown]> {
+/** The object's own enumerable string-keyed properties, walked; a throwing getter's key is dropped. */
+function walkOwnProperties(
+  obj: object,
+  ctx: WalkContext,
+  depth: number,
+  skip?: (key: string) => boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const key of Object.keys(obj)) {
+    if (skip?.(key) === true) continue;
     let value: unknown;
     try {
       value = (obj as Record<string, unknown>)[key];
     } catch {
       continue; // a throwing getter is dropped rather than failing the whole payload
     }
-    yield [key, value];
+    setWalked(out, key, walk(value, ctx, depth));
   }
+  return out;
 }
 
 function mapKey(key: unknown): string {
@@ -221,7 +233,7 @@ function walkObject(obj: object, ctx: WalkContext, depth: number): unknown {
     }
     if (json !== obj) return walk(json, ctx, depth);
   }
-  const out = walkEntries(ownEntries(obj), ctx, depth);
+  const out = walkOwnProperties(obj, ctx, depth);
   return ctx.stripHiddenImages && looksLikeSerializedMessage(out) ? stripHiddenImages(out) : out;
 }
 
@@ -266,18 +278,40 @@ export function serializeMessage(message: BaseMessage): Record<string, unknown> 
 export function serializeState(state: unknown): unknown {
   const ctx = newContext(true);
   if (!isPlainObject(state)) return walkOrNull(state, ctx, 0);
-  const kept = [...ownEntries(state)].filter(([key]) => !key.startsWith("__pregel_"));
   ctx.ancestors.add(state);
-  return walkEntries(kept, ctx, 1);
+  return walkOwnProperties(state, ctx, 1, (key) => key.startsWith("__pregel_"));
+}
+
+/**
+ * Serialised metadata of `messages` items, by the metadata object: LangGraph
+ * makes one metadata object per model call and hands the same one with every
+ * token of it, so it is walked once per call rather than once per token. The
+ * serialised copy is frozen, being shared by those events.
+ */
+const serializedMetadata = new WeakMap<object, unknown>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /**
  * Serialises a `messages` stream-mode item, a `[message, metadata]` pair, into
  * `[serializedMessage, metadata]`; metadata that is not a plain object becomes
  * `{}`. Anything that is not a pair is serialised with {@link serializeValue}.
+ * The serialised metadata is frozen and shared by the items of one metadata object.
  */
 export function serializeMessageTuple(value: unknown): unknown {
   if (!Array.isArray(value) || value.length !== 2) return serializeValue(value);
   const [message, metadata] = value as [unknown, unknown];
-  return [serializeValue(message), isPlainObject(metadata) ? serializeValue(metadata) : {}];
+  if (!isPlainObject(metadata)) return [serializeValue(message), {}];
+  let serialized = serializedMetadata.get(metadata);
+  if (serialized === undefined) {
+    serialized = deepFreeze(serializeValue(metadata));
+    serializedMetadata.set(metadata, serialized);
+  }
+  return [serializeValue(message), serialized];
 }
