@@ -144,6 +144,7 @@ describe("the thread sandbox of a compiled agent", () => {
       checkpointer: new MemorySaver(),
     });
     let maxHeld = 0;
+    let runsWithTools = 0;
     const watch = setInterval(() => (maxHeld = Math.max(maxHeld, provider.log.held.size)), 1);
     try {
       await Promise.all(
@@ -153,6 +154,12 @@ describe("the thread sandbox of a compiled agent", () => {
               { messages: [new HumanMessage("list")] },
               config(`thread-${thread}`, { run_id: `run-${thread}-${i}`, user_id: "u" }),
             );
+            // The threads share the model's script, so a run gets either a tool call or the answer first.
+            const messages = out.messages as BaseMessage[];
+            const input = messages.findLastIndex((m) => HumanMessage.isInstance(m));
+            if (!messages.slice(input).some((m) => ToolMessage.isInstance(m))) continue;
+            runsWithTools++;
+            // Acquired by the tool call (DeerFlow's lazy_init), recorded in the state by the next model call.
             expect((out as { sandbox?: unknown }).sandbox).toEqual({ sandbox_id: `fake:u:thread-${thread}` });
           }
         }),
@@ -160,8 +167,9 @@ describe("the thread sandbox of a compiled agent", () => {
     } finally {
       clearInterval(watch);
     }
-    expect(provider.log.events.filter((e) => e.startsWith("acquire"))).toHaveLength(100);
-    expect(provider.log.events.filter((e) => e.startsWith("release"))).toHaveLength(100);
+    expect(runsWithTools).toBeGreaterThan(0);
+    expect(provider.log.events.filter((e) => e.startsWith("acquire"))).toHaveLength(runsWithTools);
+    expect(provider.log.events.filter((e) => e.startsWith("release"))).toHaveLength(runsWithTools);
     expect(provider.log.held.size).toBe(0);
     expect(maxHeld).toBeLessThanOrEqual(5);
   });
@@ -169,6 +177,12 @@ describe("the thread sandbox of a compiled agent", () => {
   it("is released when a run stops on an interrupt, and a resume using no sandbox tool acquires none", async () => {
     const provider = countingProvider();
     const model = fakeModel()
+      .respond(
+        new AIMessage({
+          content: "",
+          tool_calls: [{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l1" }],
+        }),
+      )
       .respondWithTools([
         { name: "ask_clarification", args: { question: "Which?", clarification_type: "missing_info" }, id: "q1" },
       ])
@@ -185,10 +199,35 @@ describe("the thread sandbox of a compiled agent", () => {
     expect(provider.log.events).toEqual(["acquire fake:default:t-ask", "release fake:default:t-ask"]);
   });
 
+  it("is never acquired by a run that calls no sandbox tool (DeerFlow's lazy_init)", async () => {
+    const provider = countingProvider();
+    const model = fakeModel()
+      .respondWithTools([
+        { name: "ask_clarification", args: { question: "Which?", clarification_type: "missing_info" }, id: "q1" },
+      ])
+      .respond(new AIMessage("Thanks."));
+    const agent = await createLeadAgent({
+      models: staticModels({ fake: model }),
+      sandboxProvider: provider,
+      checkpointer: new MemorySaver(),
+    });
+    await agent.invoke({ messages: [new HumanMessage("do it")] }, config("t-lazy", { run_id: "r1" }));
+    const out = await agent.invoke(new Command({ resume: "this one" }), config("t-lazy", { run_id: "r2" }));
+    expect(lastText(out.messages as BaseMessage[])).toBe("Thanks.");
+    expect((out as { sandbox?: unknown }).sandbox).toBeUndefined();
+    expect(provider.log.events).toEqual([]);
+  });
+
   it("is released when a streamed run is aborted mid-tool or fails", async () => {
     const provider = countingProvider();
     const { tool: hang, called: toolStarted } = hangingTool("hang");
     const model = fakeModel()
+      .respond(
+        new AIMessage({
+          content: "",
+          tool_calls: [{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l0" }],
+        }),
+      )
       .respondWithTools([{ name: "hang", args: {}, id: "h1" }])
       .respondWithTools([{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l1" }])
       .respondWithTools([{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l2" }]);

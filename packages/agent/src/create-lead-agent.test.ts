@@ -170,7 +170,7 @@ describe("lead agent with fakeModel", () => {
     );
   });
 
-  it("acquires the thread's sandbox before the agent and releases it after", async () => {
+  it("acquires the thread's sandbox at the first tool call, records it in the state and releases it after the run", async () => {
     const inner = await localProvider();
     const events: string[] = [];
     const provider: SandboxProvider = {

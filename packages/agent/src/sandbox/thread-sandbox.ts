@@ -25,6 +25,8 @@ export class ThreadSandbox {
   readonly #logger: Logger;
   readonly #after: Promise<unknown> | undefined;
   #pending: Promise<Sandbox> | undefined;
+  /** The id of the sandbox {@link ThreadSandbox.get} resolved to, until it is released. */
+  #sandboxId: string | undefined;
   #released = false;
 
   /**
@@ -49,11 +51,21 @@ export class ThreadSandbox {
           : this.#provider.acquire(this.threadId, this.userId);
       const pending = this.#after === undefined ? acquire() : this.#after.then(acquire, acquire);
       this.#pending = pending;
-      pending.catch(() => {
-        if (this.#pending === pending) this.#pending = undefined;
-      });
+      pending.then(
+        (sandbox) => {
+          if (this.#pending === pending) this.#sandboxId = sandbox.id;
+        },
+        () => {
+          if (this.#pending === pending) this.#pending = undefined;
+        },
+      );
     }
     return this.#pending;
+  }
+
+  /** The id of the acquired sandbox once its acquisition has finished (and until it is released). */
+  get sandboxId(): string | undefined {
+    return this.#sandboxId;
   }
 
   /** True once {@link ThreadSandbox.get} has been called (and not released since). */
@@ -67,6 +79,7 @@ export class ThreadSandbox {
     if (pending === undefined || this.#released) return;
     this.#released = true;
     this.#pending = undefined;
+    this.#sandboxId = undefined;
     try {
       const sandbox = await pending;
       await this.#provider.release(sandbox.id);

@@ -23,6 +23,8 @@ interface Entry {
   readonly session: ThreadSandbox;
   /** Keys of the runs holding the session. */
   readonly leases: Set<string>;
+  /** Keys of the runs whose state already records the sandbox's id. */
+  readonly recorded: Set<string>;
 }
 
 /** Sandboxes of the threads that have runs going. */
@@ -69,6 +71,7 @@ export class ThreadSandboxes {
           ...(after === undefined ? {} : { after }),
         }),
         leases: new Set(),
+        recorded: new Set(),
       };
       this.#entries.set(key, entry);
     }
@@ -87,6 +90,26 @@ export class ThreadSandboxes {
   }
 
   /**
+   * The id of the thread's sandbox when one of the run's tools acquired it and
+   * the run has not recorded it yet (it is marked recorded): what the sandbox
+   * middleware writes into the state. Never acquires.
+   *
+   * @param scope - the run's config
+   * @returns the sandbox's id to record, or `undefined`
+   */
+  takeIdToRecord(scope: RunConfigLike): string | undefined {
+    const run = readRunOptions(scope);
+    if (run.threadId === undefined) return undefined;
+    const entry = this.#entries.get(threadKey(run.threadId, run.userId));
+    const id = entry?.session.sandboxId;
+    const runKey = run.runId ?? ANONYMOUS_RUN;
+    if (entry === undefined || id === undefined || !entry.leases.has(runKey) || entry.recorded.has(runKey))
+      return undefined;
+    entry.recorded.add(runKey);
+    return id;
+  }
+
+  /**
    * Ends a run's lease; the last lease of a thread releases its sandbox. Never throws.
    *
    * @param scope - the run's config
@@ -96,7 +119,10 @@ export class ThreadSandboxes {
     if (run.threadId === undefined) return;
     const key = threadKey(run.threadId, run.userId);
     const entry = this.#entries.get(key);
-    if (entry === undefined || !entry.leases.delete(run.runId ?? ANONYMOUS_RUN) || entry.leases.size > 0) return;
+    const runKey = run.runId ?? ANONYMOUS_RUN;
+    if (entry === undefined || !entry.leases.delete(runKey)) return;
+    entry.recorded.delete(runKey);
+    if (entry.leases.size > 0) return;
     this.#entries.delete(key);
     const releasing = entry.session.release().finally(() => {
       if (this.#releasing.get(key) === releasing) this.#releasing.delete(key);
