@@ -37,6 +37,8 @@ export const DEFAULT_RECURSION_LIMIT = 100;
 
 /** Name of the `describe_skill` tool of `@deerflow/skills` (offered only while the skills section is deferred). */
 const DESCRIBE_SKILL_TOOL_NAME = "describe_skill";
+/** `createAgent`'s name for the lead agent (LangChain names its answers after it). */
+const LEAD_AGENT_NAME = "lead_agent";
 /** Name of the `task` tool of `@deerflow/subagents`. */
 const TASK_TOOL_NAME = "task";
 
@@ -173,7 +175,7 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     );
     toolFilters.push((run) => (run.subagentEnabled === false ? [TASK_TOOL_NAME] : []));
   }
-  const middleware = buildLeadChain(chainParts);
+  const middleware = buildLeadChain({ ...chainParts, agentName: LEAD_AGENT_NAME });
 
   logger.debug(
     { model: models.defaultName, tools: lead.map((t) => t.name), middleware: middleware.map((m) => m.name) },
@@ -186,7 +188,7 @@ export async function createLeadAgent(options: LeadAgentOptions): Promise<LeadAg
     // The prompt of a run with no options; RunPromptMiddleware sets each run's.
     systemPrompt: await prompt({}),
     stateSchema: LeadAgentState,
-    name: "lead_agent",
+    name: LEAD_AGENT_NAME,
     ...(options.checkpointer === undefined ? {} : { checkpointer: options.checkpointer }),
     ...(options.store === undefined ? {} : { store: options.store }),
   });

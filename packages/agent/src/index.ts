@@ -92,7 +92,11 @@ export {
 
 // The chain
 export { LEAD_CHAIN, buildLeadChain, type LeadChainEntry, type LeadChainParts } from "./chain/lead-chain.js";
-export { fuseModelCallWrappers, MODEL_CALL_LAYER_NAME } from "./chain/fuse-model-wrappers.js";
+export {
+  fuseModelCallWrappers,
+  MODEL_CALL_LAYER_NAME,
+  type FuseModelCallWrappersOptions,
+} from "./chain/fuse-model-wrappers.js";
 export {
   createToolErrorMiddleware,
   toolErrorText,

@@ -39,8 +39,8 @@ describe("fuseModelCallWrappers", () => {
     });
     const chain = [logging("A", log), withTool, logging("B", log)];
     const fused = fuseModelCallWrappers(chain);
-    expect(fused.map((m) => m.name)).toEqual([MODEL_CALL_LAYER_NAME, `${MODEL_CALL_LAYER_NAME}.wrappers`, "WithTool"]);
-    expect(fused[2]?.wrapModelCall).toBeUndefined();
+    expect(fused.map((m) => m.name)).toEqual([MODEL_CALL_LAYER_NAME, "WithTool"]);
+    expect(fused[1]?.wrapModelCall).toBeUndefined();
     const model = fakeModel()
       .respondWithTools([{ name: "echo", args: {}, id: "e1" }])
       .respond(new AIMessage("done"));
@@ -164,6 +164,77 @@ describe("fuseModelCallWrappers", () => {
     expect(state.messages.map((m) => m.content)).toEqual(["hi", "hello!"]);
   });
 
+  it("writes a replaced answer over the model's own (one message, its id, the agent's name), and the only answer when the model failed", async () => {
+    const marks = createMiddleware({
+      name: "Marks",
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return new Command({ update: { mark: "seen" } });
+      },
+    });
+    const rewrites = createMiddleware({
+      name: "Rewrites",
+      wrapModelCall: async (request, handler) => {
+        try {
+          const answer = await handler(request);
+          return new AIMessage({ content: `${String(answer.content)}!` });
+        } catch {
+          return new AIMessage({ content: "The model failed." });
+        }
+      },
+    });
+    const failing = fakeModel().respond(new AIMessage("hello")).respond(new Error("provider down"));
+    const agent = createAgent({
+      model: failing,
+      tools: [],
+      stateSchema: State,
+      name: "named_agent",
+      middleware: fuseModelCallWrappers([marks, rewrites], { agentName: "named_agent" }),
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t-replace" } };
+    const updates: Record<string, unknown>[] = [];
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("hi")] },
+      { ...config, streamMode: "updates" },
+    ))
+      updates.push(chunk as Record<string, unknown>);
+    let state = (await agent.graph.getState(config)).values as { messages: BaseMessage[]; mark?: string };
+    expect(state.mark).toBe("seen");
+    expect(state.messages.map((m) => m.content)).toEqual(["hi", "hello!"]);
+    const answer = state.messages[1] as AIMessage;
+    expect(answer.id).toEqual(expect.any(String));
+    expect(answer.name).toBe("named_agent");
+    // The node's update lists LangChain's write of the model's answer, then the replacing one with the updates.
+    expect(updates).toHaveLength(1);
+    const writes = updates[0]?.["model_request"] as Record<string, unknown>[];
+    expect(writes.map((w) => Object.keys(w))).toEqual([["messages"], ["messages"], ["mark"]]);
+
+    await agent.invoke({ messages: [new HumanMessage("again")] }, config);
+    state = (await agent.graph.getState(config)).values as { messages: BaseMessage[]; mark?: string };
+    expect(state.messages.map((m) => m.content)).toEqual(["hi", "hello!", "again", "The model failed."]);
+  });
+
+  it("writes the answer and the updates as one object in the node's update when no wrapper replaced the answer", async () => {
+    const marks = createMiddleware({
+      name: "Marks",
+      wrapModelCall: async (request, handler) => {
+        await handler(request);
+        return new Command({ update: { mark: "seen" } });
+      },
+    });
+    const agent = createAgent({
+      model: fakeModel().respond(new AIMessage({ content: "hello", id: "m1" })),
+      tools: [],
+      stateSchema: State,
+      middleware: fuseModelCallWrappers([marks, logging("Log", [])]),
+    });
+    const updates: Record<string, unknown>[] = [];
+    for await (const chunk of await agent.stream({ messages: [new HumanMessage("hi")] }, { streamMode: "updates" }))
+      updates.push(chunk as Record<string, unknown>);
+    expect(updates).toEqual([{ model_request: { messages: [expect.objectContaining({ id: "m1" })], mark: "seen" } }]);
+  });
+
   it("leaves wrappers with a state schema in their own layer, and a chain without two fusable wrappers as is", () => {
     const a = logging("A", []);
     const b = logging("B", []);
@@ -175,10 +246,8 @@ describe("fuseModelCallWrappers", () => {
     expect(fuseModelCallWrappers([a, withState, b]).map((m) => m.name)).toEqual(["A", "WithState", "B"]);
     expect(fuseModelCallWrappers([a, b, withState, logging("C", []), logging("D", [])]).map((m) => m.name)).toEqual([
       MODEL_CALL_LAYER_NAME,
-      `${MODEL_CALL_LAYER_NAME}.wrappers`,
       "WithState",
       `${MODEL_CALL_LAYER_NAME}2`,
-      `${MODEL_CALL_LAYER_NAME}2.wrappers`,
     ]);
   });
 });

@@ -7,7 +7,7 @@
  * prompt normalised, the `Command`s it returns collected. For the lead chain's
  * fourteen wrappers that layer costs more than the wrappers' own work, on
  * every model call. This composes consecutive wrappers that need none of it
- * (no state schema, no context schema) into one layer of two middlewares, and
+ * (no state schema, no context schema) into one layer (one middleware), and
  * keeps what they rely on:
  *
  * - order: outer → inner as in the list, so after-work still unwinds inner-first;
@@ -15,14 +15,18 @@
  *   matching `systemMessage` (and the other way round), as LangChain does;
  * - `Command`s: a wrapper that returns one gives the wrappers outside it the
  *   answer inside it (LangChain's "last AI message"), and the collected
- *   updates leave the layer as one `Command` from its outer middleware, while
- *   the inner one returns the final answer (which LangChain then writes);
+ *   updates leave the layer as one `Command`. LangChain then writes the
+ *   model's own answer itself; when the wrappers replaced it (a trimmed, capped
+ *   or error answer), the `Command` also writes their answer under the
+ *   model's answer's id, so the state keeps one message: theirs (the model
+ *   node's `updates` event then lists the two writes, the model's first);
  * - everything else of each middleware (tools, `wrapToolCall`, other hooks)
  *   stays where it was in the list, under its own name.
  *
  * The agent still checks the final request's tools and wraps a thrown error
  * in its `MiddlewareError` (named after the layer rather than the middleware).
  */
+import { randomUUID } from "node:crypto";
 import { AIMessage, SystemMessage } from "@langchain/core/messages";
 import { Command, isCommand } from "@langchain/langgraph";
 import { createMiddleware, type AgentMiddleware } from "langchain";
@@ -36,14 +40,14 @@ type Response = Awaited<ReturnType<WrapModelCall>>;
 /** Name of the layer's outer middleware (it returns the collected updates). */
 export const MODEL_CALL_LAYER_NAME = "ModelCallLayer";
 
-/** What the wrappers of one model call returned as commands, and the last answer seen. */
+/** What the wrappers of one model call returned as commands, and the answers seen. */
 interface CallBag {
   readonly commands: Command[];
+  /** The answer as the wrappers left it so far (LangChain's "last AI message"). */
   lastAnswer: AIMessage | undefined;
+  /** The model's last answer (the one LangChain writes when the layer returns a `Command`). */
+  modelAnswer: AIMessage | undefined;
 }
-
-const BAG = Symbol("deerflow.modelCallBag");
-type BaggedRequest = Request & { [BAG]?: CallBag };
 
 const canFuse = (m: AgentMiddleware): boolean =>
   m.wrapModelCall !== undefined && m.stateSchema === undefined && m.contextSchema === undefined;
@@ -83,10 +87,11 @@ function withSystemInSync(before: Request, after: Request, messageOf: (text: str
 }
 
 /** Composes wrappers (outer first) over the layer's handler. */
-function compose(wrappers: readonly WrapModelCall[], bagOf: (request: Request) => CallBag): WrapModelCall {
+function compose(
+  wrappers: readonly WrapModelCall[],
+): (request: Request, handler: Handler, bag: CallBag) => Promise<Response> {
   const messageOf = systemMessages();
-  return async (request, handler) => {
-    const bag = bagOf(request);
+  return async (request, handler, bag) => {
     const call = (index: number, req: Request): Promise<Response> => {
       const wrapper = wrappers[index];
       if (wrapper === undefined) {
@@ -95,7 +100,10 @@ function compose(wrappers: readonly WrapModelCall[], bagOf: (request: Request) =
         const changed = req.systemMessage !== request.systemMessage;
         return Promise.resolve(handler(changed ? { ...req, systemPrompt: request.systemPrompt } : req)).then(
           (answer) => {
-            if (AIMessage.isInstance(answer)) bag.lastAnswer = answer;
+            if (AIMessage.isInstance(answer)) {
+              bag.lastAnswer = answer;
+              bag.modelAnswer = answer;
+            }
             return answer;
           },
         );
@@ -114,13 +122,12 @@ function compose(wrappers: readonly WrapModelCall[], bagOf: (request: Request) =
         return result;
       });
     };
-    const response = await call(0, request);
-    return isCommand(response) ? (bag.lastAnswer ?? response) : response;
+    return call(0, request);
   };
 }
 
-/** One `Command` with the updates of several (they carry updates only). */
-function mergeCommands(commands: readonly Command[]): Command {
+/** The updates of several `Command`s, in order (they carry updates only). */
+function mergedUpdates(commands: readonly Command[]): [string, unknown][] {
   const update: [string, unknown][] = [];
   for (const command of commands) {
     if (command.goto !== undefined && (!Array.isArray(command.goto) || command.goto.length > 0)) {
@@ -128,21 +135,61 @@ function mergeCommands(commands: readonly Command[]): Command {
     }
     update.push(...(command._updateAsTuples() as [string, unknown][]));
   }
-  return new Command({ update });
+  return update;
+}
+
+/**
+ * The wrappers' answer to write over the model's own (which LangChain writes
+ * first): under the model's answer's id, so the messages reducer replaces it,
+ * with the agent's name LangChain would have given it.
+ */
+function replacing(answer: AIMessage, modelAnswer: AIMessage, agentName: string | undefined): AIMessage {
+  if (modelAnswer.id === undefined) {
+    // The reducer would give the two different ids: the model's answer gets its id now.
+    const id = randomUUID();
+    modelAnswer.id = id;
+    modelAnswer.lc_kwargs.id = id;
+  }
+  const name = agentName ?? answer.name;
+  if (answer.id === modelAnswer.id && answer.name === name) return answer;
+  return new AIMessage({
+    content: answer.content,
+    additional_kwargs: answer.additional_kwargs,
+    response_metadata: answer.response_metadata,
+    tool_calls: answer.tool_calls ?? [],
+    invalid_tool_calls: answer.invalid_tool_calls ?? [],
+    ...(answer.usage_metadata === undefined ? {} : { usage_metadata: answer.usage_metadata }),
+    id: modelAnswer.id,
+    ...(name === undefined ? {} : { name }),
+  });
+}
+
+/** Options of {@link fuseModelCallWrappers}. */
+export interface FuseModelCallWrappersOptions {
+  /**
+   * The agent's name (`createAgent({ name })`), which LangChain gives the answers it
+   * writes: an answer the wrappers replaced gets it too. Unset: the replacing answer
+   * keeps its own name.
+   */
+  readonly agentName?: string;
 }
 
 /**
  * Fuses runs of consecutive model-call wrappers (consecutive among the
  * middlewares that have one) that need no per-wrapper layer into one layer
- * (two middlewares, at the place of the run's first). Each middleware's other
+ * (one middleware, at the place of the run's first). Each middleware's other
  * hooks (tools, `wrapToolCall`, before/after hooks) stay at its own place
  * under its own name; a chain without two such wrappers in a row is returned
  * as is.
  *
  * @param middlewares - a chain, in order
+ * @param options - the agent's name
  * @returns the same chain with its fusable model-call wrappers in layers
  */
-export function fuseModelCallWrappers(middlewares: readonly AgentMiddleware[]): AgentMiddleware[] {
+export function fuseModelCallWrappers(
+  middlewares: readonly AgentMiddleware[],
+  options: FuseModelCallWrappersOptions = {},
+): AgentMiddleware[] {
   // Runs over the model-call wrappers, in order.
   const runs: AgentMiddleware[][] = [];
   let run: AgentMiddleware[] = [];
@@ -157,10 +204,10 @@ export function fuseModelCallWrappers(middlewares: readonly AgentMiddleware[]): 
   runs.push(run);
   const fusedRuns = runs.filter((r) => r.length >= 2);
   if (fusedRuns.length === 0) return [...middlewares];
-  const layerOf = new Map<AgentMiddleware, { first: boolean; layer: AgentMiddleware[] }>();
+  const layerOf = new Map<AgentMiddleware, { first: boolean; layer: AgentMiddleware }>();
   fusedRuns.forEach((members, i) => {
     const name = `${MODEL_CALL_LAYER_NAME}${i === 0 ? "" : String(i + 1)}`;
-    const layer = modelCallLayer(name, members);
+    const layer = modelCallLayer(name, members, options.agentName);
     members.forEach((m, j) => layerOf.set(m, { first: j === 0, layer }));
   });
   const out: AgentMiddleware[] = [];
@@ -170,26 +217,35 @@ export function fuseModelCallWrappers(middlewares: readonly AgentMiddleware[]): 
       out.push(m);
       continue;
     }
-    if (fused.first) out.push(...fused.layer);
+    if (fused.first) out.push(fused.layer);
     const { wrapModelCall: _inLayer, ...rest } = m;
     if (Object.entries(rest).some(([k, v]) => k !== "name" && v !== undefined)) out.push(rest as AgentMiddleware);
   }
   return out;
 }
 
-/** The two middlewares of a layer: the outer returns the collected updates, the inner the final answer. */
-function modelCallLayer(name: string, members: readonly AgentMiddleware[]): AgentMiddleware[] {
-  const wrappers = members.map((m) => m.wrapModelCall as WrapModelCall);
-  const bagOf = (request: Request): CallBag =>
-    (request as BaggedRequest)[BAG] ?? { commands: [], lastAnswer: undefined };
-  const carrier = createMiddleware({
+/** The layer: the wrappers in order, their updates returned as one `Command`. */
+function modelCallLayer(
+  name: string,
+  members: readonly AgentMiddleware[],
+  agentName: string | undefined,
+): AgentMiddleware {
+  const composed = compose(members.map((m) => m.wrapModelCall as WrapModelCall));
+  return createMiddleware({
     name,
     wrapModelCall: async (request, handler) => {
-      const bag: CallBag = { commands: [], lastAnswer: undefined };
-      const answer = await handler({ ...request, [BAG]: bag } as BaggedRequest);
-      return bag.commands.length === 0 ? answer : mergeCommands(bag.commands);
+      const bag: CallBag = { commands: [], lastAnswer: undefined, modelAnswer: undefined };
+      const response = await composed(request, handler, bag);
+      const answer = isCommand(response) ? bag.lastAnswer : response;
+      if (bag.commands.length === 0) return answer ?? response;
+      const update = mergedUpdates(bag.commands);
+      // LangChain writes the model's answer itself; the wrappers' own one (or the only one, when the model failed) goes with the updates.
+      if (answer !== undefined && answer !== bag.modelAnswer)
+        update.unshift([
+          "messages",
+          [bag.modelAnswer === undefined ? answer : replacing(answer, bag.modelAnswer, agentName)],
+        ]);
+      return new Command({ update });
     },
   });
-  const body = createMiddleware({ name: `${name}.wrappers`, wrapModelCall: compose(wrappers, bagOf) });
-  return [carrier, body];
 }

@@ -29,7 +29,7 @@
  *   state schema on every model call it wraps.
  * - checks of a tool call's batch (plan mode's parallel `write_todos`) are
  *   `wrapToolCall` work.
- * * - {@link buildLeadChain} then fuses the consecutive model-call wrappers into
+ * - {@link buildLeadChain} then fuses the consecutive model-call wrappers into
  *   one layer (`fuseModelCallWrappers`): LangChain's per-wrapper layer (a frozen
  *   runtime, a state view, a tool check, prompt normalisation) cost more than
  *   the fourteen wrappers' own work on every call.
@@ -92,6 +92,8 @@ export interface LeadChainParts {
   readonly subagents?: LeadAgentSubagents | undefined;
   /** The per-middleware options. */
   readonly options: LeadMiddlewareOptions;
+  /** The agent's name (`createAgent({ name })`), given to answers the chain replaces (see `fuseModelCallWrappers`). */
+  readonly agentName?: string | undefined;
 }
 
 /** One place in the chain. */
@@ -326,5 +328,6 @@ export function buildLeadChain(
       const middleware = entry.create(parts);
       return middleware === undefined ? [] : [middleware];
     }),
+    parts.agentName === undefined ? {} : { agentName: parts.agentName },
   );
 }

@@ -12,3 +12,16 @@ describe("readRunOptions: tool_groups", () => {
     expect(readRunOptions({}).toolGroups).toBeUndefined();
   });
 });
+
+describe("readRunOptions: frozen configs", () => {
+  it("reads a frozen config (LangChain's per-call runtime) once and shares its frozen options", () => {
+    const runtime = Object.freeze({ configurable: { thread_id: "t1", model_name: "a" }, context: { model_name: "b" } });
+    const first = readRunOptions(runtime);
+    expect(first).toEqual({ threadId: "t1", modelName: "b" });
+    expect(readRunOptions(runtime)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // A config that is not frozen is read each time.
+    const open = { configurable: { thread_id: "t2" } };
+    expect(readRunOptions(open)).not.toBe(readRunOptions(open));
+  });
+});

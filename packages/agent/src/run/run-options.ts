@@ -72,11 +72,16 @@ export const CUSTOM_AGENT_CONFIG_KEY = "__deerflow_custom_agent";
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
+/** Options read from frozen configs (LangChain's per-call `runtime`): every wrapper of a model call reads the same one. */
+const frozenConfigOptions = new WeakMap<object, RunOptions>();
+
 /**
- * Reads a run's options.
+ * Reads a run's options. A frozen config (a middleware's `runtime`, which
+ * LangChain freezes per model call) is read once and its options shared by
+ * the later reads of that object.
  *
  * @param config - the run's config (`configurable` and `context`), or a middleware's `runtime`
- * @returns the options that are set and well-typed (others are ignored)
+ * @returns the options that are set and well-typed (others are ignored); not to be changed
  * @example
  * ```ts
  * readRunOptions({ configurable: { thread_id: "t1", model_name: "a" }, context: { model_name: "b" } });
@@ -84,6 +89,16 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v !==
  * ```
  */
 export function readRunOptions(config: RunConfigLike | undefined): RunOptions {
+  if (config === undefined || !Object.isFrozen(config)) return parseRunOptions(config);
+  let options = frozenConfigOptions.get(config);
+  if (options === undefined) {
+    options = Object.freeze(parseRunOptions(config));
+    frozenConfigOptions.set(config, options);
+  }
+  return options;
+}
+
+function parseRunOptions(config: RunConfigLike | undefined): RunOptions {
   const configurable = config?.configurable;
   const context =
     typeof config?.context === "object" && config.context !== null
