@@ -65,6 +65,14 @@ export async function admitRun(
   if (!assistant.isSystem) input.graphId = assistant.system.assistantId;
   // A thread the run creates (stateless, or if_not_exists=create) is the caller's.
   input.threadMetadata = { ...input.threadMetadata, ...ownerMetadataOf(request.principal) };
+  // The thread's state is read with the graph of its latest run: recorded in the admission's own write
+  // (a thread the run creates gets it with threadMetadata already).
+  if (
+    existing !== null &&
+    (existing.metadata["assistant_id"] !== assistant.assistantId || existing.metadata["graph_id"] !== assistant.graphId)
+  ) {
+    input.threadMetadataUpdate = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+  }
   const claimed = !stateless && existing === null && (await claimThread(ctx, request, tid, input.threadMetadata));
   let run: RunRecord;
   try {
@@ -73,15 +81,6 @@ export async function admitRun(
     // A refused run leaves nothing behind: not the thread it claimed either.
     if (claimed) await ctx.manager.store.deleteThread(tid).catch(() => undefined);
     throw err;
-  }
-  // The thread's state is read with the graph of its latest run (a created thread got this metadata already).
-  if (
-    existing !== null &&
-    (existing.metadata["assistant_id"] !== assistant.assistantId || existing.metadata["graph_id"] !== assistant.graphId)
-  ) {
-    await ctx.manager.store
-      .updateThread(tid, { metadata: { graph_id: assistant.graphId, assistant_id: assistant.assistantId } })
-      .catch((err: unknown) => request.log.warn({ err, threadId: tid }, "could not record the thread's assistant"));
   }
   return { run, stateless, deleteThreadAfter: stateless && (body.on_completion ?? "delete") === "delete" };
 }

@@ -94,6 +94,8 @@ export interface CreateRunInput {
   /** Default `create`: a missing thread is created (with `threadMetadata`). */
   ifNotExists?: "create" | "reject";
   threadMetadata?: Record<string, unknown>;
+  /** Keys set in the thread's metadata when the run is admitted (in the admission's write). */
+  threadMetadataUpdate?: Record<string, unknown>;
   timeoutMs?: number;
   /** When the run's checkpoints are written; default the manager's `defaultDurability`. Unknown values fail with `INVALID_ARGUMENT`. */
   durability?: Durability;

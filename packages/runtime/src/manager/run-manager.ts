@@ -163,6 +163,7 @@ export class RunManager {
         ownerId: this.instanceId,
         ifNotExists: input.ifNotExists ?? "create",
         ...(input.threadMetadata === undefined ? {} : { threadMetadata: input.threadMetadata }),
+        ...(input.threadMetadataUpdate === undefined ? {} : { threadMetadataUpdate: input.threadMetadataUpdate }),
       });
     } catch (err) {
       await this.coordinated("release", runId, this.coordinator.release(runId)).catch(() => {});

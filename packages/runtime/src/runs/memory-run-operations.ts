@@ -60,6 +60,7 @@ export class MemoryRunOperations {
     const record = this.tables.insertRun(run, now);
     thread.status = "busy";
     thread.updatedAt = now;
+    if (run.threadMetadataUpdate !== undefined) thread.metadata = { ...thread.metadata, ...run.threadMetadataUpdate };
     this.store.logger.debug(
       { runId: run.runId, threadId: run.threadId, superseded: superseded.length },
       "run admitted",

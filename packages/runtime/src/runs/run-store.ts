@@ -31,6 +31,12 @@ export interface AdmitRunInput {
   /** `create` makes a missing thread (with `threadMetadata`); `reject` fails with `THREAD_NOT_FOUND`. */
   ifNotExists: "create" | "reject";
   threadMetadata?: Record<string, unknown>;
+  /**
+   * Keys set in the thread's metadata in the admission's transaction (a shallow
+   * merge, as {@link RunStore.updateThread}), on a thread created here too: what the
+   * run records on its thread (e.g. its assistant) without a write of its own.
+   */
+  threadMetadataUpdate?: Record<string, unknown>;
 }
 
 /** Result of {@link RunStore.admitRun}. */
@@ -152,7 +158,8 @@ export interface RunStore {
    * Admits a run atomically under its multitask strategy: `reject` fails with
    * `THREAD_BUSY` when the thread has an active run (and then changes nothing);
    * `interrupt`/`rollback` supersede the active runs; `enqueue` just inserts.
-   * The thread becomes `busy`. `threadMetadata` only seeds a thread created here.
+   * The thread becomes `busy`. `threadMetadata` only seeds a thread created here;
+   * `threadMetadataUpdate` is merged into the thread's metadata in any case.
    * A run id already taken fails with `INVALID_ARGUMENT`; a failed admission writes nothing.
    * `superseded` is in creation order.
    */

@@ -178,7 +178,10 @@ export function checkOwnerChange(runId: string, expectedOwnerId: string | null, 
 }
 
 /** An {@link AdmitRunInput} after validation, with metadata and kwargs normalised. */
-export type CheckedAdmitRunInput = Omit<AdmitRunInput, "threadMetadata"> & { threadMetadata: Record<string, unknown> };
+export type CheckedAdmitRunInput = Omit<AdmitRunInput, "threadMetadata" | "threadMetadataUpdate"> & {
+  threadMetadata: Record<string, unknown>;
+  threadMetadataUpdate: Record<string, unknown> | undefined;
+};
 
 /**
  * Validates an admission before anything is read or written.
@@ -207,6 +210,10 @@ export function checkAdmitRunInput(input: AdmitRunInput): CheckedAdmitRunInput {
     ownerId: checkId(input.ownerId, "ownerId"),
     ifNotExists: pick(input.ifNotExists, new Set(["create", "reject"]), "ifNotExists"),
     threadMetadata: input.threadMetadata === undefined ? {} : toJsonObject(input.threadMetadata, "threadMetadata"),
+    threadMetadataUpdate:
+      input.threadMetadataUpdate === undefined
+        ? undefined
+        : toJsonObject(input.threadMetadataUpdate, "threadMetadataUpdate"),
   };
 }
 

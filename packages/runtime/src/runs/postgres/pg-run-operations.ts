@@ -91,8 +91,10 @@ export class PgRunOperations {
       }
       const thread = await one<ThreadRow>(
         c,
-        `UPDATE ${tables.threads} SET status = 'busy', updated_at = $2::timestamptz WHERE thread_id = $1 RETURNING *`,
-        [run.threadId, now],
+        `UPDATE ${tables.threads} SET status = 'busy', updated_at = $2::timestamptz,
+           metadata = CASE WHEN $3::jsonb IS NULL THEN metadata ELSE metadata || $3::jsonb END
+         WHERE thread_id = $1 RETURNING *`,
+        [run.threadId, now, run.threadMetadataUpdate === undefined ? null : JSON.stringify(run.threadMetadataUpdate)],
       );
       this.store.logger.debug(
         { runId: run.runId, threadId: run.threadId, superseded: superseded.length },

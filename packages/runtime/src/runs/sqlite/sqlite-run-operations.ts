@@ -72,8 +72,17 @@ export class SqliteRunOperations {
         now,
         run.ownerId,
       )!;
+      // A shallow merge, as updateThread's.
+      const metadata =
+        run.threadMetadataUpdate === undefined
+          ? null
+          : JSON.stringify({
+              ...(existing ? toThreadRecord(existing).metadata : run.threadMetadata),
+              ...run.threadMetadataUpdate,
+            });
       const thread = db.get<ThreadRow>(
-        `UPDATE threads SET status = 'busy', updated_at = ? WHERE thread_id = ? RETURNING *`,
+        `UPDATE threads SET status = 'busy', metadata = coalesce(?, metadata), updated_at = ? WHERE thread_id = ? RETURNING *`,
+        metadata,
         now,
         run.threadId,
       )!;

@@ -74,6 +74,36 @@ export function admissionTests(test: AddTest, expect: ConformanceExpect): void {
     expect(again.status).toBe("busy");
   });
 
+  test("admitRun merges threadMetadataUpdate into the thread's metadata (existing or created), and a refused admission does not", async ([
+    store,
+  ]) => {
+    const threadId = uid("t");
+    await store!.createThread({ threadId, metadata: { owner: "u1", graph_id: "old" } });
+    const { thread } = await admit(store!, threadId, "reject", {
+      threadMetadataUpdate: { graph_id: "agent", assistant_id: "a1" },
+    });
+    const merged = { owner: "u1", graph_id: "agent", assistant_id: "a1" };
+    expect(thread).toMatchObject({ status: "busy", metadata: merged });
+    expect((await store!.getThread(threadId))?.metadata).toEqual(merged);
+    // Refused (the thread is busy): nothing of it is written.
+    await expectRuntimeError(
+      store!.admitRun(
+        admission(threadId, { multitaskStrategy: "reject", threadMetadataUpdate: { graph_id: "other" } }),
+      ),
+      "THREAD_BUSY",
+    );
+    expect((await store!.getThread(threadId))?.metadata).toEqual(merged);
+    // On a thread created by the admission it goes over threadMetadata.
+    const created = uid("t");
+    const { thread: fresh } = await admit(store!, created, "reject", {
+      ifNotExists: "create",
+      threadMetadata: { owner: "u2", graph_id: "seed" },
+      threadMetadataUpdate: { graph_id: "agent" },
+    });
+    expect(fresh.metadata).toEqual({ owner: "u2", graph_id: "agent" });
+    expect((await store!.getThread(created))?.metadata).toEqual({ owner: "u2", graph_id: "agent" });
+  });
+
   test("admitRun with ifNotExists reject on a missing thread fails with THREAD_NOT_FOUND and writes nothing", async ([
     store,
   ]) => {
