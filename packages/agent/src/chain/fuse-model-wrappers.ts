@@ -53,7 +53,9 @@ const canFuse = (m: AgentMiddleware): boolean =>
   m.wrapModelCall !== undefined && m.stateSchema === undefined && m.contextSchema === undefined;
 
 /**
- * The system message of a prompt set as text (LangChain's form: one text block).
+ * The system message of a prompt set as text, with the text as its content: its
+ * `text` is then the string itself, where a text block would be converted on every
+ * read (LangChain reads it twice per call; the model gets the same system text).
  * The run prompt middleware sets the same prompt on every call of a run (and
  * mostly of every run), so the last one is kept: no wrapper changes a message
  * in place (they make new ones), and LangChain copies the one it sends.
@@ -63,7 +65,7 @@ function systemMessages(): (text: string) => SystemMessage {
   let lastText: string | undefined;
   return (text) => {
     if (last === undefined || text !== lastText) {
-      last = new SystemMessage({ content: [{ type: "text", text }] });
+      last = new SystemMessage({ content: text });
       lastText = text;
     }
     return last;
@@ -78,7 +80,6 @@ function withSystemInSync(before: Request, after: Request, messageOf: (text: str
     throw new AgentError("CONFIG_INVALID", "Cannot change both systemPrompt and systemMessage in the same request.");
   }
   if (promptChanged) {
-    // A one-text-block message's `text` is that text: no need for the getter's block conversion.
     const text = after.systemPrompt ?? "";
     return { ...after, systemMessage: messageOf(text), systemPrompt: text };
   }
