@@ -18,8 +18,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appendRows, printFigure, type Figure } from "../../scripts/lib/bench-report.mjs";
-// The agent package's sources, run by tsx like the rest of the benchmark.
-import { createLeadAgent, staticModels } from "../../packages/agent/src/index.js";
+// The agent package as published (its built dist, as the server benchmark uses it): run from its
+// sources by tsx, every closure the chain creates per call would also pay esbuild's keepNames
+// helper, which LangChain's own (prebuilt) code and so the baselines never pay.
+import { createLeadAgent, staticModels } from "@deerflow/agent";
 import { positiveInt } from "../gateway/harness.js";
 import { FastModel } from "./fast-model.js";
 
