@@ -174,15 +174,18 @@ describe("the thread sandbox of a compiled agent", () => {
     expect(maxHeld).toBeLessThanOrEqual(5);
   });
 
-  it("is released when a run stops on an interrupt, and a resume using no sandbox tool acquires none", async () => {
+  /** A run that asks for clarification (after listing the workspace when `listFirst`), then its resume. */
+  async function clarifyThenResume(threadId: string, listFirst: boolean) {
     const provider = countingProvider();
-    const model = fakeModel()
-      .respond(
+    const model = fakeModel();
+    if (listFirst)
+      model.respond(
         new AIMessage({
           content: "",
           tool_calls: [{ name: "ls", args: { path: "/mnt/user-data/workspace" }, id: "l1" }],
         }),
-      )
+      );
+    model
       .respondWithTools([
         { name: "ask_clarification", args: { question: "Which?", clarification_type: "missing_info" }, id: "q1" },
       ])
@@ -192,28 +195,21 @@ describe("the thread sandbox of a compiled agent", () => {
       sandboxProvider: provider,
       checkpointer: new MemorySaver(),
     });
-    await agent.invoke({ messages: [new HumanMessage("do it")] }, config("t-ask", { run_id: "r1" }));
-    expect((await agent.graph.getState(config("t-ask"))).tasks[0]?.interrupts).toHaveLength(1);
+    await agent.invoke({ messages: [new HumanMessage("do it")] }, config(threadId, { run_id: "r1" }));
+    expect((await agent.graph.getState(config(threadId))).tasks[0]?.interrupts).toHaveLength(1);
     expect(provider.log.held.size).toBe(0);
-    await agent.invoke(new Command({ resume: "this one" }), config("t-ask", { run_id: "r2" }));
+    const out = await agent.invoke(new Command({ resume: "this one" }), config(threadId, { run_id: "r2" }));
+    expect(lastText(out.messages as BaseMessage[])).toBe("Thanks.");
+    return { out, provider };
+  }
+
+  it("is released when a run stops on an interrupt, and a resume using no sandbox tool acquires none", async () => {
+    const { provider } = await clarifyThenResume("t-ask", true);
     expect(provider.log.events).toEqual(["acquire fake:default:t-ask", "release fake:default:t-ask"]);
   });
 
   it("is never acquired by a run that calls no sandbox tool (DeerFlow's lazy_init)", async () => {
-    const provider = countingProvider();
-    const model = fakeModel()
-      .respondWithTools([
-        { name: "ask_clarification", args: { question: "Which?", clarification_type: "missing_info" }, id: "q1" },
-      ])
-      .respond(new AIMessage("Thanks."));
-    const agent = await createLeadAgent({
-      models: staticModels({ fake: model }),
-      sandboxProvider: provider,
-      checkpointer: new MemorySaver(),
-    });
-    await agent.invoke({ messages: [new HumanMessage("do it")] }, config("t-lazy", { run_id: "r1" }));
-    const out = await agent.invoke(new Command({ resume: "this one" }), config("t-lazy", { run_id: "r2" }));
-    expect(lastText(out.messages as BaseMessage[])).toBe("Thanks.");
+    const { out, provider } = await clarifyThenResume("t-lazy", false);
     expect((out as { sandbox?: unknown }).sandbox).toBeUndefined();
     expect(provider.log.events).toEqual([]);
   });

@@ -19,6 +19,16 @@ const logging = (name: string, log: string[]): AgentMiddleware =>
     },
   });
 
+/** A wrapper that answers with a `Command` setting `mark`. */
+const marking = (): AgentMiddleware =>
+  createMiddleware({
+    name: "Marks",
+    wrapModelCall: async (request, handler) => {
+      await handler(request);
+      return new Command({ update: { mark: "seen" } });
+    },
+  });
+
 const State = new StateSchema({ mark: z.string().optional(), count: z.number().optional() });
 
 describe("fuseModelCallWrappers", () => {
@@ -133,13 +143,7 @@ describe("fuseModelCallWrappers", () => {
         return new Command({ update: { count: 2 } });
       },
     });
-    const marks = createMiddleware({
-      name: "Marks",
-      wrapModelCall: async (request, handler) => {
-        await handler(request);
-        return new Command({ update: { mark: "seen" } });
-      },
-    });
+    const marks = marking();
     const rewrites = createMiddleware({
       name: "Rewrites",
       wrapModelCall: async (request, handler) => {
@@ -165,13 +169,7 @@ describe("fuseModelCallWrappers", () => {
   });
 
   it("writes a replaced answer over the model's own (one message, its id, the agent's name), and the only answer when the model failed", async () => {
-    const marks = createMiddleware({
-      name: "Marks",
-      wrapModelCall: async (request, handler) => {
-        await handler(request);
-        return new Command({ update: { mark: "seen" } });
-      },
-    });
+    const marks = marking();
     const rewrites = createMiddleware({
       name: "Rewrites",
       wrapModelCall: async (request, handler) => {
@@ -216,13 +214,7 @@ describe("fuseModelCallWrappers", () => {
   });
 
   it("writes the answer and the updates as one object in the node's update when no wrapper replaced the answer", async () => {
-    const marks = createMiddleware({
-      name: "Marks",
-      wrapModelCall: async (request, handler) => {
-        await handler(request);
-        return new Command({ update: { mark: "seen" } });
-      },
-    });
+    const marks = marking();
     const agent = createAgent({
       model: fakeModel().respond(new AIMessage({ content: "hello", id: "m1" })),
       tools: [],
