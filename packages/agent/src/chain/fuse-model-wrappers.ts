@@ -37,7 +37,7 @@ type Request = Parameters<WrapModelCall>[0];
 type Handler = Parameters<WrapModelCall>[1];
 type Response = Awaited<ReturnType<WrapModelCall>>;
 
-/** Name of the layer's outer middleware (it returns the collected updates). */
+/** Name of the layer's middleware (the first layer's; later ones add 2, 3, ...). */
 export const MODEL_CALL_LAYER_NAME = "ModelCallLayer";
 
 /** What the wrappers of one model call returned as commands, and the answers seen. */
