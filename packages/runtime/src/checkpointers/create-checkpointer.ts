@@ -19,6 +19,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-chec
 import { RuntimeError } from "../errors.js";
 import { silentLogger, type Logger } from "../logger.js";
 import { withRunMetadata } from "./run-metadata.js";
+import { awaitCommits, batchCommits, type BatchingDatabase, type CommitBatches } from "./sqlite-batched-commits.js";
 import { cachePreparedStatements } from "./sqlite-statement-cache.js";
 
 /** In-process checkpoints, lost when the process exits. */
@@ -152,7 +153,7 @@ function once(close: () => Promise<void>): () => Promise<void> {
 interface SqliteSaverModule {
   SqliteSaver: {
     fromConnString(pathOrConn: string): BaseCheckpointSaver & {
-      db: { close(): void; prepare(sql: string): unknown; pragma(source: string): unknown };
+      db: BatchingDatabase & { close(): void; pragma(source: string): unknown };
       setup(): void;
     };
   };
@@ -228,6 +229,7 @@ export async function createCheckpointer(
         );
       }
       let saver: ReturnType<SqliteSaverModule["SqliteSaver"]["fromConnString"]>;
+      let batches: CommitBatches;
       try {
         saver = mod.SqliteSaver.fromConnString(file);
       } catch (cause) {
@@ -243,13 +245,18 @@ export async function createCheckpointer(
         // builds with this default; it is set here so that the durability does not hang on a build flag.
         saver.db.pragma("synchronous = NORMAL");
         cachePreparedStatements(saver.db);
+        batches = batchCommits(saver.db);
       } catch (cause) {
         saver.db.close();
         throw new RuntimeError("CONFIG_INVALID", `Cannot set up checkpoint file ${file}: ${(cause as Error).message}`, {
           cause,
         });
       }
-      return { checkpointer: withRunMetadata(saver), close: once(async () => saver.db.close()) };
+      const close = once(async () => {
+        batches.flush();
+        saver.db.close();
+      });
+      return { checkpointer: withRunMetadata(awaitCommits(saver, batches)), close };
     }
     case "postgres": {
       const mod = (await importOptional(
