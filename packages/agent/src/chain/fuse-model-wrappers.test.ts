@@ -227,6 +227,43 @@ describe("fuseModelCallWrappers", () => {
     expect(updates).toEqual([{ model_request: { messages: [expect.objectContaining({ id: "m1" })], mark: "seen" } }]);
   });
 
+  it("runs synchronous wrappers: a pass-through, a Command under one, and a synchronous throw seen by the wrapper outside as a rejection", async () => {
+    const passing = (name: string): AgentMiddleware =>
+      createMiddleware({ name, wrapModelCall: (request, handler) => handler(request) });
+    const agent = createAgent({
+      model: fakeModel().respond(new AIMessage({ content: "hello", id: "m1" })),
+      tools: [],
+      stateSchema: State,
+      middleware: fuseModelCallWrappers([passing("Outer"), marking(), passing("Inner")]),
+    });
+    const state = await agent.invoke({ messages: [new HumanMessage("hi")] });
+    expect(state.mark).toBe("seen");
+    expect((state.messages as BaseMessage[]).map((m) => m.content)).toEqual(["hi", "hello"]);
+
+    const caught: string[] = [];
+    const catching = createMiddleware({
+      name: "Catching",
+      wrapModelCall: (request, handler) =>
+        Promise.resolve(handler(request)).catch((err: Error) => {
+          caught.push(err.message);
+          return new AIMessage("recovered");
+        }),
+    });
+    const throwing = createMiddleware({
+      name: "Throwing",
+      wrapModelCall: () => {
+        throw new Error("thrown synchronously");
+      },
+    });
+    const recovered = await createAgent({
+      model: fakeModel().respond(new AIMessage("unused")),
+      tools: [],
+      middleware: fuseModelCallWrappers([catching, passing("Between"), throwing]),
+    }).invoke({ messages: [new HumanMessage("hi")] });
+    expect(caught).toEqual(["thrown synchronously"]);
+    expect((recovered.messages as BaseMessage[]).at(-1)?.content).toBe("recovered");
+  });
+
   it("leaves wrappers with a state schema in their own layer, and a chain without two fusable wrappers as is", () => {
     const a = logging("A", []);
     const b = logging("B", []);
