@@ -9,7 +9,7 @@
  * (values + messages-tuple) to its end, in segments alternating between the
  * servers (A B B A).
  *
- * Env: BENCH_RUNS (runs per server per C, default 200, raised to 8 × C),
+ * Env: BENCH_RUNS (runs per server per C, default 1000, raised to 8 × C),
  * BENCH_CONCURRENCY (default "10,100"), BENCH_WARMUP (default 30),
  * BENCH_NO_APPEND=1 (print only, do not touch BENCHMARKS.md).
  */
@@ -36,7 +36,9 @@ import {
 } from "../gateway/harness.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const RUNS = positiveInt("BENCH_RUNS", 200);
+// 1000: with 200, a segment at 10 clients lasted about 0.3 s and the p99 was the second-worst run,
+// so the ratios moved by ±0.06 between runs of the same build.
+const RUNS = positiveInt("BENCH_RUNS", 1000);
 const WARMUP = positiveInt("BENCH_WARMUP", 30);
 const CONCURRENCY = positiveIntList("BENCH_CONCURRENCY", "10,100");
 const SEGMENTS = 4; // per server per C, in the order A B B A A B B A
