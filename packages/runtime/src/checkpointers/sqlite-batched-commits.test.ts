@@ -4,7 +4,7 @@ import path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createCheckpointer } from "./create-checkpointer.js";
 import { batchCommits } from "./sqlite-batched-commits.js";
 
@@ -112,6 +112,19 @@ describe("the file checkpointer's group commit", () => {
     expect(db.inTransaction).toBe(false);
     reader.close();
     db.close();
+  });
+
+  it("commits while a test's fake timers hold setImmediate back", async () => {
+    const file = path.join(dir, "fake-timers.db");
+    const { checkpointer, close } = await createCheckpointer({ type: "file", path: file });
+    vi.useFakeTimers();
+    try {
+      await put(checkpointer, "faked");
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(rowsOf(file)).toEqual(["faked"]);
+    await close();
   });
 
   it("flushes the open batch when the checkpointer closes", async () => {

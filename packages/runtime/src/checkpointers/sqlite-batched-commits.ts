@@ -48,6 +48,8 @@ interface Batch {
 }
 
 const BATCHED = Symbol.for("@deerflow/runtime/sqlite-batched-commits");
+// Taken at load: a test's fake timers must not hold back a database commit (the writers would hang).
+const afterThisTurn = setImmediate;
 
 function newBatch(): Batch {
   let resolve!: () => void;
@@ -101,7 +103,7 @@ export function batchCommits(db: BatchingDatabase): CommitBatches {
     if (open !== undefined) commit();
     db.exec("BEGIN IMMEDIATE");
     open = newBatch();
-    setImmediate(commit);
+    afterThisTurn(commit);
   };
 
   const prepare = db.prepare.bind(db);
