@@ -253,7 +253,7 @@ export async function createCheckpointer(
         });
       }
       const close = once(async () => {
-        batches.flush();
+        batches.close();
         saver.db.close();
       });
       return { checkpointer: withRunMetadata(awaitCommits(saver, batches)), close };

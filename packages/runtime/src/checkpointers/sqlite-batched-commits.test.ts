@@ -127,6 +127,22 @@ describe("the file checkpointer's group commit", () => {
     await close();
   });
 
+  it("lets two checkpointers on one file in this process take turns instead of waiting on the busy timeout", async () => {
+    const file = path.join(dir, "two-handles.db");
+    const first = await createCheckpointer({ type: "file", path: file });
+    const second = await createCheckpointer({ type: "file", path: file });
+    const started = performance.now();
+    const threads = ["a1", "b1", "a2", "b2"];
+    await Promise.all(threads.map((t) => put(t.startsWith("a") ? first.checkpointer : second.checkpointer, t)));
+    // Waiting on SQLite's busy timeout (5 s) would block the event loop and fail with SQLITE_BUSY.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(rowsOf(file)).toEqual(threads.sort());
+    await first.close();
+    await put(second.checkpointer, "c1");
+    expect(rowsOf(file)).toContain("c1");
+    await second.close();
+  });
+
   it("flushes the open batch when the checkpointer closes", async () => {
     const file = path.join(dir, "closing.db");
     const { checkpointer, close } = await createCheckpointer({ type: "file", path: file });

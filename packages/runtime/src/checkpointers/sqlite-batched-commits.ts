@@ -16,8 +16,12 @@
  * after a failed statement: every write of the batch is then undone, so every
  * one of its callers is told). Reads on the connection see the batch's writes
  * at once. The transaction holds the file's write lock for at most one turn;
- * the checkpoint file belongs to one process.
+ * the checkpoint file belongs to one process. Two batched connections to one
+ * file in this process take turns: one about to begin a batch first commits
+ * the other's (a connection waiting on SQLite's busy timeout would block the
+ * event loop that the other's commit needs).
  */
+import path from "node:path";
 
 /** The part of a better-sqlite3 `Statement` this needs. */
 interface BatchedStatement {
@@ -31,14 +35,18 @@ export interface BatchingDatabase {
   transaction(fn: (...args: never[]) => unknown): unknown;
   exec(sql: string): unknown;
   readonly inTransaction: boolean;
+  /** The file it opened (`:memory:` or `""` for none). */
+  readonly name: string;
 }
 
 /** Commits of a {@link batchCommits} connection. */
 export interface CommitBatches {
   /** Settles once the writes issued so far (in this turn) are committed; rejects with the reason they are not. */
   committed(): Promise<void>;
-  /** Commits the open batch now (before the connection closes). */
+  /** Commits the open batch now. */
   flush(): void;
+  /** Commits the open batch and stops counting the connection among its file's (before it closes). */
+  close(): void;
 }
 
 interface Batch {
@@ -50,6 +58,8 @@ interface Batch {
 const BATCHED = Symbol.for("@deerflow/runtime/sqlite-batched-commits");
 // Taken at load: a test's fake timers must not hold back a database commit (the writers would hang).
 const afterThisTurn = setImmediate;
+/** The flushes of the batched connections of each file in this process. */
+const flushesByFile = new Map<string, Set<() => void>>();
 
 function newBatch(): Batch {
   let resolve!: () => void;
@@ -77,6 +87,9 @@ export function batchCommits(db: BatchingDatabase): CommitBatches {
   const existing = marked[BATCHED];
   if (existing !== undefined) return existing;
   let open: Batch | undefined;
+  const file = db.name === "" || db.name === ":memory:" ? undefined : path.resolve(db.name);
+  const peers = file === undefined ? new Set<() => void>() : (flushesByFile.get(file) ?? new Set<() => void>());
+  if (file !== undefined) flushesByFile.set(file, peers);
 
   const commit = (): void => {
     const batch = open;
@@ -101,6 +114,7 @@ export function batchCommits(db: BatchingDatabase): CommitBatches {
     if (db.inTransaction) return; // the open batch, or (before any batch) the caller's own transaction
     // An open batch whose transaction is gone was rolled back by SQLite: its writers are told at once.
     if (open !== undefined) commit();
+    for (const flush of peers) if (flush !== commit) flush();
     db.exec("BEGIN IMMEDIATE");
     open = newBatch();
     afterThisTurn(commit);
@@ -128,9 +142,15 @@ export function batchCommits(db: BatchingDatabase): CommitBatches {
     };
   };
 
+  peers.add(commit);
   const batches: CommitBatches = {
     committed: () => open?.done ?? Promise.resolve(),
     flush: commit,
+    close: () => {
+      commit();
+      peers.delete(commit);
+      if (file !== undefined && peers.size === 0) flushesByFile.delete(file);
+    },
   };
   marked[BATCHED] = batches;
   return batches;
