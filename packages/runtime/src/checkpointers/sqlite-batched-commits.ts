@@ -80,7 +80,7 @@ function newBatch(): Batch {
  * Idempotent per connection.
  *
  * @param db - a better-sqlite3 database used by one checkpointer
- * @returns the batches' commit signal and flush
+ * @returns the connection's commit signal, flush and close
  */
 export function batchCommits(db: BatchingDatabase): CommitBatches {
   const marked = db as BatchingDatabase & { [BATCHED]?: CommitBatches };
