@@ -1,10 +1,10 @@
 /**
- * `RedisRunCoordinator` option validation. Options are checked before any
- * connection is made, so these need no Redis.
+ * `RedisRunCoordinator` option validation, and the reading of its lease script's
+ * reply. Options are checked before any connection is made, so these need no Redis.
  */
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { RedisRunCoordinator, type RedisRunCoordinatorOptions } from "./redis-run-coordinator.js";
+import { RedisRunCoordinator, leaseFromReply, type RedisRunCoordinatorOptions } from "./redis-run-coordinator.js";
 import { RuntimeError } from "../errors.js";
 
 function configError(options: RedisRunCoordinatorOptions): RuntimeError {
@@ -45,5 +45,21 @@ describe("RedisRunCoordinator options", () => {
       client.disconnect();
     }
     expect(configError({ url: "" }).message).toMatch(/url/);
+  });
+});
+
+describe("RedisRunCoordinator lease replies", () => {
+  it("reports a lease in its last millisecond (PTTL 0, the key still readable) as live with 1 ms left", () => {
+    // ownerOf (a GET) still names the owner then; leaseOf must not call the lease gone before it.
+    expect(leaseFromReply(["inst_a", 0])).toEqual({ ownerId: "inst_a", expiresInMs: 1 });
+    expect(leaseFromReply(["inst_a", 2_500])).toEqual({ ownerId: "inst_a", expiresInMs: 2_500 });
+  });
+
+  it("is null without an owner, for a key without expiry, and for a malformed reply", () => {
+    expect(leaseFromReply(null)).toBeNull();
+    expect(leaseFromReply(["inst_a", -1])).toBeNull();
+    expect(leaseFromReply(["inst_a", -2])).toBeNull();
+    expect(leaseFromReply(["inst_a", "soon"])).toBeNull();
+    expect(leaseFromReply([42, 100])).toBeNull();
   });
 });

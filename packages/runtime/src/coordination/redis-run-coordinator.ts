@@ -227,10 +227,7 @@ export class RedisRunCoordinator implements RunCoordinator {
     checkRunId(runId, "leaseOf");
     this.assertOpen("leaseOf", runId);
     const reply = await this.call("leaseOf", runId, () => runScript(this.redis, LEASE_OF, [this.leaseKey(runId)], []));
-    if (!Array.isArray(reply) || typeof reply[0] !== "string") return null;
-    // PTTL is -1 for a key without expiry (never written so by us) and -2 when it expired between the reads.
-    const expiresInMs = Number(reply[1]);
-    return expiresInMs > 0 ? { ownerId: reply[0], expiresInMs } : null;
+    return leaseFromReply(reply);
   }
 
   async requestCancel(runId: string, action: CancelAction): Promise<CancelDelivery> {
@@ -447,6 +444,23 @@ export class RedisRunCoordinator implements RunCoordinator {
       details: { runId },
     });
   }
+}
+
+/**
+ * The `LEASE_OF` script's `[owner, PTTL]` reply as a lease, so that it agrees with `ownerOf`
+ * (a plain GET) at every instant.
+ *
+ * PTTL is 0 in the last millisecond before expiry, while GET still returns the owner (Redis
+ * expires a key once the clock is past its deadline): that lease is live and reported with 1 ms
+ * left, as the in-process hub does. PTTL is -1 for a key without expiry, which this coordinator
+ * never writes; such a key is not a lease.
+ *
+ * @internal exported for its unit test
+ */
+export function leaseFromReply(reply: unknown): RunLease | null {
+  if (!Array.isArray(reply) || typeof reply[0] !== "string") return null;
+  const pttl = Number(reply[1]);
+  return Number.isInteger(pttl) && pttl >= 0 ? { ownerId: reply[0], expiresInMs: Math.max(1, pttl) } : null;
 }
 
 function parseRenewReply(reply: unknown, count: number): [unknown[], unknown[]] {
