@@ -13,7 +13,14 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      { test: { name: "int", include: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"], testTimeout: 120_000 } },
+      {
+        test: {
+          name: "int",
+          include: ["src/**/*.int.test.ts", "test/**/*.int.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });
