@@ -84,7 +84,8 @@ describe("installSkillArchive (hostile archives)", () => {
     ]);
     const result = await installSkillArchive(box.zip, options({ staticScanner: cleanScanner() }));
     expect((await readdir(result.skillDir)).length).toBe(4096);
-  });
+    // 4,096 file creations and the scan reading each back: 15-26 s on CI's VM disk, so this budget, not the unit default.
+  }, 120_000);
 
   it("rejects an executable member and installs a PNG", async () => {
     await writeZip(
