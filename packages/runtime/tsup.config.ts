@@ -11,8 +11,13 @@ const entry = {
   testing: "src/testing/index.ts",
 };
 
+// Loaded by path from a worker thread (`WorkerSqliteRunStore`), never imported: no declarations.
+const workers = {
+  "sqlite-run-store-worker": "src/runs/sqlite/worker/sqlite-run-store-worker.ts",
+};
+
 export default defineConfig({
-  entry,
+  entry: { ...entry, ...workers },
   format: ["esm"],
   dts: { entry, resolve: [kernel] },
   clean: true,

@@ -9,6 +9,10 @@ export {
   type SqliteRunStoreConnection,
   type SqliteRunStoreOptions,
 } from "./runs/sqlite/sqlite-run-store.js";
+export {
+  WorkerSqliteRunStore,
+  type WorkerSqliteRunStoreOptions,
+} from "./runs/sqlite/worker/worker-sqlite-run-store.js";
 export { SqliteStore, type SqliteStoreOptions } from "./graph-store/sqlite-store.js";
 export {
   SqliteAccountStore,

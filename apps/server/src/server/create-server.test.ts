@@ -47,7 +47,7 @@ function lastAiText(values: unknown): string {
 
 describe("createServer on embedded defaults", () => {
   it("uses the embedded components and logs describeConfig lines and the URL", () => {
-    expect(server.manager.store.constructor.name).toBe("SqliteRunStore");
+    expect(server.manager.store.constructor.name).toBe("WorkerSqliteRunStore");
     expect(server.manager.bridge.constructor.name).toBe("MemoryStreamBridge");
     expect(server.manager.coordinator.constructor.name).toBe("LocalRunCoordinator");
     expect(server.components.checkpointer).toBeDefined();

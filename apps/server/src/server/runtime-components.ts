@@ -280,13 +280,15 @@ async function createRunStore(
   }
 }
 
-/** `SqliteRunStore` of `@deerflow/runtime/sqlite` (better-sqlite3 is an optional peer of the runtime, loaded only when chosen). */
+/**
+ * `WorkerSqliteRunStore` of `@deerflow/runtime/sqlite` (better-sqlite3 is an optional peer of the
+ * runtime, loaded only when chosen): the run store's SQL and WAL checkpoints run on a worker thread,
+ * off the event loop that serves the runs.
+ */
 async function createSqliteRunStore(file: string, logger: Logger): Promise<RunStore> {
   try {
-    const { SqliteRunStore } = await import("@deerflow/runtime/sqlite");
-    const store = new SqliteRunStore({ path: file, logger });
-    await store.setup();
-    return store;
+    const { WorkerSqliteRunStore } = await import("@deerflow/runtime/sqlite");
+    return await WorkerSqliteRunStore.open({ path: file, logger });
   } catch (err) {
     throw componentFailed("SQLite run store", err, file);
   }

@@ -46,7 +46,7 @@ describe("runtime selection", () => {
     const dir = await temp.make();
     const { server } = await startServer(dir, "storage:\n  data_dir: ./data\n");
     try {
-      expect(names(server)).toEqual(["SqliteRunStore", "MemoryStreamBridge", "LocalRunCoordinator"]);
+      expect(names(server)).toEqual(["WorkerSqliteRunStore", "MemoryStreamBridge", "LocalRunCoordinator"]);
     } finally {
       await server.close();
     }
@@ -89,7 +89,7 @@ describe("runtime selection", () => {
     let threadId: string;
     let runId: string;
     try {
-      expect(names(first.server)[0]).toBe("SqliteRunStore");
+      expect(names(first.server)[0]).toBe("WorkerSqliteRunStore");
       const thread = await first.client.threads.create();
       threadId = thread.thread_id;
       const run = await first.client.runs.create(threadId, LEAD_AGENT_ASSISTANT_ID, {

@@ -21,11 +21,11 @@ export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: (
  * stores; `cleanup` removes the directory.
  *
  * @param prefix - the temp directory's name prefix
- * @param open - opens the store on a file path
+ * @param open - opens the store on a file path (synchronously or not)
  */
 export function freshFileStores<Store>(
   prefix: string,
-  open: (path: string) => Store,
+  open: (path: string) => Store | Promise<Store>,
 ): {
   makeStore: () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
   makeInstances: (count: number) => Promise<{ stores: Store[]; cleanup: () => Promise<void> }>;
@@ -33,12 +33,12 @@ export function freshFileStores<Store>(
   return {
     async makeStore() {
       const { dir, cleanup } = await tempDir(prefix);
-      return { store: open(join(dir, "runs.sqlite")), cleanup };
+      return { store: await open(join(dir, "runs.sqlite")), cleanup };
     },
     async makeInstances(count) {
       const { dir, cleanup } = await tempDir(prefix);
       const path = join(dir, "runs.sqlite");
-      return { stores: Array.from({ length: count }, () => open(path)), cleanup };
+      return { stores: await Promise.all(Array.from({ length: count }, () => open(path))), cleanup };
     },
   };
 }
