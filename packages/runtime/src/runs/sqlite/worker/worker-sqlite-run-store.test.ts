@@ -18,7 +18,7 @@ import { runStoreConformance } from "../../../testing/run-store-conformance.js";
 import { admission, expectRuntimeError } from "../../../testing/run-store/context.js";
 import { freshFileStores, tempDir as sqliteTempDir } from "../../../../test/support/sqlite-files.js";
 import { SqliteRunStore } from "../sqlite-run-store.js";
-import { workerExecArgv } from "./start-store-worker.js";
+import { workerExecArgv } from "../../../internal/worker/start-worker.js";
 import { WorkerSqliteRunStore, type WorkerSqliteRunStoreOptions } from "./worker-sqlite-run-store.js";
 
 const tempDir = () => sqliteTempDir("worker-sqlite-run-store-");

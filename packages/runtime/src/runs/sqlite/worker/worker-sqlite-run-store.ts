@@ -8,17 +8,37 @@
  * the store's own transaction. What changes is the cost on the caller's
  * thread (a structured clone of arguments and results instead of the
  * statements) and the latency of one call (a round trip between threads,
- * tens of microseconds). The calls travel through a `RunStoreChannel`.
+ * tens of microseconds). The calls travel through a `WorkerChannel`.
  */
+import { RuntimeError } from "../../../errors.js";
+import { startWorker, workerEntry } from "../../../internal/worker/start-worker.js";
+import type { WorkerChannel } from "../../../internal/worker/worker-channel.js";
+import { silentLogger, type Logger } from "../../../logger.js";
 import { ComposedRunStore, type RunOperations, type ThreadOperations } from "../../composed-run-store.js";
-import type { RunStoreChannel } from "./run-store-channel.js";
-import { RUN_METHODS, THREAD_METHODS, type RunStoreMethod } from "./run-store-messages.js";
-import { startStoreWorker, type WorkerSqliteRunStoreOptions } from "./start-store-worker.js";
+import {
+  RUN_METHODS,
+  STORE_NAME,
+  THREAD_METHODS,
+  type RunStoreMethod,
+  type WorkerStoreOptions,
+} from "./run-store-methods.js";
 
-export type { WorkerSqliteRunStoreOptions } from "./start-store-worker.js";
+/** Options of {@link WorkerSqliteRunStore.open}: those of `SqliteRunStore` that can cross a thread. */
+export interface WorkerSqliteRunStoreOptions {
+  /** The database file; its directory is created. `":memory:"` keeps everything in the worker. */
+  path: string;
+  /** Receives the store's log lines (forwarded from the worker). Default: silent. */
+  logger?: Logger;
+  /** As `SqliteRunStore`'s, but the wait blocks the worker, never the caller. Default 5000. */
+  busyTimeoutMs?: number;
+  /** As `SqliteRunStore`'s. Default `"normal"`. */
+  synchronous?: "normal" | "full";
+}
+
+type Channel = WorkerChannel<RunStoreMethod>;
 
 /** Methods that send their arguments to the worker's store and return what it answers. */
-function forwarded<Part>(channel: RunStoreChannel, methods: readonly RunStoreMethod[]): Part {
+function forwarded<Part>(channel: Channel, methods: readonly RunStoreMethod[]): Part {
   return Object.fromEntries(
     methods.map((method) => [method, (...args: unknown[]) => channel.call(method, args)]),
   ) as Part;
@@ -46,7 +66,7 @@ export class WorkerSqliteRunStore extends ComposedRunStore {
   readonly path: string;
 
   private constructor(
-    private readonly channel: RunStoreChannel,
+    private readonly channel: Channel,
     path: string,
   ) {
     super(forwarded<ThreadOperations>(channel, THREAD_METHODS), forwarded<RunOperations>(channel, RUN_METHODS));
@@ -61,7 +81,25 @@ export class WorkerSqliteRunStore extends ComposedRunStore {
    *   or the worker cannot start.
    */
   static async open(options: WorkerSqliteRunStoreOptions): Promise<WorkerSqliteRunStore> {
-    const { channel, path } = await startStoreWorker(options);
+    if (typeof options !== "object" || options === null || typeof options.path !== "string")
+      throw new RuntimeError("CONFIG_INVALID", `${STORE_NAME} needs options with a path`);
+    const workerData: WorkerStoreOptions = {
+      path: options.path,
+      ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+    };
+    const { channel, path } = await startWorker<RunStoreMethod>({
+      entry: workerEntry(
+        import.meta.url,
+        new URL("./sqlite-run-store-worker.js", import.meta.url),
+        new URL("./sqlite-run-store-worker.ts", import.meta.url),
+      ),
+      workerData,
+      store: STORE_NAME,
+      role: "the run store",
+      path: options.path,
+      logger: options.logger ?? silentLogger,
+    });
     // `this`, not the class's name: a class naming itself in its body is renamed by the bundler
     // (`_WorkerSqliteRunStore`), and the server logs `constructor.name`.
     return new this(channel, path);

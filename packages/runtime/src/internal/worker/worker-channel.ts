@@ -1,42 +1,43 @@
 /**
- * The caller's side of `WorkerSqliteRunStore`'s worker thread: calls go out
- * in batches (every call made in one burst of microtasks shares a message)
- * and are settled by the results that come back, in call order. The worker
- * keeps the process alive only while a call is waiting. When the worker
- * stops, every waiting and later call fails with `STORE_UNAVAILABLE`; after
- * {@link RunStoreChannel.close}, with `CLOSED`.
+ * The caller's side of a store's worker thread: calls go out in batches
+ * (every call made in one burst of microtasks shares a message) and are
+ * settled by the results that come back, in call order. The worker keeps the
+ * process alive only while a call is waiting. When the worker stops, every
+ * waiting and later call fails with `STORE_UNAVAILABLE`; after
+ * {@link WorkerChannel.close}, with `CLOSED`.
  */
 import type { Worker } from "node:worker_threads";
-import { RuntimeError } from "../../../errors.js";
-import type { Logger } from "../../../logger.js";
-import {
-  receiveError,
-  STORE_NAME,
-  type FromWorker,
-  type LogRecord,
-  type RunStoreMethod,
-  type StoreCall,
-  type ToWorker,
-} from "./run-store-messages.js";
+import { RuntimeError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import { receiveError, type FromWorker, type LogRecord, type ToWorker, type WorkerCall } from "./worker-messages.js";
 
 interface Pending {
   resolve(value: unknown): void;
   reject(err: Error): void;
 }
 
-/** Calls to a started worker that has opened its store (see `WorkerSqliteRunStore.open`). */
-export class RunStoreChannel {
+/** Who a channel serves, for its errors and log lines. */
+export interface WorkerChannelNames {
+  /** The store class, e.g. `WorkerSqliteRunStore`. */
+  readonly store: string;
+  /** What the worker opened, e.g. its database file. */
+  readonly path: string;
+  /** What is gone when the worker stops, e.g. `the run store`. */
+  readonly role: string;
+}
+
+/** Calls to a started worker that has opened its store (see `startWorker`). */
+export class WorkerChannel<Method extends string = string> {
   private readonly pending = new Map<number, Pending>();
-  private queue: StoreCall[] = [];
+  private queue: WorkerCall[] = [];
   private nextId = 0;
   /** Set once the channel is closed or its worker stopped: the error every later call fails with. */
   private unusable: RuntimeError | undefined;
   private closing: Promise<void> | undefined;
 
-  /** @param path - the worker's database, named in errors and logs. */
   constructor(
     private readonly worker: Worker,
-    private readonly path: string,
+    private readonly names: WorkerChannelNames,
     private readonly logger: Logger,
   ) {
     worker.on("message", (message: FromWorker) => this.receive(message));
@@ -46,7 +47,7 @@ export class RunStoreChannel {
   }
 
   /** Calls `method` of the worker's store. */
-  call(method: RunStoreMethod, args: unknown[]): Promise<unknown> {
+  call(method: Method, args: unknown[]): Promise<unknown> {
     if (this.unusable !== undefined) return Promise.reject(this.unusable);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
@@ -64,7 +65,7 @@ export class RunStoreChannel {
 
   private async shutDown(): Promise<void> {
     const stopped = this.unusable !== undefined;
-    this.unusable = new RuntimeError("CLOSED", `${STORE_NAME} is closed`);
+    this.unusable = new RuntimeError("CLOSED", `${this.names.store} is closed`);
     if (stopped) return;
     this.flush();
     const ended = new Promise<void>((resolve) => {
@@ -124,10 +125,11 @@ export class RunStoreChannel {
 
   /** The worker is gone: every waiting call fails, and so does every later one. */
   private stop(why: string): void {
-    const error = new RuntimeError("STORE_UNAVAILABLE", `${STORE_NAME} worker for ${this.path} ${why}`);
+    const { store, path, role } = this.names;
+    const error = new RuntimeError("STORE_UNAVAILABLE", `${store} worker for ${path} ${why}`);
     if (this.unusable === undefined) {
       this.unusable = error;
-      this.logger.error({ path: this.path }, `${error.message}; the run store is unavailable`);
+      this.logger.error({ path }, `${error.message}; ${role} is unavailable`);
     }
     this.queue = [];
     const waiting = [...this.pending.values()];

@@ -1,70 +1,30 @@
 /**
- * What `WorkerSqliteRunStore` and its worker thread say to each other, and
- * how an error crosses between them. Calls travel in batches (every call made
- * in one burst of the caller's microtasks shares one message) and their
- * results come back the same way, so a busy server pays one message per
- * batch rather than per call.
+ * What a caller and the worker thread serving it say to each other (a store
+ * on a worker: `WorkerSqliteRunStore`, `WorkerSqliteSaver`), and how an error
+ * crosses between them. Calls travel in batches (every call made in one burst
+ * of the caller's microtasks shares one message) and their results come back
+ * the same way, with the lines the worker logged meanwhile.
  */
-import { RuntimeError, type RuntimeErrorCode } from "../../../errors.js";
-import type { RunOperations, ThreadOperations } from "../../composed-run-store.js";
-
-/** The name errors and logs give the store. */
-export const STORE_NAME = "WorkerSqliteRunStore";
-
-/** The thread methods the worker answers. */
-export const THREAD_METHODS = [
-  "createThread",
-  "getThread",
-  "updateThread",
-  "searchThreads",
-  "countThreads",
-  "deleteThread",
-] as const satisfies readonly (keyof ThreadOperations)[];
-
-/** The run methods the worker answers. */
-export const RUN_METHODS = [
-  "admitRun",
-  "getRun",
-  "listRuns",
-  "listActiveRuns",
-  "tryStartRun",
-  "finishRun",
-  "requestCancel",
-  "setOwner",
-  "deleteRun",
-  "deleteFinishedRuns",
-] as const satisfies readonly (keyof RunOperations)[];
-
-/** Every method the worker answers: the store's but `close`, plus `setup`. */
-export const RUN_STORE_METHODS = ["setup", ...THREAD_METHODS, ...RUN_METHODS] as const;
-
-/** A method the worker answers. */
-export type RunStoreMethod = (typeof RUN_STORE_METHODS)[number];
+import { RuntimeError, type RuntimeErrorCode } from "../../errors.js";
 
 /** One call: its id, the method and its arguments. */
-export type StoreCall = readonly [id: number, method: RunStoreMethod, args: readonly unknown[]];
+export type WorkerCall = readonly [id: number, method: string, args: readonly unknown[]];
 
 /** One result: its call's id, and the value or the error. */
-export type StoreResult =
+export type WorkerResult =
   | readonly [id: number, ok: true, value: unknown]
   | readonly [id: number, ok: false, error: SentError];
 
-/** The options the worker opens its store with (what can cross a thread: no logger, no clock, no connection). */
-export interface WorkerStoreOptions {
-  readonly path: string;
-  readonly busyTimeoutMs?: number;
-  readonly synchronous?: "normal" | "full";
-}
-
 /** Caller → worker. */
-export type ToWorker = { readonly type: "calls"; readonly calls: readonly StoreCall[] } | { readonly type: "close" };
+export type ToWorker = { readonly type: "calls"; readonly calls: readonly WorkerCall[] } | { readonly type: "close" };
 
 /** Worker → caller. */
 export type FromWorker =
+  /** The worker opened what it serves (`path`: the file, as it resolved it). */
   | { readonly type: "ready"; readonly path: string }
   | { readonly type: "open-failed"; readonly error: SentError }
-  /** A batch's results, and the lines the store logged while answering it (one message for both). */
-  | { readonly type: "results"; readonly results: readonly StoreResult[]; readonly logs: readonly LogRecord[] }
+  /** A batch's results, and the lines logged while answering it (one message for both). */
+  | { readonly type: "results"; readonly results: readonly WorkerResult[]; readonly logs: readonly LogRecord[] }
   | ({ readonly type: "log" } & LogRecord)
   | { readonly type: "closed" };
 
