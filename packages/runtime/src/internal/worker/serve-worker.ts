@@ -52,19 +52,20 @@ export function serveWorker<Store extends object>(options: ServeWorkerOptions<St
     logFlush = undefined;
     return logs;
   };
+  const sendLogs = (logs: readonly LogRecord[]): void => {
+    for (const record of logs) {
+      try {
+        send({ type: "log", ...record });
+      } catch {
+        send({ type: "log", ...cloneableLog(record) });
+      }
+    }
+  };
   const forward =
     (level: LogLevel) =>
     (obj: Record<string, unknown>, msg: string): void => {
-      try {
-        structuredClone(obj);
-        pendingLogs.push({ level, obj, msg });
-      } catch {
-        // A field that cannot be cloned (a function, a socket) must not lose the line.
-        pendingLogs.push({ level, obj: { fields: "dropped: not cloneable" }, msg });
-      }
-      logFlush ??= setImmediate(() => {
-        for (const record of takeLogs()) send({ type: "log", ...record });
-      });
+      pendingLogs.push({ level, obj, msg });
+      logFlush ??= setImmediate(() => sendLogs(takeLogs()));
     };
   const logger: Logger = {
     debug: forward("debug"),
@@ -83,7 +84,10 @@ export function serveWorker<Store extends object>(options: ServeWorkerOptions<St
       return [id, false, sendError(err)];
     }
   };
-  /** Posts a batch's results; a value that cannot be cloned fails its own call only. */
+  /**
+   * Posts a batch's results. Only when the message cannot be cloned are its parts checked one by one:
+   * a value that cannot be cloned fails its own call, a log line keeps its message without its fields.
+   */
   const postResults = (results: WorkerResult[]): void => {
     const logs = takeLogs();
     try {
@@ -97,7 +101,7 @@ export function serveWorker<Store extends object>(options: ServeWorkerOptions<St
           return [result[0], false, sendError(err)];
         }
       });
-      send({ type: "results", results: cloneable, logs });
+      send({ type: "results", results: cloneable, logs: logs.map(cloneableLog) });
     }
   };
 
@@ -107,7 +111,7 @@ export function serveWorker<Store extends object>(options: ServeWorkerOptions<St
       if (message.type === "close") {
         void Promise.allSettled([...inFlight]).then(async () => {
           await served.close();
-          for (const record of takeLogs()) send({ type: "log", ...record });
+          sendLogs(takeLogs());
           send({ type: "closed" });
           port.close();
         });
@@ -126,8 +130,18 @@ export function serveWorker<Store extends object>(options: ServeWorkerOptions<St
       serve(served);
     } catch (err) {
       send({ type: "open-failed", error: sendError(err) });
-      for (const record of takeLogs()) send({ type: "log", ...record });
+      sendLogs(takeLogs());
       port.close();
     }
   })();
+}
+
+/** The line itself, or (when a field cannot be cloned: a function, a socket) its message without its fields. */
+function cloneableLog(record: LogRecord): LogRecord {
+  try {
+    structuredClone(record.obj);
+    return record;
+  } catch {
+    return { level: record.level, obj: { fields: "dropped: not cloneable" }, msg: record.msg };
+  }
 }

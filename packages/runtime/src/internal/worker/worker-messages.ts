@@ -1,6 +1,6 @@
 /**
  * What a caller and the worker thread serving it say to each other (a store
- * on a worker: `WorkerSqliteRunStore`, `WorkerSqliteSaver`), and how an error
+ * on a worker, such as `WorkerSqliteRunStore`), and how an error
  * crosses between them. Calls travel in batches (every call made in one burst
  * of the caller's microtasks shares one message) and their results come back
  * the same way, with the lines the worker logged meanwhile.
