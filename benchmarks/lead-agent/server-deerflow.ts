@@ -10,8 +10,14 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-// The server app publishes no library entry: its sources, run by tsx like the rest of the benchmark.
-import { createServer, createServerLogger, loadConfig } from "../../apps/server/src/index.js";
+// The server as `npm start` runs it: its build (apps/server/dist, which `pnpm bench` builds first), as the
+// baseline's gateway is. From its sources, tsx (esbuild with keepNames) would wrap every function the
+// server creates per request in a naming helper that no build pays. BENCH_SERVER=src runs the sources.
+const entry =
+  process.env["BENCH_SERVER"] === "src" ? "../../apps/server/src/index.js" : "../../apps/server/dist/index.js";
+const { createServer, createServerLogger, loadConfig } = (await import(
+  entry
+)) as typeof import("../../apps/server/src/index.js");
 
 if (process.send === undefined) throw new Error("server-deerflow.ts is started by run.ts (needs an IPC channel)");
 const cwd = process.argv.at(-1) ?? process.cwd();
